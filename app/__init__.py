@@ -1,0 +1,3 @@
+"""Amaryllis play-by-mail tournament server."""
+
+__version__ = "0.1.0"

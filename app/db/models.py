@@ -1,0 +1,237 @@
+"""SQLAlchemy 2.x models: every table of the server.
+
+Every schema change is an Alembic migration in ``migrations/versions``; ``tests/test_migrations.py``
+fails when these models and the migrations drift apart. Times are timezone-aware UTC.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    Boolean,
+    DateTime,
+    ForeignKey,
+    Index,
+    Integer,
+    LargeBinary,
+    MetaData,
+    String,
+    Text,
+    UniqueConstraint,
+)
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
+
+NAMING = {
+    "ix": "ix_%(column_0_label)s",
+    "uq": "uq_%(table_name)s_%(column_0_name)s",
+    "ck": "ck_%(table_name)s_%(constraint_name)s",
+    "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+    "pk": "pk_%(table_name)s",
+}
+
+
+class Base(DeclarativeBase):
+    """Declarative base with a naming convention (stable constraint names for migrations)."""
+
+    metadata = MetaData(naming_convention=NAMING)
+
+
+def utcnow() -> dt.datetime:
+    """The current time, timezone-aware UTC."""
+    return dt.datetime.now(dt.timezone.utc)
+
+
+class Player(Base):
+    """A player, identified by a lower-cased mail address."""
+
+    __tablename__ = "players"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    address: Mapped[str] = mapped_column(String(320), unique=True)
+    display_name: Mapped[str] = mapped_column(String(200), default="")
+    lang: Mapped[str] = mapped_column(String(8), default="ja")  # "ja" | "en"
+    charset: Mapped[str] = mapped_column(String(32), default="utf-8")  # or "iso-2022-jp"
+    created_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class League(Base):
+    """A round-robin league. ``state``: open -> closed -> running -> finished."""
+
+    __tablename__ = "leagues"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    name: Mapped[str] = mapped_column(String(64), unique=True)
+    ruleset: Mapped[str] = mapped_column(String(32), default="amaryllis")
+    state: Mapped[str] = mapped_column(String(16), default="open")
+    entry_deadline: Mapped[dt.datetime | None] = mapped_column(DateTime(timezone=True))
+    rounds_every_s: Mapped[int | None] = mapped_column(Integer)  # seconds between rounds
+    next_round_at: Mapped[dt.datetime | None] = mapped_column(DateTime(timezone=True))
+    points_win: Mapped[int] = mapped_column(Integer, default=3)
+    points_draw: Mapped[int] = mapped_column(Integer, default=1)
+    points_loss: Mapped[int] = mapped_column(Integer, default=0)
+    double: Mapped[bool] = mapped_column(Boolean, default=False)
+    password: Mapped[str | None] = mapped_column(String(128))  # entry password line, optional
+    require_auth: Mapped[bool] = mapped_column(Boolean, default=False)  # refuse DKIM/SPF failures
+    seed: Mapped[str] = mapped_column(String(64), default="")  # published seed (draw breaking)
+    created_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    entries: Mapped[list[Entry]] = relationship(back_populates="league", order_by="Entry.id")
+    rounds: Mapped[list[Round]] = relationship(back_populates="league", order_by="Round.number")
+
+
+class Entry(Base):
+    """A player's entry in a league. ``status``: active, withdrawn or disqualified.
+
+    ``seat`` is the entry's place in the Berger table (0-based), fixed when entries close.
+    """
+
+    __tablename__ = "entries"
+    __table_args__ = (UniqueConstraint("league_id", "player_id"),)
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    league_id: Mapped[int] = mapped_column(ForeignKey("leagues.id"))
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id"))
+    status: Mapped[str] = mapped_column(String(16), default="active")
+    seat: Mapped[int | None] = mapped_column(Integer)
+    created_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    league: Mapped[League] = relationship(back_populates="entries")
+    player: Mapped[Player] = relationship()
+    sheets: Mapped[list[SheetVersion]] = relationship(
+        back_populates="entry", order_by="SheetVersion.version"
+    )
+
+
+class SheetVersion(Base):
+    """Every sheet version a player sent for an entry; exactly one per entry has ``active``."""
+
+    __tablename__ = "sheet_versions"
+    __table_args__ = (UniqueConstraint("entry_id", "version"),)
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    entry_id: Mapped[int] = mapped_column(ForeignKey("entries.id"))
+    version: Mapped[int] = mapped_column(Integer)
+    text: Mapped[str] = mapped_column(Text)  # the sheet as sent (after MIME decoding)
+    normalized: Mapped[str] = mapped_column(Text)  # the normalized notation
+    unit_name: Mapped[str] = mapped_column(String(200))
+    lang: Mapped[str] = mapped_column(String(8))
+    active: Mapped[bool] = mapped_column(Boolean, default=True)
+    inbound_id: Mapped[int | None] = mapped_column(ForeignKey("inbound_messages.id"))
+    created_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    entry: Mapped[Entry] = relationship(back_populates="sheets")
+
+
+class Round(Base):
+    """One round of a league's Berger table. ``state``: scheduled -> done."""
+
+    __tablename__ = "rounds"
+    __table_args__ = (UniqueConstraint("league_id", "number"),)
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    league_id: Mapped[int] = mapped_column(ForeignKey("leagues.id"))
+    number: Mapped[int] = mapped_column(Integer)  # 1-based
+    state: Mapped[str] = mapped_column(String(16), default="scheduled")
+    scheduled_at: Mapped[dt.datetime | None] = mapped_column(DateTime(timezone=True))
+    done_at: Mapped[dt.datetime | None] = mapped_column(DateTime(timezone=True))
+    league: Mapped[League] = relationship(back_populates="rounds")
+    battles: Mapped[list[Battle]] = relationship(back_populates="round", order_by="Battle.board")
+
+
+class Battle(Base):
+    """A pairing of one round and, once fought, its result.
+
+    ``entry_b_id`` is NULL for a bye. The two sheet versions and the engine version are the inputs;
+    the log is recomputed from them on demand (the engine is deterministic).
+    ``winner``: 0 (A), 1 (B) or NULL (draw or bye); ``state``: pending -> done.
+    """
+
+    __tablename__ = "battles"
+    __table_args__ = (UniqueConstraint("round_id", "board"),)
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    round_id: Mapped[int] = mapped_column(ForeignKey("rounds.id"))
+    board: Mapped[int] = mapped_column(Integer)
+    entry_a_id: Mapped[int] = mapped_column(ForeignKey("entries.id"))
+    entry_b_id: Mapped[int | None] = mapped_column(ForeignKey("entries.id"))
+    sheet_a_id: Mapped[int | None] = mapped_column(ForeignKey("sheet_versions.id"))
+    sheet_b_id: Mapped[int | None] = mapped_column(ForeignKey("sheet_versions.id"))
+    engine_version: Mapped[str | None] = mapped_column(String(32))
+    state: Mapped[str] = mapped_column(String(16), default="pending")
+    winner: Mapped[int | None] = mapped_column(Integer)
+    reason: Mapped[str | None] = mapped_column(String(16))
+    turns: Mapped[int | None] = mapped_column(Integer)
+    hp_a: Mapped[int | None] = mapped_column(Integer)
+    hp_b: Mapped[int | None] = mapped_column(Integer)
+    final: Mapped[dict | None] = mapped_column(JSON)
+    fought_at: Mapped[dt.datetime | None] = mapped_column(DateTime(timezone=True))
+    round: Mapped[Round] = relationship(back_populates="battles")
+
+
+class InboundMessage(Base):
+    """A received mail: raw bytes stored and committed before anything acts on it.
+
+    ``message_key`` is the Message-ID, or ``sha256:<hex>`` of the raw bytes when it has none.
+    ``status``: stored -> done | ignored | refused | shunted (an unexpected error; ``error`` says where).
+    ``rules`` lists the protection rules that matched (Mailman style).
+    """
+
+    __tablename__ = "inbound_messages"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    message_key: Mapped[str] = mapped_column(String(998), unique=True)
+    uidvalidity: Mapped[int | None] = mapped_column(BigInteger)
+    uid: Mapped[int | None] = mapped_column(BigInteger)
+    mailbox: Mapped[str] = mapped_column(String(200), default="INBOX")
+    sender: Mapped[str] = mapped_column(String(320), default="")
+    subject: Mapped[str] = mapped_column(Text, default="")
+    raw: Mapped[bytes] = mapped_column(LargeBinary)
+    size: Mapped[int] = mapped_column(Integer, default=0)
+    status: Mapped[str] = mapped_column(String(16), default="stored")
+    command: Mapped[str | None] = mapped_column(String(32))
+    rules: Mapped[list | None] = mapped_column(JSON)
+    error: Mapped[str | None] = mapped_column(Text)
+    received_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    processed_at: Mapped[dt.datetime | None] = mapped_column(DateTime(timezone=True))
+
+
+class MailboxState(Base):
+    """Per IMAP mailbox: the UIDVALIDITY seen and the highest UID already stored."""
+
+    __tablename__ = "mailbox_state"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    mailbox: Mapped[str] = mapped_column(String(200), unique=True)
+    uidvalidity: Mapped[int] = mapped_column(BigInteger)
+    last_uid: Mapped[int] = mapped_column(BigInteger, default=0)
+    last_poll_at: Mapped[dt.datetime | None] = mapped_column(DateTime(timezone=True))
+
+
+class OutboxMessage(Base):
+    """A mail to send. ``status``: queued -> sending -> sent | failed (5xx or attempts exhausted).
+
+    ``dedupe_key`` makes queuing idempotent (e.g. ``reply:<inbound id>``, ``report:<battle id>:<side>``).
+    ``sending`` is set and committed before the SMTP transaction; a row found ``sending`` after a
+    crash is checked, not resent blindly (see ``app.mail.outbox``).
+    """
+
+    __tablename__ = "outbox"
+    __table_args__ = (Index("ix_outbox_status_next", "status", "next_attempt_at"),)
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    dedupe_key: Mapped[str] = mapped_column(String(300), unique=True)
+    message_id: Mapped[str] = mapped_column(String(300))
+    recipient: Mapped[str] = mapped_column(String(320))
+    sender: Mapped[str] = mapped_column(String(320))
+    raw: Mapped[bytes] = mapped_column(LargeBinary)
+    kind: Mapped[str] = mapped_column(String(32), default="reply")
+    status: Mapped[str] = mapped_column(String(16), default="queued")
+    attempts: Mapped[int] = mapped_column(Integer, default=0)
+    next_attempt_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    last_error: Mapped[str | None] = mapped_column(Text)
+    inbound_id: Mapped[int | None] = mapped_column(ForeignKey("inbound_messages.id"))
+    created_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    sent_at: Mapped[dt.datetime | None] = mapped_column(DateTime(timezone=True))
+
+
+class SenderCounter(Base):
+    """Replies sent to one address on one UTC day (rate limit); ``noticed`` once the notice went."""
+
+    __tablename__ = "sender_counters"
+    __table_args__ = (UniqueConstraint("address", "day"),)
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    address: Mapped[str] = mapped_column(String(320))
+    day: Mapped[dt.date] = mapped_column()
+    count: Mapped[int] = mapped_column(Integer, default=0)
+    noticed: Mapped[bool] = mapped_column(Boolean, default=False)

@@ -1,0 +1,70 @@
+"""Engine and session helpers, and self-migration on start."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+from sqlalchemy import Engine, create_engine, event
+from sqlalchemy.orm import Session, sessionmaker
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def make_engine(url: str) -> Engine:
+    """Create an SQLAlchemy engine for ``url``. For SQLite: creates the parent folder, enables
+    foreign keys and WAL, and a 30 s busy timeout."""
+    if url.startswith("sqlite"):
+        path = url.split("///", 1)[1] if "///" in url else ""
+        if path and path != ":memory:":
+            Path(path).parent.mkdir(parents=True, exist_ok=True)
+        engine = create_engine(url, connect_args={"timeout": 30})
+
+        @event.listens_for(engine, "connect")
+        def _pragmas(dbapi_conn, _record):  # type: ignore[no-untyped-def]
+            cur = dbapi_conn.cursor()
+            cur.execute("PRAGMA foreign_keys=ON")
+            cur.execute("PRAGMA journal_mode=WAL")
+            cur.close()
+
+        return engine
+    return create_engine(url, pool_pre_ping=True)
+
+
+def alembic_config(url: str):  # type: ignore[no-untyped-def]
+    """An Alembic ``Config`` for ``migrations/`` pointed at ``url``."""
+    from alembic.config import Config
+
+    cfg = Config()
+    cfg.set_main_option("script_location", str(ROOT / "migrations"))
+    cfg.set_main_option("sqlalchemy.url", url.replace("%", "%%"))
+    return cfg
+
+
+def upgrade(url: str, revision: str = "head") -> None:
+    """Migrate the database at ``url`` to ``revision`` (default: head)."""
+    from alembic import command
+
+    command.upgrade(alembic_config(url), revision)
+
+
+def downgrade(url: str, revision: str = "base") -> None:
+    """Migrate the database at ``url`` down to ``revision`` (default: empty)."""
+    from alembic import command
+
+    command.downgrade(alembic_config(url), revision)
+
+
+def session_factory(url: str, *, migrate: bool = True) -> sessionmaker[Session]:
+    """Return a session factory for ``url``, migrating the database to head first."""
+    if migrate:
+        upgrade(url)
+    return sessionmaker(make_engine(url), expire_on_commit=False)
+
+
+@contextmanager
+def transaction(factory: sessionmaker[Session]) -> Iterator[Session]:
+    """One unit of work: commit on success, roll back on any exception (and re-raise it)."""
+    with factory() as session, session.begin():
+        yield session
