@@ -1,0 +1,1 @@
+"""Leagues: scheduling (Berger tables), standings and the league lifecycle over the database."""

@@ -1,0 +1,1 @@
+"""Mail: IMAP inbound, MIME decoding, commands, replies and the SMTP outbox."""

@@ -1,0 +1,1 @@
+"""Running the server: ``serve``, ``status``, ``demo`` and the embedded mail stack."""

@@ -1,0 +1,1 @@
+"""Report rendering: template contexts and Jinja environments."""

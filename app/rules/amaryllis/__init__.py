@@ -1,0 +1,1 @@
+"""The Amaryllis ruleset (seed 001). Rules: ``shared/rules/amaryllis.md``."""
