@@ -1,0 +1,474 @@
+"""Real mail servers on 127.0.0.1 for the tests: Dovecot (IMAP + LMTP), an aiosmtpd SMTP sink, pymap.
+
+Nothing here is a mock: each helper starts a real server process or thread on a free loopback port
+and stops it by its own PID/handle. Other suites import these helpers and fixtures::
+
+    from tests.servers import dovecot, smtp_sink, pymap_server, mail_user   # pytest fixtures
+    from tests.servers import Dovecot, SmtpSink, Pymap, imap_append, free_port
+
+Fixtures
+--------
+``dovecot`` (session scope)
+    A :class:`Dovecot` (Debian's ``dovecot-imapd``/``dovecot-lmtpd``) with a temporary config under
+    a short ``/tmp/dc*`` directory (the unix-socket path limit). Skipped when Dovecot is not
+    installed or the tests do not run as root (the config below runs mail processes as the
+    package's ``dovecot`` user). Notes: ``shared/notes/mail-stack.md`` §2.
+``mail_user`` (function scope)
+    A fresh Dovecot user for one test: ``.name``, ``.password``, ``.address`` (``name@localhost``)
+    and ``.imap_url`` (``imap://name:pw@127.0.0.1:PORT/INBOX``), so tests never see each other's mail.
+``smtp_sink`` (function scope)
+    A :class:`SmtpSink`: an aiosmtpd server that keeps every message it accepts in memory
+    (``.messages``) and can be told to answer the next transactions with a 4xx/5xx code.
+``pymap_server`` (session scope)
+    A :class:`Pymap` ``dict`` backend subprocess (one user ``tourney``/``secret``).
+
+All servers bind 127.0.0.1 only.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import uuid
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+
+LOOPBACK = "127.0.0.1"
+
+
+def free_port() -> int:
+    """A TCP port on 127.0.0.1 that is free right now (bind to port 0, read it, close)."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind((LOOPBACK, 0))
+        return int(s.getsockname()[1])
+
+
+def wait_for_greeting(port: int, prefix: bytes, timeout: float = 15.0, proc: subprocess.Popen | None = None) -> None:
+    """Connect to 127.0.0.1:``port`` until the server's first line starts with ``prefix``.
+
+    Raises ``RuntimeError`` on timeout or when ``proc`` exits first.
+    """
+    deadline = time.monotonic() + timeout
+    last: Exception | None = None
+    while time.monotonic() < deadline:
+        if proc is not None and proc.poll() is not None:
+            raise RuntimeError(f"server exited with {proc.returncode} before greeting")
+        try:
+            with socket.create_connection((LOOPBACK, port), timeout=2) as s:
+                line = s.recv(512)
+                if line.startswith(prefix):
+                    return
+                last = RuntimeError(f"unexpected greeting {line!r}")
+        except OSError as exc:
+            last = exc
+        time.sleep(0.02)
+    raise RuntimeError(f"no greeting on port {port}: {last}")
+
+
+def imap_client(host: str, port: int, user: str, password: str, *, timeout: float = 30):
+    """A logged-in ``IMAPClient`` with TCP_NODELAY set (notes §0: 40 ms per command without it)."""
+    from imapclient import IMAPClient
+
+    client = IMAPClient(host, port=port, ssl=False, timeout=timeout)
+    client.socket().setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+    client.login(user, password)
+    return client
+
+
+def imap_append(url: str, messages: Iterable[bytes], *, folder: str | None = None, batch: int = 200) -> int:
+    """APPEND ``messages`` (raw RFC 5322 bytes) to the mailbox of an ``imap://`` URL.
+
+    Uses MULTIAPPEND in batches of ``batch`` when the server offers it. Returns the number appended.
+    """
+    from app.config import parse_endpoint
+
+    ep = parse_endpoint(url)
+    box = folder or ep.path or "INBOX"
+    client = imap_client(ep.host, ep.port, ep.user or "", ep.password or "")
+    try:
+        if not client.folder_exists(box):
+            client.create_folder(box)
+        items = list(messages)
+        if b"MULTIAPPEND" in client.capabilities():
+            for i in range(0, len(items), batch):
+                client.multiappend(box, items[i : i + batch])
+        else:
+            for raw in items:
+                client.append(box, raw)
+        return len(items)
+    finally:
+        with contextlib.suppress(Exception):
+            client.logout()
+
+
+def imap_list(url: str, *, folder: str | None = None) -> list[tuple[int, set[bytes], bytes]]:
+    """``(uid, flags, raw)`` of every message in a folder of the ``imap://`` URL's mailbox."""
+    from app.config import parse_endpoint
+
+    ep = parse_endpoint(url)
+    box = folder or ep.path or "INBOX"
+    client = imap_client(ep.host, ep.port, ep.user or "", ep.password or "")
+    try:
+        if not client.folder_exists(box):
+            return []
+        client.select_folder(box, readonly=True)
+        uids = client.search(["ALL"])
+        out = []
+        if uids:
+            data = client.fetch(uids, ["FLAGS", "BODY.PEEK[]"])
+            for uid in sorted(data):
+                out.append((uid, set(data[uid][b"FLAGS"]), data[uid][b"BODY[]"]))
+        return out
+    finally:
+        with contextlib.suppress(Exception):
+            client.logout()
+
+
+# ---------------------------------------------------------------------------------------------
+# Dovecot
+
+
+@dataclass
+class MailUser:
+    """One Dovecot account: ``imap_url`` points at its INBOX."""
+
+    name: str
+    password: str
+    imap_port: int
+
+    @property
+    def address(self) -> str:
+        return f"{self.name}@localhost"
+
+    @property
+    def imap_url(self) -> str:
+        return f"imap://{self.name}:{self.password}@{LOOPBACK}:{self.imap_port}/INBOX"
+
+
+def dovecot_available() -> str | None:
+    """``None`` when Dovecot can run here, else the reason to skip."""
+    if not shutil.which("dovecot") and not Path("/usr/sbin/dovecot").exists():
+        return "Dovecot is not installed (apt-get install dovecot-imapd dovecot-lmtpd)"
+    if os.geteuid() != 0:
+        return "the Dovecot test config runs as root (mail processes as the 'dovecot' user)"
+    return None
+
+
+class Dovecot:
+    """Debian's Dovecot on 127.0.0.1 from a temporary config (IMAP + LMTP), no systemd.
+
+    ``start()`` writes ``dovecot.conf`` and a passwd-file into a fresh ``/tmp/dc*`` directory and
+    runs ``dovecot -F``; ``stop()`` sends SIGTERM to that PID and waits. Users are added with
+    :meth:`add_user` (Dovecot re-reads the passwd-file when it changes).
+    """
+
+    binary = "/usr/sbin/dovecot"
+
+    def __init__(self) -> None:
+        self.dir = Path(tempfile.mkdtemp(prefix="dc"))  # short: unix sockets live under it
+        self.imap_port = free_port()
+        self.lmtp_port = free_port()
+        self.proc: subprocess.Popen | None = None
+        self._users: dict[str, str] = {}
+        self._lock = threading.Lock()
+
+    def _write_users(self) -> None:
+        tmp = self.dir / "users.tmp"
+        tmp.write_text("".join(f"{u}:{{PLAIN}}{p}\n" for u, p in self._users.items()))
+        os.replace(tmp, self.dir / "users")
+
+    def add_user(self, name: str | None = None, password: str = "secret") -> MailUser:
+        """Create an account (default: a unique name) and return it."""
+        name = name or f"u{uuid.uuid4().hex[:10]}"
+        with self._lock:
+            self._users[name] = password
+            self._write_users()
+        return MailUser(name, password, self.imap_port)
+
+    def start(self) -> Dovecot:
+        d = self.dir
+        d.chmod(0o755)  # auth and mail processes run as 'dovecot' and must read the passwd-file
+        for sub in ("run", "state", "mail"):
+            (d / sub).mkdir(exist_ok=True)
+        shutil.chown(d / "mail", "dovecot", "dovecot")
+        self._users.setdefault("tourney", "secret")
+        self._write_users()
+        (d / "dovecot.conf").write_text(
+            f"""base_dir = {d}/run
+state_dir = {d}/state
+instance_name = test-{self.imap_port}
+log_path = {d}/dovecot.log
+protocols = imap lmtp
+listen = {LOOPBACK}
+ssl = no
+disable_plaintext_auth = no
+auth_mechanisms = plain login
+default_internal_user = dovecot
+default_login_user = dovenull
+first_valid_uid = 1
+mail_location = maildir:{d}/mail/%n
+mail_max_userip_connections = 200
+passdb {{
+  driver = passwd-file
+  args = scheme=PLAIN username_format=%n {d}/users
+}}
+userdb {{
+  driver = static
+  args = uid=dovecot gid=dovecot home={d}/mail/%n
+}}
+service imap-login {{
+  inet_listener imap {{
+    address = {LOOPBACK}
+    port = {self.imap_port}
+  }}
+  inet_listener imaps {{
+    port = 0
+  }}
+}}
+service lmtp {{
+  inet_listener lmtp {{
+    address = {LOOPBACK}
+    port = {self.lmtp_port}
+  }}
+}}
+protocol lmtp {{
+  auth_username_format = %n
+}}
+"""
+        )
+        self.proc = subprocess.Popen(
+            [self.binary, "-F", "-c", str(d / "dovecot.conf")],
+            stdout=subprocess.DEVNULL,
+            stderr=open(d / "stderr.log", "wb"),  # noqa: SIM115 - closed with the process
+        )
+        try:
+            wait_for_greeting(self.imap_port, b"* OK", proc=self.proc)
+            wait_for_greeting(self.lmtp_port, b"220", proc=self.proc)
+        except RuntimeError as exc:
+            log = (d / "stderr.log").read_text(errors="replace")
+            self.stop()
+            raise RuntimeError(f"Dovecot did not start: {exc}\n{log}") from exc
+        return self
+
+    def lmtp_deliver(self, raw: bytes, rcpt: str, mail_from: str = "player@example.com") -> None:
+        """Deliver ``raw`` to ``rcpt`` (``user@localhost``) over LMTP, like an MTA would."""
+        import smtplib
+
+        with smtplib.LMTP(LOOPBACK, self.lmtp_port) as lmtp:
+            lmtp.sendmail(mail_from, [rcpt], raw)
+
+    def stop(self) -> None:
+        """SIGTERM the master (by PID), wait for it, remove the directory."""
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait(5)
+        self.proc = None
+        shutil.rmtree(self.dir, ignore_errors=True)
+
+    def __enter__(self) -> Dovecot:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+
+# ---------------------------------------------------------------------------------------------
+# aiosmtpd sink
+
+
+@dataclass
+class SunkMessage:
+    """One message accepted by the sink: envelope and raw bytes as received."""
+
+    mail_from: str
+    rcpt_tos: list[str]
+    raw: bytes
+
+    def parsed(self):
+        """The message parsed with ``email`` (policy=default)."""
+        import email
+        from email.policy import default
+
+        return email.message_from_bytes(self.raw, policy=default)
+
+
+@dataclass
+class _SinkHandler:
+    messages: list[SunkMessage] = field(default_factory=list)
+    replies: list[str] = field(default_factory=list)  # answers for the next DATA commands
+    cond: threading.Condition = field(default_factory=threading.Condition)
+
+    async def handle_DATA(self, server, session, envelope):  # noqa: N802 - aiosmtpd hook name
+        with self.cond:
+            if self.replies:
+                return self.replies.pop(0)
+            self.messages.append(
+                SunkMessage(envelope.mail_from, list(envelope.rcpt_tos), envelope.original_content)
+            )
+            self.cond.notify_all()
+        return "250 2.0.0 OK queued"
+
+
+class SmtpSink:
+    """An aiosmtpd SMTP server on 127.0.0.1 that stores what it receives in memory.
+
+    ``url`` is ``smtp://127.0.0.1:PORT``. :meth:`fail_next` makes the next transactions answer a
+    given code (``"451 4.3.0 try later"`` or ``"550 5.1.1 no such user"``); :meth:`stop` then
+    :meth:`start` again on the same port simulates a refused connection window.
+    """
+
+    def __init__(self, port: int | None = None) -> None:
+        self.port = port or free_port()
+        self.handler = _SinkHandler()
+        self._ctl = None
+
+    @property
+    def url(self) -> str:
+        return f"smtp://{LOOPBACK}:{self.port}"
+
+    @property
+    def messages(self) -> list[SunkMessage]:
+        with self.handler.cond:
+            return list(self.handler.messages)
+
+    def start(self) -> SmtpSink:
+        from aiosmtpd.controller import Controller
+
+        self._ctl = Controller(
+            self.handler, hostname=LOOPBACK, port=self.port, enable_SMTPUTF8=True,
+            data_size_limit=64 * 1024 * 1024,
+        )
+        self._ctl.start()
+        return self
+
+    def stop(self) -> None:
+        if self._ctl is not None:
+            self._ctl.stop()
+            self._ctl = None
+
+    def fail_next(self, reply: str, count: int = 1) -> None:
+        """Answer the next ``count`` DATA commands with ``reply`` (e.g. ``"451 4.3.0 busy"``)."""
+        with self.handler.cond:
+            self.handler.replies.extend([reply] * count)
+
+    def wait_for(self, count: int, timeout: float = 30.0) -> list[SunkMessage]:
+        """Block until at least ``count`` messages arrived; return them. Raises ``TimeoutError``."""
+        deadline = time.monotonic() + timeout
+        with self.handler.cond:
+            while len(self.handler.messages) < count:
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    raise TimeoutError(f"{len(self.handler.messages)} of {count} messages arrived")
+                self.handler.cond.wait(left)
+            return list(self.handler.messages)
+
+    def clear(self) -> None:
+        with self.handler.cond:
+            self.handler.messages.clear()
+
+    def __enter__(self) -> SmtpSink:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+
+# ---------------------------------------------------------------------------------------------
+# pymap
+
+
+class Pymap:
+    """pymap's in-memory ``dict`` backend as a subprocess on 127.0.0.1 (one user).
+
+    ``imap_url`` is ``imap://tourney:secret@127.0.0.1:PORT/INBOX``. Stopped by SIGTERM to its PID.
+    """
+
+    def __init__(self, user: str = "tourney", password: str = "secret") -> None:
+        self.user, self.password = user, password
+        self.port = free_port()
+        self.tmp = Path(tempfile.mkdtemp(prefix="pm"))
+        self.proc: subprocess.Popen | None = None
+
+    @property
+    def imap_url(self) -> str:
+        return f"imap://{self.user}:{self.password}@{LOOPBACK}:{self.port}/INBOX"
+
+    def start(self) -> Pymap:
+        exe = Path(sys.executable).with_name("pymap")
+        cmd = [str(exe) if exe.exists() else "pymap", "--no-service", "admin", "--no-tls",
+               "--host", LOOPBACK, "--port", str(self.port), "dict",
+               "--demo-user", self.user, "--demo-password", self.password]
+        env = dict(os.environ, TMPDIR=str(self.tmp))
+        self.proc = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        try:
+            wait_for_greeting(self.port, b"* OK", proc=self.proc)
+        except RuntimeError:
+            err = self.proc.stderr.read().decode(errors="replace") if self.proc.poll() is not None else ""
+            self.stop()
+            raise RuntimeError(f"pymap did not start: {err}") from None
+        return self
+
+    def stop(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait(5)
+        self.proc = None
+        shutil.rmtree(self.tmp, ignore_errors=True)
+
+    def __enter__(self) -> Pymap:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+
+# ---------------------------------------------------------------------------------------------
+# pytest fixtures (import them into a conftest.py or a test module)
+
+
+@pytest.fixture(scope="session")
+def dovecot() -> Iterator[Dovecot]:
+    """A running Dovecot for the whole session (skipped when it cannot run here)."""
+    reason = dovecot_available()
+    if reason:
+        pytest.skip(reason)
+    with Dovecot() as server:
+        yield server
+
+
+@pytest.fixture
+def mail_user(dovecot: Dovecot) -> MailUser:
+    """A fresh, empty Dovecot account for one test."""
+    return dovecot.add_user()
+
+
+@pytest.fixture
+def smtp_sink() -> Iterator[SmtpSink]:
+    """A running SMTP sink for one test."""
+    with SmtpSink() as sink:
+        yield sink
+
+
+@pytest.fixture(scope="session")
+def pymap_server() -> Iterator[Pymap]:
+    """A running pymap (dict backend) for the whole session."""
+    with Pymap() as server:
+        yield server
