@@ -1,0 +1,201 @@
+"""League standings: points, then tiebreaks head-to-head, Sonneborn-Berger, total HP margin.
+
+Pure functions over plain values (no database). ``app.league.service.standings`` feeds them from
+the battle rows. The order (issue #3, documented in ``docs/league.md``):
+
+1. **points**: the league's points per win, draw and loss (default 3/1/0); a bye scores nothing
+   (with an odd field every entry has exactly one bye per cycle, so it is even for all);
+2. **head-to-head**: the points scored in the games *between the entries tied on points* (a
+   mini-league of the tied group; computed once per group of equal points);
+3. **Sonneborn-Berger**: the sum of the final points of every opponent beaten, plus half the final
+   points of every opponent drawn (counted per game, so twice in a double round-robin);
+4. **HP margin**: the sum over all games of (own final HP − opponent's final HP); final HP may be
+   negative (overkill);
+
+entries still equal on all four share a rank (standard competition ranking: 1, 2, 2, 4).
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass
+from fractions import Fraction
+
+
+@dataclass(frozen=True, slots=True)
+class GameResult:
+    """One fought battle between entries ``a`` and ``b`` (entry ids).
+
+    ``winner`` is 0 (a won), 1 (b won) or ``None`` (draw); ``hp_a``/``hp_b`` the final HP.
+    """
+
+    a: int
+    b: int
+    winner: int | None
+    hp_a: int
+    hp_b: int
+
+
+@dataclass(frozen=True, slots=True)
+class Points:
+    """Points per win, draw and loss (``--points 3/1/0``)."""
+
+    win: int = 3
+    draw: int = 1
+    loss: int = 0
+
+    @classmethod
+    def parse(cls, text: str) -> Points:
+        """Parse ``W/D/L`` (e.g. ``3/1/0``). Raises ``ValueError`` on anything else, including
+        negative numbers or a win worth less than a draw or a draw less than a loss."""
+        parts = text.strip().split("/")
+        if len(parts) != 3 or not all(p.strip().isdigit() for p in parts):
+            raise ValueError(f"points must look like 3/1/0 (win/draw/loss), got {text!r}")
+        w, d, l_ = (int(p) for p in parts)
+        if not w >= d >= l_:
+            raise ValueError(f"points must satisfy win >= draw >= loss, got {text!r}")
+        return cls(w, d, l_)
+
+    def __str__(self) -> str:
+        return f"{self.win}/{self.draw}/{self.loss}"
+
+
+@dataclass(frozen=True, slots=True)
+class Score:
+    """An entry's line in the standings before names are attached.
+
+    Attributes:
+        entry: the entry id.
+        rank: 1-based rank; equal for entries that tie on every criterion (``shared`` is True).
+        played, wins, draws, losses, byes: counts of games (a bye is not a game played).
+        points: league points.
+        head_to_head: points scored against the entries tied with it on points (0 when untied).
+        sonneborn_berger: see the module docstring (a ``Fraction``: halves occur).
+        hp_margin: total own HP − opponent HP over all games.
+        shared: True when another entry has the same rank.
+    """
+
+    entry: int
+    rank: int
+    played: int
+    wins: int
+    draws: int
+    losses: int
+    byes: int
+    points: int
+    head_to_head: int
+    sonneborn_berger: Fraction
+    hp_margin: int
+    shared: bool
+
+
+def compute(entries: list[int], games: list[GameResult], points: Points = Points(),
+            byes: dict[int, int] | None = None) -> list[Score]:
+    """Rank ``entries`` (entry ids, in seat order for a stable listing) from ``games``.
+
+    Games involving an entry not in ``entries`` (e.g. a disqualified one) are ignored.
+    ``byes`` maps entry id to the number of byes taken (shown only; a bye scores nothing).
+    Returns one :class:`Score` per entry, best first; ties on every criterion keep the order of
+    ``entries``. Raises ``ValueError`` when ``entries`` has duplicates.
+    """
+    if len(set(entries)) != len(entries):
+        raise ValueError("duplicate entry ids")
+    known = set(entries)
+    games = [g for g in games if g.a in known and g.b in known and g.a != g.b]
+    pts: dict[int, int] = defaultdict(int)
+    wins: dict[int, int] = defaultdict(int)
+    draws: dict[int, int] = defaultdict(int)
+    losses: dict[int, int] = defaultdict(int)
+    margin: dict[int, int] = defaultdict(int)
+
+    def game_points(g: GameResult, side: int) -> int:
+        if g.winner is None:
+            return points.draw
+        return points.win if g.winner == side else points.loss
+
+    for g in games:
+        for side, me in ((0, g.a), (1, g.b)):
+            if g.winner is None:
+                draws[me] += 1
+            elif g.winner == side:
+                wins[me] += 1
+            else:
+                losses[me] += 1
+            pts[me] += game_points(g, side)
+        margin[g.a] += g.hp_a - g.hp_b
+        margin[g.b] += g.hp_b - g.hp_a
+
+    sb: dict[int, Fraction] = defaultdict(Fraction)
+    for g in games:
+        for side, me, opp in ((0, g.a, g.b), (1, g.b, g.a)):
+            if g.winner is None:
+                sb[me] += Fraction(pts[opp], 2)
+            elif g.winner == side:
+                sb[me] += pts[opp]
+
+    groups: dict[int, set[int]] = defaultdict(set)
+    for e in entries:
+        groups[pts[e]].add(e)
+    h2h: dict[int, int] = defaultdict(int)
+    for g in games:
+        if pts[g.a] == pts[g.b] and len(groups[pts[g.a]]) > 1:
+            h2h[g.a] += game_points(g, 0)
+            h2h[g.b] += game_points(g, 1)
+
+    def key(e: int) -> tuple[int, int, Fraction, int]:
+        return (pts[e], h2h[e], sb[e], margin[e])
+
+    order = sorted(entries, key=key, reverse=True)  # sorted() is stable: ties keep seat order
+    scores: list[Score] = []
+    keys = [key(e) for e in order]
+    for i, e in enumerate(order):
+        rank = 1 + next(j for j in range(len(order)) if keys[j] == keys[i])
+        shared = keys.count(keys[i]) > 1
+        scores.append(Score(
+            entry=e, rank=rank, played=wins[e] + draws[e] + losses[e], wins=wins[e],
+            draws=draws[e], losses=losses[e], byes=(byes or {}).get(e, 0), points=pts[e],
+            head_to_head=h2h[e], sonneborn_berger=sb[e], hp_margin=margin[e], shared=shared,
+        ))
+    return scores
+
+
+@dataclass(frozen=True, slots=True)
+class StandingRow:
+    """A line of the published standings: a :class:`Score` with the names attached.
+
+    Attributes:
+        rank, shared, played, wins, draws, losses, byes, points, head_to_head, hp_margin: as in
+            :class:`Score`.
+        sonneborn_berger: as in :class:`Score` (a ``Fraction``; :attr:`sb_text` prints it).
+        entry_id, player_id: database ids.
+        address: the player's mail address; name: display name, or the address when empty.
+        unit: the name of the unit on the entry's active sheet.
+    """
+
+    rank: int
+    shared: bool
+    entry_id: int
+    player_id: int
+    address: str
+    name: str
+    unit: str
+    played: int
+    wins: int
+    draws: int
+    losses: int
+    byes: int
+    points: int
+    head_to_head: int
+    sonneborn_berger: Fraction
+    hp_margin: int
+
+    @property
+    def sb_text(self) -> str:
+        """Sonneborn-Berger as text: ``12`` or ``12.5``."""
+        v = self.sonneborn_berger
+        return str(v.numerator) if v.denominator == 1 else f"{float(v):g}"
+
+    @property
+    def rank_text(self) -> str:
+        """``3`` or ``3=`` when the rank is shared."""
+        return f"{self.rank}=" if self.shared else str(self.rank)

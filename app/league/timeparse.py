@@ -1,0 +1,67 @@
+"""Times and durations typed by organizers: ISO 8601 instants and relative spans.
+
+``parse_duration("48h")`` → 48 hours; units ``s``, ``m``, ``h``, ``d``, ``w`` (combinable:
+``1d12h``). ``parse_instant("2026-12-01T12:00Z", now)`` → an aware UTC datetime; ``+2d`` or
+``48h`` mean ``now`` plus that span. A time without a zone is read as UTC.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+
+_UNITS = {"s": 1, "m": 60, "h": 3600, "d": 86400, "w": 7 * 86400}
+_SPAN = re.compile(r"(\d+)\s*([smhdw])", re.IGNORECASE)
+
+
+def parse_duration(text: str) -> dt.timedelta:
+    """Parse a span like ``48h``, ``2d``, ``90m``, ``1d12h``. Raises ``ValueError`` when the text is
+    not a positive span in those units."""
+    s = text.strip().lower().replace(" ", "")
+    if not s or _SPAN.sub("", s):
+        raise ValueError(f"not a duration: {text!r} (use e.g. 48h, 2d, 90m, 1d12h)")
+    seconds = sum(int(n) * _UNITS[u] for n, u in _SPAN.findall(s))
+    if seconds <= 0:
+        raise ValueError(f"duration must be positive: {text!r}")
+    return dt.timedelta(seconds=seconds)
+
+
+def parse_instant(text: str, now: dt.datetime) -> dt.datetime:
+    """Parse an ISO 8601 instant (``2026-12-01T12:00Z``, ``2026-12-01 12:00+09:00``,
+    ``2026-12-01``) or a span relative to ``now`` (``+2d``, ``48h``). Returns aware UTC.
+    Raises ``ValueError`` for anything else."""
+    s = text.strip()
+    rel = s[1:] if s.startswith("+") else s
+    if rel and not _SPAN.sub("", rel.lower().replace(" ", "")):
+        try:
+            return now.astimezone(dt.timezone.utc) + parse_duration(rel)
+        except ValueError:
+            pass
+    iso = s[:-1] + "+00:00" if s.endswith(("Z", "z")) else s
+    try:
+        value = dt.datetime.fromisoformat(iso)
+    except ValueError:
+        raise ValueError(
+            f"not a time: {text!r} (use ISO 8601 such as 2026-12-01T12:00Z, or +2d, 48h)"
+        ) from None
+    if value.tzinfo is None:
+        value = value.replace(tzinfo=dt.timezone.utc)
+    return value.astimezone(dt.timezone.utc)
+
+
+def as_utc(value: dt.datetime | None) -> dt.datetime | None:
+    """``value`` as aware UTC; a naive value (SQLite returns those) is taken to be UTC."""
+    if value is None:
+        return None
+    if value.tzinfo is None:
+        return value.replace(tzinfo=dt.timezone.utc)
+    return value.astimezone(dt.timezone.utc)
+
+
+def iso(value: dt.datetime | None) -> str:
+    """``YYYY-MM-DDTHH:MMZ`` for an instant (seconds kept when non-zero), ``""`` for ``None``."""
+    v = as_utc(value)
+    if v is None:
+        return ""
+    fmt = "%Y-%m-%dT%H:%M:%SZ" if v.second else "%Y-%m-%dT%H:%MZ"
+    return v.strftime(fmt)

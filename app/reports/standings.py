@@ -1,0 +1,64 @@
+"""The standings report: a typed context and its rendering (text and HTML, ja and en).
+
+Templates: ``templates/reports/standings.{ja,en}.{txt,html}``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from app.league.standings import StandingRow
+from app.reports.render import render
+
+
+@dataclass(frozen=True, slots=True)
+class PairingView:
+    """One board of an upcoming round: ``a`` and ``b`` are display names (``b`` is ``None`` for
+    a bye), ``unit_a``/``unit_b`` the unit names."""
+
+    board: int
+    a: str
+    unit_a: str
+    b: str | None
+    unit_b: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class StandingsContext:
+    """Everything the standings templates may use.
+
+    Attributes:
+        league: the league name.
+        state: the league state (``open``, ``closed``, ``running``, ``finished``).
+        after_round: the last round played (0 before the first).
+        rounds_total: the number of rounds of the whole schedule.
+        points: the points rule as ``W/D/L`` (e.g. ``3/1/0``).
+        rows: the standings, best first (:class:`app.league.standings.StandingRow`).
+        next_round: the next round number, or ``None`` when none is left.
+        next_round_at: when it is scheduled, ISO 8601 UTC text, or ``""`` (run by the organizer).
+        next_pairings: the boards of the next round (empty when none is left).
+        disqualified: names of disqualified players (their games do not count).
+    """
+
+    league: str
+    state: str
+    after_round: int
+    rounds_total: int
+    points: str
+    rows: list[StandingRow]
+    next_round: int | None = None
+    next_round_at: str = ""
+    next_pairings: list[PairingView] = field(default_factory=list)
+    disqualified: list[str] = field(default_factory=list)
+
+    @property
+    def finished(self) -> bool:
+        """True once every round is played."""
+        return self.state == "finished"
+
+
+def render_standings_context(ctx: StandingsContext, *, lang: str, fmt: str = "text") -> str:
+    """Render ``ctx`` in ``lang`` (``ja``/``en``) as ``fmt`` (``text``/``html``).
+
+    Raises ``ValueError`` for an unknown language or format."""
+    return render("standings", ctx, lang=lang, fmt=fmt)
