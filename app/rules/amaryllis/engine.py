@@ -279,8 +279,12 @@ class _Battle:
         for u, d in zip(self.f, decisions):
             if d is not None and d is not _STUN and d.limited and d.attack:  # type: ignore[union-attr]
                 u.can_stun = any(x.attack and x.stun and not x.removed for x in u.slots)
-        if out is not None and out:
-            self.log.append(Simultaneous(tuple(out)))  # type: ignore[union-attr]
+        if out:
+            if decisions[0] is None or decisions[1] is None:
+                # only one unit did something: that is an ordinary action, logged as such
+                self.log.extend(out)  # type: ignore[union-attr]
+            else:
+                self.log.append(Simultaneous(tuple(out)))  # type: ignore[union-attr]
 
     # -- the battle ----------------------------------------------------------------------------
 
