@@ -11,7 +11,8 @@ import importlib
 import click
 
 PARTS = (
-    "app.rules_commands",  # check, battle, tournament
+    "app.rules_commands",  # check
+    "app.battle_commands",  # battle, tournament
     "app.league.commands",  # db upgrade, league ..., tick
     "app.mail.commands",  # poll, send
     "app.ops.commands",  # serve, status, demo

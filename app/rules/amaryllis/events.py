@@ -3,8 +3,9 @@
 Sides are ``0`` (unit A, the first sheet) and ``1`` (unit B). Every event is a frozen, slotted
 dataclass; a simultaneous action (rules §2.3) is one :class:`Simultaneous` event holding the
 events of both halves in processing order (Stun processing, supports, then attacks by tempo).
-Within one processing step the two halves are listed side 0 first; a consumer that compares
-logs across mirrored battles treats events of the same step as unordered.
+Within one processing step the two halves are listed side 0 first; so are the two units'
+entries of one status phase (PoisonDamage) and of one death check (Died). Such events happen at
+once: a consumer that compares logs across mirrored battles treats them as unordered.
 """
 
 from __future__ import annotations
@@ -114,13 +115,6 @@ class AttackDone:
 
 
 @dataclass(frozen=True, slots=True)
-class Idle:
-    """``side`` spent 1 AP with no usable action. Not logged by default (see ``battle``)."""
-
-    side: int
-
-
-@dataclass(frozen=True, slots=True)
 class Died:
     """A death check found ``side`` at ``hp`` <= 0. ``revived`` when a Life was consumed (HP 1)."""
 
@@ -145,7 +139,7 @@ class TurnEnded:
 
 
 Event = (
-    TurnStarted | PoisonDamage | StunSpent | SupportDone | AttackDone | Idle | Died | Simultaneous
+    TurnStarted | PoisonDamage | StunSpent | SupportDone | AttackDone | Died | Simultaneous
     | TurnEnded
 )
 
