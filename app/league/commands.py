@@ -1,9 +1,303 @@
-"""CLI commands of this part (registered by ``app.cli``)."""
+"""CLI commands of the league part (registered by ``app.cli``): ``db upgrade``/``db downgrade``,
+``league …`` and ``tick``. Each command parses its arguments and calls ``app.league.service``.
+
+Exit codes: 0 done, 1 the league refused (unknown league, wrong state, …; the message says why),
+2 bad arguments (click's usage error).
+
+The clock is ``AMARYLLIS_NOW`` (ISO 8601) when set — for tests and replays — else the real UTC time.
+"""
 
 from __future__ import annotations
 
+import datetime as dt
+import os
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from functools import wraps
+from pathlib import Path
+from typing import Any
+
 import click
+from sqlalchemy import func, select
+from sqlalchemy.orm import Session, sessionmaker
+
+from app.league import service as svc
+from app.league.standings import Points
+from app.league.timeparse import iso, parse_duration, parse_instant
+
+
+def now() -> dt.datetime:
+    """The command's clock: ``AMARYLLIS_NOW`` if set (ISO 8601), else the current UTC time."""
+    fixed = os.environ.get("AMARYLLIS_NOW")
+    if fixed:
+        return parse_instant(fixed, dt.datetime.now(dt.timezone.utc))
+    return dt.datetime.now(dt.timezone.utc)
+
+
+def _settings_and_factory() -> tuple[Any, sessionmaker[Session]]:
+    from app.config import load_settings
+    from app.db.session import session_factory
+
+    settings = load_settings()
+    return settings, session_factory(settings.resolved_database_url)
+
+
+@contextmanager
+def _session() -> Iterator[tuple[Any, sessionmaker[Session], Session]]:
+    from app.db.session import transaction
+
+    settings, factory = _settings_and_factory()
+    with transaction(factory) as session:
+        yield settings, factory, session
+
+
+def _refusals(fn: Callable[..., None]) -> Callable[..., None]:
+    """Turn a :class:`~app.league.service.LeagueError` into exit code 1 with its message."""
+
+    @wraps(fn)
+    def wrapper(*args: Any, **kwargs: Any) -> None:
+        try:
+            fn(*args, **kwargs)
+        except svc.LeagueError as exc:
+            raise click.ClickException(f"{exc} [{exc.code}]") from exc
+
+    return wrapper
+
+
+def _instant(_ctx: click.Context, _param: click.Parameter, value: str | None) -> dt.datetime | None:
+    if value is None:
+        return None
+    try:
+        return parse_instant(value, now())
+    except ValueError as exc:
+        raise click.BadParameter(str(exc)) from exc
+
+
+def _duration(_ctx: click.Context, _param: click.Parameter, value: str | None) -> dt.timedelta | None:
+    if value is None:
+        return None
+    try:
+        return parse_duration(value)
+    except ValueError as exc:
+        raise click.BadParameter(str(exc)) from exc
+
+
+def _points(_ctx: click.Context, _param: click.Parameter, value: str) -> Points:
+    try:
+        return Points.parse(value)
+    except ValueError as exc:
+        raise click.BadParameter(str(exc)) from exc
+
+
+# --------------------------------------------------------------------------- db
+
+
+@click.group("db")
+def db_group() -> None:
+    """Database schema (Alembic migrations)."""
+
+
+@db_group.command("upgrade")
+@click.option("--revision", default="head", show_default=True, help="target revision")
+def db_upgrade(revision: str) -> None:
+    """Migrate the database to REVISION (the server also does this on start)."""
+    from app.config import load_settings
+    from app.db.session import upgrade
+
+    url = load_settings().resolved_database_url
+    upgrade(url, revision)
+    click.echo(f"database at revision {revision}")
+
+
+@db_group.command("downgrade")
+@click.argument("revision")
+def db_downgrade(revision: str) -> None:
+    """Migrate the database down to REVISION (``base``: empty)."""
+    from app.config import load_settings
+    from app.db.session import downgrade
+
+    downgrade(load_settings().resolved_database_url, revision)
+    click.echo(f"database at revision {revision}")
+
+
+# --------------------------------------------------------------------------- league
+
+
+@click.group("league")
+def league_group() -> None:
+    """Organize leagues: create, close entries, run rounds, standings, fixes."""
+
+
+@league_group.command("create")
+@click.argument("name")
+@click.option("--entry-deadline", required=True, callback=_instant,
+              help="ISO 8601 (2026-12-01T12:00Z) or relative (+2d, 48h)")
+@click.option("--rounds-every", callback=_duration, default=None,
+              help="interval between rounds (48h, 2d); without it rounds run only by hand")
+@click.option("--points", callback=_points, default="3/1/0", show_default=True,
+              help="points per win/draw/loss")
+@click.option("--double", is_flag=True, help="double round-robin (everyone meets twice)")
+@click.option("--password", default=None, help="entry password line required on sheets")
+@_refusals
+def league_create(name: str, entry_deadline: dt.datetime, rounds_every: dt.timedelta | None,
+                  points: Points, double: bool, password: str | None) -> None:
+    """Create league NAME, open for entries until the deadline."""
+    with _session() as (_s, _f, session):
+        league = svc.create_league(session, name, entry_deadline=entry_deadline,
+                                   rounds_every=rounds_every,
+                                   points=(points.win, points.draw, points.loss), double=double,
+                                   password=password, now=now())
+        click.echo(f"created league {league.name}: entries until {iso(league.entry_deadline)}, "
+                   f"points {points}{', double' if double else ''}"
+                   f"{', rounds every ' + str(rounds_every) if rounds_every else ''}")
+
+
+@league_group.command("list")
+def league_list() -> None:
+    """List every league with its state and number of entries."""
+    from app.db.models import Entry
+
+    with _session() as (_s, _f, session):
+        leagues = svc.all_leagues(session)
+        if not leagues:
+            click.echo("no leagues")
+        for lg in leagues:
+            n = session.scalar(select(func.count()).select_from(Entry).where(
+                Entry.league_id == lg.id, Entry.status == "active"))
+            click.echo(f"{lg.name}\t{lg.state}\t{n} entries\tdeadline {iso(lg.entry_deadline)}")
+
+
+@league_group.command("show")
+@click.argument("name")
+@_refusals
+def league_show(name: str) -> None:
+    """Show league NAME: settings, entries (with seats) and the schedule with results."""
+    from app.db.models import Battle, Round
+
+    with _session() as (_s, _f, session):
+        lg = svc.get_league(session, name)
+        click.echo(f"league {lg.name} ({lg.state})")
+        click.echo(f"  entry deadline: {iso(lg.entry_deadline)}")
+        every = f"{lg.rounds_every_s // 3600}h" if lg.rounds_every_s else "by hand"
+        click.echo(f"  rounds every: {every}; next round: {iso(lg.next_round_at) or '-'}")
+        click.echo(f"  points: {lg.points_win}/{lg.points_draw}/{lg.points_loss}"
+                   f"{'; double round-robin' if lg.double else ''}")
+        names: dict[int, str] = {}
+        click.echo("entries:")
+        for e, p, sheet in svc.entries_of(session, lg):
+            unit = sheet.unit_name if sheet else "-"
+            names[e.id] = f"{p.display_name or p.address} ({unit})"
+            seat = f"seat {e.seat + 1}" if e.seat is not None else "unseated"
+            ver = f"v{sheet.version}" if sheet else "no sheet"
+            click.echo(f"  {p.address}\t{e.status}\t{seat}\t{unit} {ver}")
+        for rnd in session.scalars(select(Round).where(Round.league_id == lg.id)
+                                   .order_by(Round.number)):
+            at = iso(rnd.scheduled_at) or "by hand"
+            click.echo(f"round {rnd.number} ({rnd.state}, {at}):")
+            for b in session.scalars(select(Battle).where(Battle.round_id == rnd.id)
+                                     .order_by(Battle.board)):
+                a = names.get(b.entry_a_id, "?")
+                if b.entry_b_id is None:
+                    click.echo(f"  {b.board}. {a}: bye")
+                    continue
+                vs = f"{a} vs {names.get(b.entry_b_id, '?')}"
+                if b.state == "done":
+                    res = {0: "A wins", 1: "B wins", None: "draw"}[b.winner]
+                    click.echo(f"  {b.board}. {vs}: {res} ({b.reason}, turn {b.turns}, "
+                               f"HP {b.hp_a}/{b.hp_b})")
+                else:
+                    click.echo(f"  {b.board}. {vs}: {b.state}")
+
+
+@league_group.command("close-entries")
+@click.argument("name")
+@_refusals
+def league_close(name: str) -> None:
+    """Close entries of NAME now: seat the entries and draw up the Berger schedule."""
+    from app.db.models import Round
+
+    with _session() as (_s, _f, session):
+        lg = svc.get_league(session, name)
+        svc.close_entries(session, lg, now=now())
+        n = session.scalar(select(func.count()).select_from(Round).where(Round.league_id == lg.id))
+        click.echo(f"closed entries of {lg.name}: {n} rounds scheduled ({lg.state})")
+
+
+@league_group.command("run-round")
+@click.argument("name")
+@click.option("--all", "all_rounds", is_flag=True, help="play every remaining round")
+@click.option("--round", "round_number", type=int, default=None,
+              help="play only this round (a no-op when it is done already)")
+@_refusals
+def league_run_round(name: str, all_rounds: bool, round_number: int | None) -> None:
+    """Play the next round of NAME (or all rounds), queuing every report."""
+    settings, factory = _settings_and_factory()
+    played = svc.run_round(factory, settings, name, all_rounds=all_rounds,
+                           round_number=round_number, now=now())
+    if played:
+        click.echo(f"played round{'s' if len(played) > 1 else ''} "
+                   f"{', '.join(map(str, played))} of {name}")
+    else:
+        click.echo(f"nothing to play in {name}")
+
+
+@league_group.command("standings")
+@click.argument("name")
+@click.option("--lang", type=click.Choice(["ja", "en"]), default="en", show_default=True)
+@click.option("--html", "html_file", type=click.Path(dir_okay=False, path_type=Path),
+              default=None, help="also write the standings as HTML to this file")
+@_refusals
+def league_standings(name: str, lang: str, html_file: Path | None) -> None:
+    """Print the standings of NAME (and write HTML with --html FILE)."""
+    with _session() as (_s, _f, session):
+        lg = svc.get_league(session, name)
+        click.echo(svc.render_standings(session, lg, lang=lang, fmt="text"), nl=False)
+        if html_file is not None:
+            html_file.write_text(svc.render_standings(session, lg, lang=lang, fmt="html"),
+                                 encoding="utf-8")
+            click.echo(f"wrote {html_file}")
+
+
+@league_group.command("disqualify")
+@click.argument("name")
+@click.argument("player")
+@_refusals
+def league_disqualify(name: str, player: str) -> None:
+    """Disqualify PLAYER (mail address) from NAME: pending games are voided, games played no
+    longer count."""
+    with _session() as (_s, _f, session):
+        lg = svc.get_league(session, name)
+        try:
+            svc.disqualify(session, lg, player, now=now())
+        except ValueError as exc:
+            raise click.BadParameter(str(exc), param_hint="PLAYER") from exc
+        click.echo(f"disqualified {player} from {lg.name}")
+
+
+@league_group.command("resend")
+@click.argument("name")
+@click.argument("round_number", metavar="ROUND", type=int)
+@_refusals
+def league_resend(name: str, round_number: int) -> None:
+    """Queue the battle reports and standings of ROUND of NAME again."""
+    settings, factory = _settings_and_factory()
+    n = svc.resend(factory, settings, name, round_number, now=now())
+    click.echo(f"queued {n} mails for round {round_number} of {name}")
+
+
+@click.command("tick")
+def tick_command() -> None:
+    """Do whatever is due now (close entries, play rounds); safe to run every minute."""
+    settings, factory = _settings_and_factory()
+    done = svc.tick(factory, settings, now=now())
+    for line in done:
+        click.echo(line)
+    if not done:
+        click.echo("nothing due")
 
 
 def register(group: click.Group) -> None:
-    """Add this part's commands to ``group``."""
+    """Add ``db``, ``league`` and ``tick`` to ``group``."""
+    group.add_command(db_group)
+    group.add_command(league_group)
+    group.add_command(tick_command)

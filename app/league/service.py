@@ -1,0 +1,875 @@
+"""League services over the database: entries, closing, rounds, standings, reports.
+
+The contract is ``docs/contracts.md`` (section League); the lifecycle and the choices are in
+``docs/league.md``. A league moves ``open`` → ``closed`` (entries closed, seats and the whole
+Berger schedule fixed) → ``running`` (first round started) → ``finished`` (last round done).
+
+Crash safety: a round is played in batches; each batch fights its pending battles, stores the
+results and queues both battle reports (outbox, dedupe keys ``report:<battle id>:<side>``) in one
+transaction. A killed process leaves whole batches done and the rest pending; running the round
+again fights only what is pending, and the round's closing step (standings mails, dedupe keys
+``standings:<league id>:<round>:<player id>``) runs once. Every batch first writes the league row,
+which serializes concurrent runners (row lock on PostgreSQL, the write lock on SQLite).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime as dt
+import os
+import signal
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import func, select, update
+from sqlalchemy.orm import Session, sessionmaker
+
+from app.db.models import (
+    Battle,
+    Entry,
+    InboundMessage,
+    League,
+    OutboxMessage,
+    Player,
+    Round,
+    SheetVersion,
+)
+from app.db.session import transaction
+from app.league import standings as st
+from app.league.schedule import berger_schedule
+from app.league.timeparse import as_utc, iso
+
+#: battles per transaction in :func:`run_round` (``AMARYLLIS_LEAGUE_BATCH`` overrides it)
+BATCH = 100
+#: test hook: SIGKILL the process after this many battles fought (``docs/league.md``)
+KILL_ENV = "AMARYLLIS_LEAGUE_KILL_AFTER_BATTLES"
+
+STATES = ("open", "closed", "running", "finished")
+
+
+# --------------------------------------------------------------------------- errors
+
+
+class LeagueError(Exception):
+    """A league operation that cannot be done; ``code`` is a stable identifier, the message says
+    why in English."""
+
+    code = "league-error"
+
+    def __init__(self, message: str, code: str | None = None) -> None:
+        super().__init__(message)
+        if code is not None:
+            self.code = code
+
+
+class NoSuchLeague(LeagueError):
+    """No league has that name."""
+
+    code = "no-such-league"
+
+
+class EntriesClosed(LeagueError):
+    """The league no longer takes entries, replacements or withdrawals."""
+
+    code = "entries-closed"
+
+
+class NotEntered(LeagueError):
+    """The player has no (active) entry in the league."""
+
+    code = "not-entered"
+
+
+class NotOwner(LeagueError):
+    """The entry belongs to someone else."""
+
+    code = "not-owner"
+
+
+class BadState(LeagueError):
+    """The league is not in a state that allows the operation (or the input is invalid)."""
+
+    code = "bad-state"
+
+
+# --------------------------------------------------------------------------- rules adapter
+
+
+def _rules() -> Any:
+    """The rules API (``docs/contracts.md``), imported late so that importing this module stays
+    cheap."""
+    import app.rules.amaryllis as rules
+
+    return rules
+
+
+def engine_version() -> str:
+    """The current ``ENGINE_VERSION`` of the rules engine."""
+    return str(_rules().ENGINE_VERSION)
+
+
+# --------------------------------------------------------------------------- players and leagues
+
+
+def normalize_address(address: str) -> str:
+    """Lower-case and strip a mail address. Raises ``ValueError`` unless it looks like
+    ``local@domain``."""
+    a = address.strip().lower()
+    local, at, domain = a.rpartition("@")
+    if not at or not local or not domain or any(c.isspace() for c in a):
+        raise ValueError(f"not a mail address: {address!r}")
+    return a
+
+
+def get_or_create_player(session: Session, address: str, *, display_name: str = "",
+                         lang: str | None = None) -> Player:
+    """The player with ``address`` (lower-cased), created when new. A non-empty ``display_name``
+    or a ``lang`` (``ja``/``en``) given updates the stored one. Raises ``ValueError`` for a bad
+    address or language."""
+    addr = normalize_address(address)
+    if lang is not None and lang not in ("ja", "en"):
+        raise ValueError(f"unknown language {lang!r}")
+    player = session.scalar(select(Player).where(Player.address == addr))
+    if player is None:
+        player = Player(address=addr, display_name=display_name, lang=lang or "ja")
+        session.add(player)
+        session.flush()
+        return player
+    if display_name:
+        player.display_name = display_name
+    if lang:
+        player.lang = lang
+    return player
+
+
+def create_league(session: Session, name: str, *, entry_deadline: dt.datetime,
+                  rounds_every: dt.timedelta | None = None,
+                  points: tuple[int, int, int] = (3, 1, 0), double: bool = False,
+                  password: str | None = None, now: dt.datetime) -> League:
+    """Create an open league. ``name``: 1-64 characters without spaces; ``points``: win, draw,
+    loss. Raises :class:`BadState` for a taken or bad name, a deadline not after ``now``, bad
+    points, or a non-positive ``rounds_every``."""
+    name = name.strip()
+    if not name or len(name) > 64 or any(c.isspace() for c in name):
+        raise BadState(f"bad league name {name!r}: 1-64 characters, no spaces", "bad-name")
+    if find_league(session, name) is not None:
+        raise BadState(f"a league named {name!r} exists already", "league-exists")
+    deadline = as_utc(entry_deadline)
+    assert deadline is not None
+    if deadline <= now:
+        raise BadState(f"the entry deadline {iso(deadline)} is not in the future", "bad-deadline")
+    w, d, l_ = points
+    if not (w >= d >= l_ >= 0):
+        raise BadState(f"points must satisfy win >= draw >= loss >= 0, got {w}/{d}/{l_}",
+                       "bad-points")
+    every = None
+    if rounds_every is not None:
+        every = int(rounds_every.total_seconds())
+        if every <= 0:
+            raise BadState("rounds_every must be positive", "bad-interval")
+    league = League(name=name, entry_deadline=deadline, rounds_every_s=every, points_win=w,
+                    points_draw=d, points_loss=l_, double=double, password=password,
+                    state="open", created_at=now)
+    session.add(league)
+    session.flush()
+    return league
+
+
+def find_league(session: Session, name: str) -> League | None:
+    """The league called ``name`` (exact), or ``None``."""
+    return session.scalar(select(League).where(League.name == name.strip()))
+
+
+def get_league(session: Session, name: str) -> League:
+    """The league called ``name``; raises :class:`NoSuchLeague`."""
+    league = find_league(session, name)
+    if league is None:
+        raise NoSuchLeague(f"no league named {name!r}")
+    return league
+
+
+def open_leagues(session: Session) -> list[League]:
+    """Leagues taking entries (state ``open``), by name."""
+    return list(session.scalars(select(League).where(League.state == "open").order_by(League.name)))
+
+
+def all_leagues(session: Session) -> list[League]:
+    """Every league, by creation order."""
+    return list(session.scalars(select(League).order_by(League.id)))
+
+
+# --------------------------------------------------------------------------- entries
+
+
+@dataclass(frozen=True)
+class SubmitOutcome:
+    """What :func:`submit_entry` did.
+
+    Attributes:
+        accepted: the sheet is valid and is now the entry's active sheet.
+        sheet: the parser's ``SheetResult`` (problems to report either way).
+        replaced: an earlier active sheet was replaced.
+        version: the new sheet version number (1-based), ``None`` when rejected.
+    """
+
+    accepted: bool
+    sheet: Any
+    replaced: bool
+    version: int | None
+
+
+def _check_open(league: League, now: dt.datetime) -> None:
+    deadline = as_utc(league.entry_deadline)
+    if league.state != "open" or (deadline is not None and now >= deadline):
+        raise EntriesClosed(f"entries to league {league.name!r} are closed")
+
+
+def _entry(session: Session, league: League, player: Player) -> Entry | None:
+    return session.scalar(
+        select(Entry).where(Entry.league_id == league.id, Entry.player_id == player.id)
+    )
+
+
+def submit_entry(session: Session, league: League, player: Player, sheet_text: str, *,
+                 inbound_id: int | None = None, now: dt.datetime) -> SubmitOutcome:
+    """Enter (or replace) ``player``'s sheet in ``league``.
+
+    A valid sheet becomes a new :class:`SheetVersion` (version n+1, active; the previous one is
+    kept, inactive) with the normalized notation. An invalid sheet stores nothing and comes back
+    with ``accepted=False`` and the problems. Raises :class:`EntriesClosed` after the deadline or
+    once entries are closed, and :class:`BadState` (code ``disqualified``) for a disqualified
+    player.
+    """
+    _check_open(league, now)
+    rules = _rules()
+    result = rules.parse_sheet(sheet_text)
+    if not result.ok or result.unit is None:
+        return SubmitOutcome(False, result, False, None)
+    entry = _entry(session, league, player)
+    if entry is not None and entry.status == "disqualified":
+        raise BadState(f"{player.address} is disqualified from {league.name!r}", "disqualified")
+    if entry is None:
+        entry = Entry(league_id=league.id, player_id=player.id, status="active", created_at=now)
+        session.add(entry)
+        session.flush()
+    replaced = False
+    if entry.status == "withdrawn":
+        entry.status = "active"
+    prev = session.scalars(select(SheetVersion).where(SheetVersion.entry_id == entry.id)).all()
+    for sv in prev:
+        if sv.active:
+            replaced = replaced or entry.status == "active"
+            sv.active = False
+    version = 1 + max((sv.version for sv in prev), default=0)
+    unit = result.unit
+    sheet = SheetVersion(entry_id=entry.id, version=version, text=sheet_text,
+                         normalized=rules.format_sheet(unit, result.lang), unit_name=unit.name,
+                         lang=result.lang, active=True, inbound_id=inbound_id, created_at=now)
+    session.add(sheet)
+    session.flush()
+    return SubmitOutcome(True, result, replaced and version > 1, version)
+
+
+def withdraw(session: Session, league: League, player: Player, *, now: dt.datetime) -> None:
+    """Withdraw ``player``'s entry (its sheets are kept). Raises :class:`EntriesClosed` once
+    entries are closed and :class:`NotEntered` when there is no active entry."""
+    _check_open(league, now)
+    entry = _entry(session, league, player)
+    if entry is None or entry.status != "active":
+        raise NotEntered(f"{player.address} has no entry in {league.name!r}")
+    entry.status = "withdrawn"
+
+
+def active_sheet(session: Session, entry: Entry) -> SheetVersion | None:
+    """The entry's active sheet version, or ``None``."""
+    return session.scalar(
+        select(SheetVersion).where(SheetVersion.entry_id == entry.id, SheetVersion.active)
+    )
+
+
+# --------------------------------------------------------------------------- closing
+
+
+def close_entries(session: Session, league: League, *, now: dt.datetime) -> None:
+    """Close entries: seat the active entries (in order of entry, seat 0 first) and create every
+    round and battle of the Berger schedule, with each side's active sheet version fixed.
+
+    Round k is scheduled at ``now + (k - 1) × rounds_every`` (unscheduled without an interval:
+    the organizer runs rounds). With fewer than two entries the league is finished at once.
+    Raises :class:`BadState` unless the league is open.
+    """
+    if league.state != "open":
+        raise BadState(f"league {league.name!r} is {league.state}, not open")
+    entries = session.scalars(
+        select(Entry).where(Entry.league_id == league.id, Entry.status == "active")
+        .order_by(Entry.id)
+    ).all()
+    sheets: dict[int, int] = {}
+    seated: list[Entry] = []
+    for e in entries:
+        sv = active_sheet(session, e)
+        if sv is not None:
+            sheets[e.id] = sv.id
+            seated.append(e)
+    for seat, e in enumerate(seated):
+        e.seat = seat
+    schedule = berger_schedule(len(seated), double=league.double)
+    every = dt.timedelta(seconds=league.rounds_every_s) if league.rounds_every_s else None
+    round_rows: list[Round] = []
+    for k, boards in enumerate(schedule):
+        rnd = Round(league_id=league.id, number=k + 1, state="scheduled",
+                    scheduled_at=(now + k * every) if every else None)
+        session.add(rnd)
+        round_rows.append(rnd)
+    session.flush()
+    rows: list[dict[str, Any]] = []
+    for rnd, boards in zip(round_rows, schedule, strict=True):
+        for p in boards:
+            a = seated[p.a]
+            b = seated[p.b] if p.b is not None else None
+            rows.append(dict(
+                round_id=rnd.id, board=p.board, entry_a_id=a.id,
+                entry_b_id=b.id if b else None, sheet_a_id=sheets[a.id],
+                sheet_b_id=sheets[b.id] if b else None,
+                state="pending" if b else "done", reason=None if b else "bye",
+                winner=None, fought_at=None if b else now,
+            ))
+    if rows:
+        session.execute(Battle.__table__.insert(), rows)
+    league.state = "closed" if schedule else "finished"
+    league.next_round_at = round_rows[0].scheduled_at if round_rows else None
+
+
+# --------------------------------------------------------------------------- playing rounds
+
+
+@dataclass
+class _Cast:
+    """Per-run caches: entries, players, sheets (parsed once per sheet id) and thread keys."""
+
+    league_id: int
+    league_name: str
+    entries: dict[int, Entry]
+    players: dict[int, Player]
+    sheets: dict[int, SheetVersion]
+    thread: dict[int, str]  # sheet id -> Message-ID of the mail that entered it
+    units: dict[int, Any] = dataclasses.field(default_factory=dict)
+
+    def unit(self, sheet_id: int) -> Any:
+        if sheet_id not in self.units:
+            sv = self.sheets[sheet_id]
+            rules = _rules()
+            res = rules.parse_sheet(sv.normalized)
+            if not res.ok or res.unit is None:
+                res = rules.parse_sheet(sv.text)
+            if not res.ok or res.unit is None:
+                raise BadState(
+                    f"sheet {sv.id} (entry {sv.entry_id}, version {sv.version}) no longer parses",
+                    "sheet-unreadable")
+            self.units[sheet_id] = res.unit
+        return self.units[sheet_id]
+
+    def name(self, entry_id: int) -> str:
+        p = self.players[self.entries[entry_id].player_id]
+        return p.display_name or p.address
+
+
+def _load_cast(session: Session, league: League) -> _Cast:
+    entries = {e.id: e for e in session.scalars(select(Entry).where(Entry.league_id == league.id))}
+    pids = {e.player_id for e in entries.values()}
+    players = {p.id: p for p in session.scalars(select(Player).where(Player.id.in_(pids)))} \
+        if pids else {}
+    sheets = {s.id: s for s in session.scalars(
+        select(SheetVersion).where(SheetVersion.entry_id.in_(list(entries))))} if entries else {}
+    inbound_ids = {s.inbound_id for s in sheets.values() if s.inbound_id is not None}
+    keys: dict[int, str] = {}
+    if inbound_ids:
+        for iid, key in session.execute(select(InboundMessage.id, InboundMessage.message_key)
+                                        .where(InboundMessage.id.in_(inbound_ids))):
+            keys[iid] = key
+    thread: dict[int, str] = {}
+    for s in sheets.values():
+        key = keys.get(s.inbound_id) if s.inbound_id is not None else None
+        if key and not key.startswith("sha256:"):
+            thread[s.id] = key if key.startswith("<") else f"<{key}>"
+    return _Cast(league.id, league.name, entries, players, sheets, thread)
+
+
+def _lock_league(session: Session, league_id: int) -> League:
+    """Write the league row first: serializes concurrent runners on SQLite and PostgreSQL."""
+    session.execute(update(League).where(League.id == league_id).values(state=League.state))
+    league = session.get(League, league_id)
+    assert league is not None
+    session.refresh(league)
+    return league
+
+
+_REASON_OF = {"death": "death", "overkill": "overkill", "hp": "hp", "draw": "draw"}
+
+
+def _final_json(result: Any) -> dict[str, Any]:
+    return {"a": dataclasses.asdict(result.final[0]), "b": dataclasses.asdict(result.final[1])}
+
+
+def _kill_hook(counter: list[int]) -> None:
+    """Test hook (``AMARYLLIS_LEAGUE_KILL_AFTER_BATTLES=K``): SIGKILL this process once K battles
+    have been fought in it, simulating a crash part-way through a round."""
+    limit = os.environ.get(KILL_ENV)
+    counter[0] += 1
+    if limit and counter[0] >= int(limit):
+        os.kill(os.getpid(), signal.SIGKILL)
+
+
+def _batch_size() -> int:
+    try:
+        return max(1, int(os.environ.get("AMARYLLIS_LEAGUE_BATCH", BATCH)))
+    except ValueError:
+        return BATCH
+
+
+def _queue_battle_reports(session: Session, settings: Any, cast: _Cast, league_name: str,
+                          rnd: Round, battle: Battle, result: Any, now: dt.datetime, *,
+                          key_suffix: str = "",
+                          notes: dict[str, tuple[str, bool]] | None = None) -> int:
+    """Queue the battle report to both players (text + HTML, each in the player's language and
+    charset, threaded under the mail that entered the player's active sheet). ``notes`` maps a
+    language to ``(engine note, show the log)`` (see :func:`engine_note`; default: no note, log
+    shown). Returns the number of mails queued (keys queued before are skipped)."""
+    from app.mail.compose import build_message, enqueue
+    from app.reports.battle import render_battle
+    from app.reports.league_battle import LeagueBattleContext, render_league_battle, subject
+
+    assert battle.entry_b_id is not None and battle.sheet_a_id and battle.sheet_b_id
+    ua, ub = cast.unit(battle.sheet_a_id), cast.unit(battle.sheet_b_id)
+    logs: dict[str, str] = {}
+    queued = 0
+    sides = ((0, battle.entry_a_id, battle.entry_b_id, battle.sheet_a_id),
+             (1, battle.entry_b_id, battle.entry_a_id, battle.sheet_b_id))
+    for side, me, opp, sheet_id in sides:
+        key = f"report:{battle.id}:{side}{key_suffix}"
+        if session.scalar(select(OutboxMessage.id).where(OutboxMessage.dedupe_key == key)):
+            continue
+        player = cast.players[cast.entries[me].player_id]
+        lang = player.lang if player.lang in ("ja", "en") else "ja"
+        note, show_log = (notes or {}).get(lang, ("", True))
+        if show_log and lang not in logs:
+            logs[lang] = render_battle(ua, ub, result, lang=lang, fmt="text")
+        if battle.winner is None:
+            outcome, winner_unit = "draw", ""
+        else:
+            outcome = "win" if battle.winner == side else "loss"
+            winner_unit = (ua if battle.winner == 0 else ub).name
+        hp = (battle.hp_a, battle.hp_b) if side == 0 else (battle.hp_b, battle.hp_a)
+        ctx = LeagueBattleContext(
+            league=league_name, round=rnd.number, board=battle.board, you=cast.name(me),
+            you_unit=(ua, ub)[side].name, opponent=cast.name(opp), opponent_unit=(ub, ua)[side].name,
+            side="AB"[side], outcome=outcome, winner_unit=winner_unit, reason=battle.reason or "",
+            turns=battle.turns or 0, hp=(int(hp[0] or 0), int(hp[1] or 0)),
+            report=logs.get(lang, "") if show_log else "",
+            engine_version=battle.engine_version or "", engine_note=note,
+        )
+        msg = build_message(
+            sender=settings.server_address, sender_name=settings.server_name, to=player.address,
+            subject=subject(ctx, lang), text=render_league_battle(ctx, lang=lang, fmt="text"),
+            html=render_league_battle(ctx, lang=lang, fmt="html"),
+            in_reply_to=cast.thread.get(sheet_id), charset=player.charset or "utf-8",
+            auto_submitted="auto-generated", now=now,
+        )
+        enqueue(session, dedupe_key=key, message=msg, kind="report")
+        queued += 1
+    return queued
+
+
+def _fight_batch(session: Session, settings: Any, cast: _Cast, rnd: Round,
+                 battles: list[Battle], now: dt.datetime, counter: list[int]) -> None:
+    rules = _rules()
+    version = str(rules.ENGINE_VERSION)
+    for b in battles:
+        assert b.entry_b_id is not None and b.sheet_a_id and b.sheet_b_id
+        ua, ub = cast.unit(b.sheet_a_id), cast.unit(b.sheet_b_id)
+        result = rules.battle(ua, ub, log=True)  # one run: the result and the report's log
+        b.engine_version = version
+        b.winner = result.winner
+        b.reason = result.reason.value
+        b.turns = result.turns
+        b.hp_a, b.hp_b = result.final[0].hp, result.final[1].hp
+        b.final = _final_json(result)
+        b.state = "done"
+        b.fought_at = now
+        _queue_battle_reports(session, settings, cast, cast.league_name, rnd, b, result, now)
+        _kill_hook(counter)
+
+
+def _play_round(factory: sessionmaker[Session], settings: Any, league_id: int, round_id: int,
+                now: dt.datetime, counter: list[int]) -> bool:
+    """Play one round to the end (resuming whatever is pending). Returns False when it was done
+    already (a no-op)."""
+    size = _batch_size()
+    cast: _Cast | None = None
+    while True:
+        with transaction(factory) as session:
+            league = _lock_league(session, league_id)
+            rnd = session.get(Round, round_id)
+            assert rnd is not None
+            session.refresh(rnd)
+            if rnd.state == "done":
+                return False
+            if cast is None:
+                cast = _load_cast(session, league)  # read-only afterwards (kept across batches)
+            if league.state == "closed":
+                league.state = "running"
+            battles = list(session.scalars(
+                select(Battle).where(Battle.round_id == round_id, Battle.state == "pending")
+                .order_by(Battle.board).limit(size)
+            ))
+            if not battles:
+                _finish_round(session, settings, league, rnd, now, cast)
+                return True
+            _fight_batch(session, settings, cast, rnd, battles, now, counter)
+
+
+def _finish_round(session: Session, settings: Any, league: League, rnd: Round,
+                  now: dt.datetime, cast: _Cast) -> None:
+    """Close a round whose battles are all done: queue the standings to every seated active
+    player, mark it done, schedule the next one or finish the league."""
+    queue_standings(session, settings, league, rnd.number, now=now, cast=cast)
+    rnd.state = "done"
+    rnd.done_at = now
+    nxt = session.scalar(select(Round).where(Round.league_id == league.id,
+                                             Round.state != "done", Round.id != rnd.id)
+                         .order_by(Round.number).limit(1))
+    if nxt is None:
+        league.state = "finished"
+        league.next_round_at = None
+    else:
+        league.next_round_at = nxt.scheduled_at
+
+
+def run_round(factory: sessionmaker[Session], settings: Any, league_name: str, *,
+              all_rounds: bool = False, round_number: int | None = None,
+              now: dt.datetime) -> list[int]:
+    """Play the next round of ``league_name`` (all remaining rounds with ``all_rounds``; only
+    round ``round_number`` when given), whatever their scheduled time. Returns the numbers of the
+    rounds that were played (``[]`` when there was nothing to do, e.g. round ``round_number`` is
+    done already or the league is finished).
+
+    Raises :class:`NoSuchLeague`, :class:`BadState` while entries are still open or for a round
+    number that does not exist.
+    """
+    with transaction(factory) as session:
+        league = get_league(session, league_name)
+        if league.state == "open":
+            raise BadState(f"entries to {league.name!r} are still open: close them first",
+                           "entries-open")
+        q = select(Round).where(Round.league_id == league.id).order_by(Round.number)
+        rounds = list(session.scalars(q))
+        if round_number is not None:
+            chosen = [r for r in rounds if r.number == round_number]
+            if not chosen:
+                raise BadState(f"league {league.name!r} has no round {round_number}", "no-round")
+        else:
+            pending = [r for r in rounds if r.state != "done"]
+            chosen = pending if all_rounds else pending[:1]
+        league_id = league.id
+        todo = [(r.id, r.number) for r in chosen if r.state != "done"]
+    played: list[int] = []
+    counter = [0]
+    for rid, number in todo:
+        if _play_round(factory, settings, league_id, rid, now, counter):
+            played.append(number)
+    return played
+
+
+def tick(factory: sessionmaker[Session], settings: Any, *, now: dt.datetime) -> list[str]:
+    """Do whatever is due at ``now``: close entries of open leagues past their deadline and play
+    every scheduled round whose time has come (in order). Idempotent: a second call at the same
+    ``now`` does nothing. Returns one line per thing done."""
+    done: list[str] = []
+    with transaction(factory) as session:
+        due = [lg.id for lg in open_leagues(session)
+               if lg.entry_deadline is not None and as_utc(lg.entry_deadline) <= now]
+    for lid in due:
+        with transaction(factory) as session:
+            league = _lock_league(session, lid)
+            if league.state == "open":
+                close_entries(session, league, now=now)
+                done.append(f"closed entries of {league.name}")
+    with transaction(factory) as session:
+        work: list[tuple[int, str, int, int]] = []
+        for league in session.scalars(select(League).where(League.state.in_(("closed", "running")))):
+            for rnd in session.scalars(select(Round).where(Round.league_id == league.id,
+                                                           Round.state != "done")
+                                       .order_by(Round.number)):
+                at = as_utc(rnd.scheduled_at)
+                if at is None or at > now:
+                    break
+                work.append((league.id, league.name, rnd.id, rnd.number))
+    counter = [0]
+    for lid, name, rid, number in work:
+        if _play_round(factory, settings, lid, rid, now, counter):
+            done.append(f"played round {number} of {name}")
+    return done
+
+
+# --------------------------------------------------------------------------- standings
+
+
+def _games(session: Session, league: League, upto_round: int | None) -> tuple[
+        list[st.GameResult], dict[int, int]]:
+    q = (select(Battle.entry_a_id, Battle.entry_b_id, Battle.winner, Battle.hp_a, Battle.hp_b,
+                Battle.reason)
+         .join(Round, Battle.round_id == Round.id)
+         .where(Round.league_id == league.id, Battle.state == "done"))
+    if upto_round is not None:
+        q = q.where(Round.number <= upto_round)
+    games: list[st.GameResult] = []
+    byes: dict[int, int] = {}
+    for a, b, w, ha, hb, reason in session.execute(q):
+        if b is None:
+            byes[a] = byes.get(a, 0) + 1
+        else:
+            games.append(st.GameResult(a, b, w, int(ha or 0), int(hb or 0)))
+    return games, byes
+
+
+def standings(session: Session, league: League, *,
+              upto_round: int | None = None) -> list[st.StandingRow]:
+    """The standings of ``league`` (after round ``upto_round``, default: everything played),
+    best first. Seated active entries are ranked (before entries close: every active entry);
+    disqualified entries and their games are left out. Tiebreaks: ``app.league.standings``."""
+    entries = list(session.scalars(select(Entry).where(Entry.league_id == league.id,
+                                                       Entry.status == "active")))
+    if league.state != "open":
+        entries = [e for e in entries if e.seat is not None]
+    entries.sort(key=lambda e: (e.seat if e.seat is not None else 10**9, e.id))
+    games, byes = _games(session, league, upto_round)
+    scores = st.compute([e.id for e in entries], games,
+                        st.Points(league.points_win, league.points_draw, league.points_loss), byes)
+    by_id = {e.id: e for e in entries}
+    pids = [e.player_id for e in entries]
+    players = {p.id: p for p in session.scalars(select(Player).where(Player.id.in_(pids)))} \
+        if pids else {}
+    units = dict(session.execute(select(SheetVersion.entry_id, SheetVersion.unit_name).where(
+        SheetVersion.entry_id.in_(list(by_id)), SheetVersion.active))) if by_id else {}
+    rows: list[st.StandingRow] = []
+    for s in scores:
+        e = by_id[s.entry]
+        p = players[e.player_id]
+        rows.append(st.StandingRow(
+            rank=s.rank, shared=s.shared, entry_id=e.id, player_id=p.id, address=p.address,
+            name=p.display_name or p.address, unit=units.get(e.id, ""), played=s.played,
+            wins=s.wins, draws=s.draws, losses=s.losses, byes=s.byes, points=s.points,
+            head_to_head=s.head_to_head, sonneborn_berger=s.sonneborn_berger,
+            hp_margin=s.hp_margin))
+    return rows
+
+
+def standings_context(session: Session, league: League, *, upto_round: int | None = None) -> Any:
+    """The :class:`app.reports.standings.StandingsContext` of ``league`` after ``upto_round``
+    (default: the last round done)."""
+    from app.reports.standings import PairingView, StandingsContext
+
+    rounds = list(session.scalars(select(Round).where(Round.league_id == league.id)
+                                  .order_by(Round.number)))
+    done = [r.number for r in rounds if r.state == "done"]
+    after = upto_round if upto_round is not None else (max(done) if done else 0)
+    rows = standings(session, league, upto_round=after)
+    nxt = next((r for r in rounds if r.number > after and r.state != "done"), None)
+    pairings: list[PairingView] = []
+    if nxt is not None:
+        cast_names = {r.entry_id: (r.name, r.unit) for r in rows}
+        for b in session.scalars(select(Battle).where(Battle.round_id == nxt.id)
+                                 .order_by(Battle.board)):
+            if b.state == "void":
+                continue
+            na = cast_names.get(b.entry_a_id, ("?", "?"))
+            nb = cast_names.get(b.entry_b_id, ("?", "?")) if b.entry_b_id else None
+            pairings.append(PairingView(b.board, na[0], na[1], nb[0] if nb else None,
+                                        nb[1] if nb else None))
+    dq = list(session.scalars(
+        select(Player.display_name).join(Entry, Entry.player_id == Player.id)
+        .where(Entry.league_id == league.id, Entry.status == "disqualified")))
+    dq_addr = list(session.scalars(
+        select(Player.address).join(Entry, Entry.player_id == Player.id)
+        .where(Entry.league_id == league.id, Entry.status == "disqualified")))
+    if rounds and after == len(rounds):
+        state = "finished"
+    else:
+        state = league.state if league.state != "finished" else "running"
+    return StandingsContext(
+        league=league.name, state=state, after_round=after, rounds_total=len(rounds),
+        points=f"{league.points_win}/{league.points_draw}/{league.points_loss}", rows=rows,
+        next_round=nxt.number if nxt else None, next_round_at=iso(nxt.scheduled_at) if nxt else "",
+        next_pairings=pairings,
+        disqualified=[d or a for d, a in zip(dq, dq_addr, strict=True)],
+    )
+
+
+def render_standings(session: Session, league: League, *, lang: str, fmt: str = "text",
+                     upto_round: int | None = None) -> str:
+    """The standings of ``league`` rendered in ``lang`` (``ja``/``en``) as ``fmt``
+    (``text``/``html``). Raises ``ValueError`` for an unknown language or format."""
+    from app.reports.standings import render_standings_context
+
+    return render_standings_context(standings_context(session, league, upto_round=upto_round),
+                                    lang=lang, fmt=fmt)
+
+
+def _standings_subject(league: str, after: int, lang: str, final: bool) -> str:
+    if lang == "ja":
+        return f"[{league}] 第{after}回戦終了時の順位表" + ("（最終）" if final else "")
+    return f"[{league}] Standings after round {after}" + (" (final)" if final else "")
+
+
+def queue_standings(session: Session, settings: Any, league: League, round_number: int, *,
+                    now: dt.datetime, cast: _Cast | None = None, key_suffix: str = "") -> int:
+    """Queue the standings after ``round_number`` to every seated active player (dedupe key
+    ``standings:<league id>:<round>:<player id>``). The body is rendered once per language and
+    format. Returns the number of mails queued."""
+    from app.mail.compose import build_message, enqueue
+    from app.reports.standings import render_standings_context
+
+    if cast is None:
+        cast = _load_cast(session, league)
+    ctx = standings_context(session, league, upto_round=round_number)
+    final = ctx.finished
+    bodies: dict[str, tuple[str, str]] = {}
+    queued = 0
+    for row in ctx.rows:
+        key = f"standings:{league.id}:{round_number}:{row.player_id}{key_suffix}"
+        if session.scalar(select(OutboxMessage.id).where(OutboxMessage.dedupe_key == key)):
+            continue
+        player = cast.players[row.player_id]
+        lang = player.lang if player.lang in ("ja", "en") else "ja"
+        if lang not in bodies:
+            bodies[lang] = (render_standings_context(ctx, lang=lang, fmt="text"),
+                            render_standings_context(ctx, lang=lang, fmt="html"))
+        sheet = next((s for s in cast.sheets.values() if s.entry_id == row.entry_id and s.active),
+                     None)
+        msg = build_message(
+            sender=settings.server_address, sender_name=settings.server_name, to=player.address,
+            subject=_standings_subject(league.name, round_number, lang, final),
+            text=bodies[lang][0], html=bodies[lang][1],
+            in_reply_to=cast.thread.get(sheet.id) if sheet else None,
+            charset=player.charset or "utf-8", auto_submitted="auto-generated", now=now)
+        enqueue(session, dedupe_key=key, message=msg, kind="standings")
+        queued += 1
+    return queued
+
+
+# --------------------------------------------------------------------------- organizer fixes
+
+
+def disqualify(session: Session, league: League, address: str, *, now: dt.datetime) -> None:
+    """Disqualify the player at ``address``: the entry is marked ``disqualified``, its pending
+    battles are voided (never fought) and its games leave the standings. Idempotent. Raises
+    :class:`NotEntered` when the player has no entry in ``league``."""
+    addr = normalize_address(address)
+    player = session.scalar(select(Player).where(Player.address == addr))
+    entry = _entry(session, league, player) if player is not None else None
+    if entry is None:
+        raise NotEntered(f"{addr} has no entry in {league.name!r}")
+    if entry.status == "disqualified":
+        return
+    entry.status = "disqualified"
+    round_ids = select(Round.id).where(Round.league_id == league.id)
+    session.execute(
+        update(Battle)
+        .where(Battle.round_id.in_(round_ids), Battle.state == "pending",
+               (Battle.entry_a_id == entry.id) | (Battle.entry_b_id == entry.id))
+        .values(state="void", reason="disqualified", fought_at=now)
+    )
+
+
+def _same_result(battle: Battle, result: Any) -> bool:
+    return (battle.winner == result.winner and battle.reason == result.reason.value
+            and battle.turns == result.turns and battle.hp_a == result.final[0].hp
+            and battle.hp_b == result.final[1].hp)
+
+
+def engine_note(battle: Battle, result: Any, lang: str, current: str) -> tuple[str, bool]:
+    """Compare a recomputed ``result`` with the recorded ``battle``. Returns ``(note, show_log)``:
+    no note when the engine version is the one recorded; when it changed, a note saying so and
+    whether the current engine reproduces the recorded result. When it does not, the log is not
+    shown (it would contradict the recorded result, which stands)."""
+    recorded = battle.engine_version or "?"
+    if recorded == current:
+        return "", True
+    if _same_result(battle, result):
+        if lang == "ja":
+            return (f"この結果はエンジン版 {recorded} で記録されました。ログはエンジン版 {current} で"
+                    "再計算したもので、同じ結果になりました。"), True
+        return (f"this result was recorded with engine version {recorded}; the log was "
+                f"recomputed with engine version {current} and gives the same result."), True
+    if lang == "ja":
+        return (f"この結果はエンジン版 {recorded} で記録されました。現在のエンジン版 {current} では"
+                "結果が変わるため、ログは表示できません。記録された結果が有効です。"), False
+    return (f"this result was recorded with engine version {recorded}; the current engine "
+            f"version {current} gives a different result, so the log cannot be shown. The "
+            "recorded result stands."), False
+
+
+def resend(factory: sessionmaker[Session], settings: Any, league_name: str,
+           round_number: int, *, now: dt.datetime | None = None) -> int:
+    """Queue the battle reports of round ``round_number`` and its standings again, to every
+    player (new dedupe keys ending ``:resend<k>``, k = 1, 2, …). The logs are recomputed; a
+    changed engine version is noted and never changes the recorded result
+    (:func:`engine_note`). Games of disqualified entries are skipped. Returns the number of mails
+    queued. Raises :class:`NoSuchLeague`, or :class:`BadState` when the round does not exist or
+    is not played yet."""
+    from app.db.models import utcnow
+
+    now = now or utcnow()
+    rules = _rules()
+    current = str(rules.ENGINE_VERSION)
+    with transaction(factory) as session:
+        league = _lock_league(session, get_league(session, league_name).id)
+        rnd = session.scalar(select(Round).where(Round.league_id == league.id,
+                                                 Round.number == round_number))
+        if rnd is None:
+            raise BadState(f"league {league.name!r} has no round {round_number}", "no-round")
+        if rnd.state != "done":
+            raise BadState(f"round {round_number} of {league.name!r} is not played yet",
+                           "round-not-played")
+        suffix = f":resend{_next_resend(session, league, rnd)}"
+        cast = _load_cast(session, league)
+        queued = 0
+        for b in session.scalars(select(Battle).where(Battle.round_id == rnd.id,
+                                                      Battle.state == "done")
+                                 .order_by(Battle.board)):
+            if b.entry_b_id is None or not b.sheet_a_id or not b.sheet_b_id:
+                continue
+            if (cast.entries[b.entry_a_id].status == "disqualified"
+                    or cast.entries[b.entry_b_id].status == "disqualified"):
+                continue
+            result = rules.battle(cast.unit(b.sheet_a_id), cast.unit(b.sheet_b_id), log=True)
+            notes = {lg: engine_note(b, result, lg, current) for lg in ("ja", "en")}
+            queued += _queue_battle_reports(session, settings, cast, league.name, rnd, b, result,
+                                            now, key_suffix=suffix, notes=notes)
+        queued += queue_standings(session, settings, league, round_number, now=now, cast=cast,
+                                  key_suffix=suffix)
+        return queued
+
+
+def _next_resend(session: Session, league: League, rnd: Round) -> int:
+    """The next free resend number of a round (1, 2, …), from the keys queued so far."""
+    keys = list(session.scalars(select(OutboxMessage.dedupe_key).where(
+        OutboxMessage.dedupe_key.like(f"standings:{league.id}:{rnd.number}:%:resend%"))))
+    battle_ids = [str(i) for i in session.scalars(select(Battle.id).where(
+        Battle.round_id == rnd.id, Battle.entry_b_id.is_not(None)).limit(1))]
+    if battle_ids:
+        keys += session.scalars(select(OutboxMessage.dedupe_key).where(
+            OutboxMessage.dedupe_key.like(f"report:{battle_ids[0]}:%:resend%")))
+    used = [int(k.rsplit(":resend", 1)[1]) for k in keys if k.rsplit(":resend", 1)[1].isdigit()]
+    return max(used, default=0) + 1
+
+
+def entries_of(session: Session, league: League) -> Iterable[tuple[Entry, Player,
+                                                                    SheetVersion | None]]:
+    """Every entry of ``league`` with its player and active sheet, by seat then entry order."""
+    rows = session.execute(select(Entry, Player).join(Player, Entry.player_id == Player.id)
+                           .where(Entry.league_id == league.id)).all()
+    rows.sort(key=lambda r: (r[0].seat if r[0].seat is not None else 10**9, r[0].id))
+    for e, p in rows:
+        yield e, p, active_sheet(session, e)

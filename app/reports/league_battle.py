@@ -1,0 +1,68 @@
+"""The battle report mail of a league round: a header for the recipient (league, round, opponent,
+outcome and why, engine note) around the battle report of ``app.reports.battle.render_battle``
+(both sheets and the turn-by-turn log, rules §3).
+
+Templates: ``templates/reports/league_battle.{ja,en}.{txt,html}``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from app.reports.render import render
+
+
+@dataclass(frozen=True, slots=True)
+class LeagueBattleContext:
+    """Everything the ``league_battle`` templates may use.
+
+    Attributes:
+        league: the league name.
+        round: the round number (1-based); board: the board number in the round.
+        you, you_unit: the recipient's display name and unit name.
+        opponent, opponent_unit: the opponent's display name and unit name.
+        side: ``"A"`` or ``"B"``, the recipient's side in the log.
+        outcome: ``"win"``, ``"loss"`` or ``"draw"`` for the recipient.
+        winner_unit: the winning unit's name, or ``""`` for a draw.
+        reason: the engine's reason (``death``, ``overkill``, ``hp``, ``draw``; rules §2.5).
+        turns: the last turn played (0-20).
+        hp: the final HP of the recipient's unit and the opponent's unit, in that order.
+        report: the battle report text (``render_battle``, text format), or ``""`` when the log
+            cannot be shown (see ``engine_note``).
+        engine_version: the engine version that decided the recorded result.
+        engine_note: ``""`` normally; otherwise why the log was recomputed with another engine
+            version and whether that reproduced the recorded result.
+    """
+
+    league: str
+    round: int
+    board: int
+    you: str
+    you_unit: str
+    opponent: str
+    opponent_unit: str
+    side: str
+    outcome: str
+    winner_unit: str
+    reason: str
+    turns: int
+    hp: tuple[int, int]
+    report: str
+    engine_version: str
+    engine_note: str
+
+
+def subject(ctx: LeagueBattleContext, lang: str) -> str:
+    """The mail subject, e.g. ``[LEAGUE] 第3回戦：グリスク vs ヌト — ヌトの勝利`` or
+    ``[LEAGUE] Round 3: Grisk vs Nut — Nut wins``."""
+    if lang == "ja":
+        verdict = f"{ctx.winner_unit}の勝利" if ctx.winner_unit else "引き分け"
+        return f"[{ctx.league}] 第{ctx.round}回戦：{ctx.you_unit} vs {ctx.opponent_unit} — {verdict}"
+    verdict = f"{ctx.winner_unit} wins" if ctx.winner_unit else "draw"
+    return f"[{ctx.league}] Round {ctx.round}: {ctx.you_unit} vs {ctx.opponent_unit} — {verdict}"
+
+
+def render_league_battle(ctx: LeagueBattleContext, *, lang: str, fmt: str = "text") -> str:
+    """Render the mail body in ``lang`` as ``fmt`` (``text``/``html``). Raises ``ValueError`` for
+    an unknown language or format."""
+    return render("league_battle", ctx, lang=lang, fmt=fmt)
