@@ -38,6 +38,8 @@ def test_seed_report_prints_the_seeds_state_lines_and_result() -> None:
         "ヌトの勝利",
     ]
     lines = report.splitlines()
-    positions = [lines.index(x) for x in expected]
-    assert positions == sorted(positions)
+    at = 0
+    for want in expected:  # each expected line, in order
+        assert want in lines[at:], f"{want!r} missing after line {at}:\n{report}"
+        at = lines.index(want, at) + 1
     assert "第０ターン" not in lines  # nothing happened in turn 0
