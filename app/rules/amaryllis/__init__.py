@@ -1,1 +1,22 @@
-"""The Amaryllis ruleset (seed 001). Rules: ``shared/rules/amaryllis.md``."""
+"""The Amaryllis ruleset (seed 001). Rules: ``shared/rules/amaryllis.md``.
+
+Public interface (``docs/contracts.md``): ``parse_sheet``, ``format_sheet``, ``format_costs``,
+``format_problems``, ``format_state``, ``battle``, ``result_json``, ``ENGINE_VERSION``.
+"""
+
+from .costtext import format_costs
+from .notation import (
+    SheetError, SheetResult, format_sheet, format_state, parse_sheet, parse_unit, valid_name,
+)
+from .problems import Problem, format_problems, localize
+
+try:
+    from .engine import ENGINE_VERSION, battle, result_json
+except ImportError:  # pragma: no cover - only while the engine is being written
+    pass
+
+__all__ = [
+    "ENGINE_VERSION", "Problem", "SheetError", "SheetResult", "battle", "format_costs",
+    "format_problems", "format_sheet", "format_state", "localize", "parse_sheet", "parse_unit",
+    "result_json", "valid_name",
+]

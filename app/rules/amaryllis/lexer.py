@@ -1,0 +1,336 @@
+"""Line-by-line reading of a sheet into raw records (no rule checks). Source: rules §1.3.
+
+Each line is normalized (``vocab.normalize``) and classified as blank, comment (``#``, ``＃`` or
+``//`` first), TECH line (``技術４``, ``技術：４``, ``TECH 4``), unit line (``NAME: n/n/n/n[/list]``),
+action line (``[bullet] NAME [(cost)]: CLASS <custom>…``) or unknown. Syntax problems are
+collected as :class:`Pending` records; their messages are rendered later, once the language of
+the sheet is known. Nothing here raises on any input string.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+from .model import ActionClass
+from .vocab import (
+    CLASS_WORDS, L, CUSTOM_PATTERNS, CUSTOM_WORDS, N_CLASS_WORDS, all_class_names,
+    all_custom_names, key, normalize, normalize_name, suggest_class, suggest_custom,
+)
+
+MAX_CHARS = 1_000_000
+"""A longer text is refused outright (``too-large``)."""
+MAX_LINE_CHARS = 1_000
+"""A longer line is reported (``line-too-long``) and not read."""
+MAX_LINES = 2_000
+"""Non-blank lines read; past this the sheet is reported as ``too-many-lines``."""
+MAX_DIGITS = 6
+"""Numbers with more digits are reported as ``number-too-large`` (and never converted)."""
+
+BULLETS = "・-*•◦●○◆◇■□"
+_INT = re.compile(r"[+-]?[0-9]+")
+_TECH = re.compile(r"(?i)(技術|tech)\s*[:=]?\s*([+-]?[0-9]+)")
+_UNIT_BODY = re.compile(r"\s*[+-]?[0-9]")
+_BRACKET = re.compile(r"\s*<([^<>]*)>")
+_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff]")
+
+
+@dataclass(slots=True)
+class Pending:
+    """A problem waiting for the sheet's language: ``code``, 1-based ``line`` (or None), the raw
+    line ``text`` and message parameters (``L`` values are picked by language)."""
+
+    code: str
+    line: int | None
+    text: str
+    params: dict[str, object] = field(default_factory=dict)
+
+
+@dataclass(slots=True)
+class RawUnit:
+    """A unit line: ``numbers`` holds HP, ATK, DEF, SPD (``None`` where unreadable)."""
+
+    line: int
+    text: str
+    name: str
+    numbers: list[int | None]
+    names: list[str]
+    empty_names: int = 0
+
+
+@dataclass(slots=True)
+class RawCustom:
+    """One ``<…>`` customization: identifier (``limited``, ``delay``…), N if any."""
+
+    ident: str
+    n: int | None = None
+
+
+@dataclass(slots=True)
+class RawAction:
+    """An action line. ``cls`` is ``None`` when the class could not be read (already reported)."""
+
+    line: int
+    text: str
+    name: str
+    declared: int | None
+    cls: ActionClass | None
+    n: int | None
+    customs: list[RawCustom]
+
+
+@dataclass(slots=True)
+class Lexed:
+    """Everything read from a sheet, plus the syntax problems and language evidence."""
+
+    units: list[RawUnit] = field(default_factory=list)
+    techs: list[tuple[int, str, int | None]] = field(default_factory=list)
+    actions: list[RawAction] = field(default_factory=list)
+    pending: list[Pending] = field(default_factory=list)
+    votes: Counter[str] = field(default_factory=Counter)
+    hints: Counter[str] = field(default_factory=Counter)
+    nonblank: int = 0
+
+    def lang(self, default: str = "ja") -> str:
+        """The sheet's language: class/customization words, then the TECH keyword, then the width
+        of the unit line's colon, then Japanese script in unknown class words; else ``default``."""
+        for counter in (self.votes, self.hints):
+            if counter["ja"] or counter["en"]:
+                return "ja" if counter["ja"] >= counter["en"] else "en"
+        return default
+
+
+def read_int(
+    s: str, what: L, line: int, text: str, pending: list[Pending]
+) -> int | None:
+    """``s`` as an int, or ``None`` after recording ``bad-number``/``number-too-large``.
+
+    Never converts more than ``MAX_DIGITS`` digits (so a 10**100-digit number costs nothing)."""
+    s = s.strip()
+    if not _INT.fullmatch(s):
+        pending.append(Pending("bad-number", line, text, {"what": what, "value": s[:30]}))
+        return None
+    digits = s.lstrip("+-").lstrip("0")
+    if len(digits) > MAX_DIGITS:
+        pending.append(Pending("number-too-large", line, text,
+                               {"what": what, "digits": len(digits), "limit": MAX_DIGITS}))
+        return None
+    return int(s)
+
+
+WHAT_UNIT = (L("ＨＰ", "HP"), L("攻撃力", "ATK"), L("防御力", "DEF"), L("素早さ", "SPD"))
+WHAT_TECH = L("技術", "TECH")
+WHAT_COST = L("コスト", "The cost")
+WHAT_N = L("Ｎ", "N")
+
+
+def lex(text: str) -> Lexed:
+    """Read ``text`` line by line into a :class:`Lexed` record. Never raises for any ``str``."""
+    out = Lexed()
+    if len(text) > MAX_CHARS:
+        out.pending.append(Pending("too-large", None, "",
+                                   {"size": L(f"{len(text):,}文字", f"{len(text):,} characters"),
+                                    "limit": L(f"{MAX_CHARS:,}文字", f"{MAX_CHARS:,} characters")}))
+        return out
+    for index, raw in enumerate(text.splitlines(), start=1):
+        if not raw.strip():
+            continue
+        out.nonblank += 1
+        if out.nonblank > MAX_LINES:
+            count = out.nonblank + sum(
+                1 for r in text.splitlines()[index:] if r.strip()
+            )
+            out.pending.append(Pending("too-many-lines", index, raw,
+                                       {"count": count, "limit": MAX_LINES}))
+            break
+        if len(raw) > MAX_LINE_CHARS:
+            out.pending.append(Pending("line-too-long", index, raw,
+                                       {"length": len(raw), "limit": MAX_LINE_CHARS}))
+            continue
+        _lex_line(out, index, raw)
+    return out
+
+
+def _lex_line(out: Lexed, line: int, raw: str) -> None:
+    s = normalize(raw).strip()
+    if not s or s.startswith("#") or s.startswith("//"):
+        return
+    if s[0] in BULLETS and not _INT.match(s):
+        s = s[1:].lstrip()
+    m = _TECH.fullmatch(s)
+    if m:
+        out.hints["ja" if m.group(1) == "技術" else "en"] += 1
+        out.techs.append((line, raw, read_int(m.group(2), WHAT_TECH, line, raw, out.pending)))
+        return
+    head, colon, body = s.partition(":")
+    if not colon:
+        out.pending.append(Pending("unknown-line", line, raw))
+        return
+    if _UNIT_BODY.match(body) and "(" not in head and ")" not in head:
+        _lex_unit(out, line, raw, head, body)
+    else:
+        _lex_action(out, line, raw, head, body)
+
+
+def _lex_unit(out: Lexed, line: int, raw: str, head: str, body: str) -> None:
+    colon_at = len(raw) - len(raw.lstrip())
+    full = raw.find("：", colon_at)
+    half = raw.find(":", colon_at)
+    if full >= 0 and (half < 0 or full < half):
+        out.hints["ja"] += 1
+    elif half >= 0:
+        out.hints["en"] += 1
+    name = normalize_name(head)
+    if not name:
+        out.pending.append(Pending("empty-unit-name", line, raw))
+    parts = body.split("/")
+    numbers: list[int | None] = []
+    count = 0
+    for part in parts:
+        if _INT.fullmatch(part.strip()):
+            count += 1
+        else:
+            break
+    if count != 4 and (count > 4 or len(parts) < 4 or count == len(parts)):
+        out.pending.append(Pending("unit-line-numbers", line, raw, {"count": count}))
+    for i in range(4):
+        if i < len(parts):
+            numbers.append(read_int(parts[i], WHAT_UNIT[i], line, raw, out.pending))
+        else:
+            numbers.append(None)
+    rest = parts[max(4, count):]
+    names: list[str] = []
+    empty = 0
+    if rest and "".join(rest).strip():
+        for item in ",".join(rest).split(","):
+            item_name = normalize_name(item)
+            if item_name:
+                names.append(item_name)
+            else:
+                empty += 1
+    if empty:
+        out.pending.append(Pending("empty-action-name", line, raw))
+    out.units.append(RawUnit(line, raw, name, numbers, names, empty))
+
+
+def _lex_action(out: Lexed, line: int, raw: str, head: str, body: str) -> None:
+    head = head.strip()
+    declared: int | None = None
+    if head.endswith(")") and "(" in head:
+        open_at = head.rindex("(")
+        inner = head[open_at + 1:-1]
+        head = head[:open_at]
+        if inner.strip():
+            declared = read_int(inner, WHAT_COST, line, raw, out.pending)
+    if "(" in head or ")" in head:
+        out.pending.append(Pending("unknown-line", line, raw))
+        return
+    name = normalize_name(head)
+    if not name:
+        out.pending.append(Pending("missing-action-name", line, raw))
+    lt = body.find("<")
+    class_text = body if lt < 0 else body[:lt]
+    rest = "" if lt < 0 else body[lt:]
+    if ">" in class_text:
+        out.pending.append(Pending("unclosed-bracket", line, raw))
+        class_text = class_text[: class_text.index(">")]
+    cls, n = _read_class(out, line, raw, class_text)
+    customs: list[RawCustom] = []
+    pos = 0
+    while True:
+        m = _BRACKET.match(rest, pos)
+        if not m:
+            break
+        pos = m.end()
+        custom = _read_custom(out, line, raw, m.group(1))
+        if custom is not None:
+            customs.append(custom)
+    leftover = rest[pos:].strip()
+    if leftover:
+        if "<" in leftover or ">" in leftover:
+            out.pending.append(Pending("unclosed-bracket", line, raw))
+        else:
+            out.pending.append(Pending("trailing-text", line, raw, {"extra": leftover[:30]}))
+    out.actions.append(RawAction(line, raw, name, declared, cls, n, customs))
+
+
+_N_PREFIXES = sorted(N_CLASS_WORDS, key=len, reverse=True)
+
+
+def _read_class(
+    out: Lexed, line: int, raw: str, class_text: str
+) -> tuple[ActionClass | None, int | None]:
+    k = key(class_text)
+    if not k:
+        out.pending.append(Pending("missing-class", line, raw, {
+            "classes": L(all_class_names("ja"), all_class_names("en"))}))
+        return None, None
+    if k in CLASS_WORDS:
+        cls, lang = CLASS_WORDS[k]
+        out.votes[lang] += 1
+        return cls, None
+    for prefix in _N_PREFIXES:
+        if not k.startswith(prefix):
+            continue
+        tail = k[len(prefix):]
+        if tail and not tail.startswith(("+", "-")) and not tail[0].isdigit() and tail != "n":
+            continue
+        cls, lang = N_CLASS_WORDS[prefix]
+        out.votes[lang] += 1
+        if tail in ("", "+", "n", "+n"):
+            out.pending.append(Pending("missing-n", line, raw, {
+                "word": class_text.strip()[:30],
+                "example": L(CLASS_NAMES_JA[cls] + "＋２", CLASS_NAMES_EN[cls] + "+2")}))
+            return cls, None
+        number = tail[1:] if tail.startswith("+") else tail
+        return cls, read_int(number, WHAT_N, line, raw, out.pending)
+    if _CJK.search(k):
+        out.hints["ja"] += 1
+    elif k.isascii():
+        out.hints["en"] += 1
+    sja, sen = (suggest_class(k[:60], "ja"), suggest_class(k[:60], "en")) if len(k) <= 60 else (
+        None, None)
+    out.pending.append(Pending("unknown-class", line, raw, {
+        "cls": class_text.strip()[:40],
+        "suggest": L(f"もしかして「{sja}」？　" if sja else "",
+                     f'Did you mean "{sen}"? ' if sen else ""),
+        "classes": L(all_class_names("ja"), all_class_names("en")),
+    }))
+    return None, None
+
+
+CLASS_NAMES_JA = {
+    ActionClass.ATK_UP: "攻撃力", ActionClass.DEF_UP: "防御力", ActionClass.SPD_UP: "素早さ",
+}
+CLASS_NAMES_EN = {ActionClass.ATK_UP: "ATK", ActionClass.DEF_UP: "DEF", ActionClass.SPD_UP: "SPD"}
+
+
+def _read_custom(out: Lexed, line: int, raw: str, inner: str) -> RawCustom | None:
+    k = key(inner)
+    if k in CUSTOM_WORDS:
+        ident, lang = CUSTOM_WORDS[k]
+        out.votes[lang] += 1
+        return RawCustom(ident)
+    for pattern, ident, lang in CUSTOM_PATTERNS:
+        m = pattern.fullmatch(k)
+        if not m:
+            continue
+        out.votes[lang] += 1
+        value = m.group(1)
+        if value in ("", "n"):
+            ja = "遅延起動２" if ident == "delay" else "効果２倍"
+            en = "Delay 2" if ident == "delay" else "Effect x2"
+            out.pending.append(Pending("missing-n", line, raw, {
+                "word": inner.strip()[:30], "example": L(f"＜{ja}＞", f"<{en}>")}))
+            return RawCustom(ident, None)
+        n = read_int(value, WHAT_N, line, raw, out.pending)
+        return RawCustom(ident, n) if n is not None else RawCustom(ident, None)
+    if _CJK.search(k):
+        out.hints["ja"] += 1
+    sja, sen = (suggest_custom(k, "ja"), suggest_custom(k, "en")) if len(k) <= 60 else (None, None)
+    out.pending.append(Pending("unknown-customization", line, raw, {
+        "custom": inner.strip()[:40],
+        "suggest": L(f"もしかして{sja}？　" if sja else "", f"Did you mean {sen}? " if sen else ""),
+        "customs": L(all_custom_names("ja"), all_custom_names("en")),
+    }))
+    return None
