@@ -650,8 +650,12 @@ def standings(session: Session, league: League, *,
     pids = [e.player_id for e in entries]
     players = {p.id: p for p in session.scalars(select(Player).where(Player.id.in_(pids)))} \
         if pids else {}
-    units = dict(session.execute(select(SheetVersion.entry_id, SheetVersion.unit_name).where(
-        SheetVersion.entry_id.in_(list(by_id)), SheetVersion.active))) if by_id else {}
+    units: dict[int, str] = {}
+    if by_id:
+        for eid, uname in session.execute(select(SheetVersion.entry_id, SheetVersion.unit_name)
+                                          .where(SheetVersion.entry_id.in_(list(by_id)),
+                                                 SheetVersion.active)):
+            units[eid] = uname
     rows: list[st.StandingRow] = []
     for s in scores:
         e = by_id[s.entry]
