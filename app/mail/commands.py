@@ -1,9 +1,192 @@
-"""CLI commands of this part (registered by ``app.cli``)."""
+"""Mail commands (subject or first body line, English and Japanese) and the ``poll``/``send`` CLI.
+
+The exact words are listed in ``docs/mail.md``; :data:`WORDS` is the single source of them.
+Commands are matched after Unicode NFKC normalization and lower-casing, so ``ＥＮＴＲＹ`` and
+``entry`` are the same word.
+"""
 
 from __future__ import annotations
 
+import re
+import unicodedata
+from dataclasses import dataclass, field
+
 import click
+
+#: command -> words that name it (after NFKC + lower-case). Longest match wins.
+WORDS: dict[str, tuple[str, ...]] = {
+    "entry": ("entry", "enter", "submit", "replace", "登録", "エントリー", "エントリ", "参加", "差し替え", "差替え", "差替"),
+    "check": ("check", "validate", "チェック", "確認", "検証"),
+    "test": ("test battle", "test", "battle", "テストバトル", "対戦テスト", "テスト", "模擬戦"),
+    "withdraw": ("withdraw", "辞退", "取り消し", "取消し", "取消", "取り下げ"),
+    "standings": ("standings", "順位表", "順位", "成績"),
+    "help": ("help", "ヘルプ", "使い方", "説明"),
+    "charset": ("charset", "文字コード"),
+    # organizer commands (organizer address + password line)
+    "open": ("open", "開設", "募集開始"),
+    "close": ("close", "締切", "締め切り", "受付終了"),
+    "run": ("run", "実行", "対戦実行"),
+    "resend": ("resend", "再送"),
+}
+ORGANIZER_COMMANDS = frozenset({"open", "close", "run", "resend"})
+JAPANESE_WORDS = frozenset(w for ws in WORDS.values() for w in ws if not w.isascii())
+
+_PASSWORD = re.compile(r"^\s*(password|pass|パスワード|合言葉)\s*[:：=]\s*(\S.*?)\s*$", re.I)
+_REPLY_PREFIX = re.compile(r"^\s*((re|fwd?|aw|sv|転送|返信)\s*(\[\d+\])?\s*[:：]\s*)+", re.I)
+_TAG = re.compile(r"\[([^\]\s]{1,64})\]")
+
+
+@dataclass
+class Command:
+    """A parsed mail command.
+
+    Attributes:
+        name: one of :data:`WORDS`' keys, or ``"entry"``/``"help"`` by default (see
+            :func:`parse_command`).
+        args: the words after the command word (e.g. ``["iso-2022-jp"]`` for ``charset``).
+        source: ``"subject"``, ``"body"`` or ``"default"`` (no command word found).
+        lang: ``"ja"`` when the command word was Japanese, ``"en"`` when English, else ``None``.
+        body: the body without the command line and password lines (the sheet text).
+        password: the value of a ``password:``/``パスワード：`` line, or ``None``.
+        tag: the league named by a ``[NAME]`` subject tag, or ``None``.
+    """
+
+    name: str
+    args: list[str] = field(default_factory=list)
+    source: str = "default"
+    lang: str | None = None
+    body: str = ""
+    password: str | None = None
+    tag: str | None = None
+
+    @property
+    def organizer(self) -> bool:
+        """True for open/close/run/resend."""
+        return self.name in ORGANIZER_COMMANDS
+
+
+def _norm(text: str) -> str:
+    return unicodedata.normalize("NFKC", text).strip().lower()
+
+
+def match_command(line: str) -> tuple[str, str, list[str]] | None:
+    """``(name, word, args)`` when ``line`` starts with a command word, else ``None``.
+
+    An English word must be followed by a space or the end; a Japanese word may be followed by
+    anything that is not a sheet (``登録`` matches, ``登録：…`` with a colon is a sheet line, not
+    a command).
+    """
+    text = _norm(line)
+    best: tuple[str, str] | None = None
+    for name, words in WORDS.items():
+        for word in words:
+            if text == word or text.startswith(word + " ") or text.startswith(word + "\u3000"):
+                if best is None or len(word) > len(best[1]):
+                    best = (name, word)
+            elif not word.isascii() and text.startswith(word):
+                rest = text[len(word):]
+                if rest[:1] not in (":", "/", "(", "<") and (best is None or len(word) > len(best[1])):
+                    best = (name, word)
+    if best is None:
+        return None
+    name, word = best
+    args = text[len(word):].replace("\u3000", " ").split()
+    return name, word, args
+
+
+def strip_subject(subject: str) -> tuple[str, str | None]:
+    """Remove ``Re:``/``Fwd:`` prefixes and a ``[NAME]`` tag: ``(rest, tag)``."""
+    s = _REPLY_PREFIX.sub("", subject or "")
+    tag = None
+    m = _TAG.search(s)
+    if m:
+        tag = m.group(1)
+        s = (s[: m.start()] + s[m.end():]).strip()
+        s = _REPLY_PREFIX.sub("", s)
+    return s.strip(), tag
+
+
+def parse_command(subject: str, body: str) -> Command:
+    """Find the command of a mail.
+
+    Order: the subject (after ``Re:``/``Fwd:`` and a ``[NAME]`` tag), then the first non-blank body
+    line. Without a command word the mail is an ``entry`` when the body has text (a sheet), else
+    ``help``. Password lines are removed from ``body`` and returned in ``password``. Never raises.
+    """
+    rest, tag = strip_subject(subject)
+    lines = (body or "").split("\n")
+    password = None
+    kept: list[str] = []
+    for line in lines:
+        m = _PASSWORD.match(unicodedata.normalize("NFKC", line))
+        if m and password is None:
+            password = m.group(2)
+            continue
+        kept.append(line)
+    found = match_command(rest) if rest else None
+    source = "subject"
+    if found is None:
+        idx = next((i for i, line in enumerate(kept) if line.strip()), None)
+        if idx is not None:
+            found = match_command(kept[idx])
+            if found is not None:
+                source = "body"
+                kept = kept[:idx] + kept[idx + 1:]
+    text = "\n".join(kept).strip("\n")
+    if found is None:
+        name = "entry" if text.strip() else "help"
+        return Command(name=name, source="default", body=text, password=password, tag=tag)
+    name, word, args = found
+    return Command(name=name, args=args, source=source, lang="en" if word.isascii() else "ja",
+                   body=text, password=password, tag=tag)
+
+
+# ---------------------------------------------------------------------------------------------
+# CLI
+
+
+def _factory(settings):  # type: ignore[no-untyped-def]
+    from app.db.session import session_factory
+
+    return session_factory(settings.resolved_database_url)
 
 
 def register(group: click.Group) -> None:
-    """Add this part's commands to ``group``."""
+    """Add ``poll`` and ``send`` to ``group``."""
+
+    @group.command("poll")
+    @click.option("--once", is_flag=True, help="one pass (store, mark, process) and exit")
+    def poll_cmd(once: bool) -> None:
+        """Read new mail from the IMAP mailbox, store it, mark it and process it."""
+        from app.config import load_settings
+        from app.mail import inbound
+
+        settings = load_settings()
+        factory = _factory(settings)
+        if once:
+            n = inbound.poll_once(settings, factory)
+            click.echo(f"stored {n} new mail(s)")
+        else:
+            inbound.run_forever(settings, factory)
+
+    @group.command("send")
+    @click.option("--once", is_flag=True, help="one pass over the outbox and exit")
+    @click.option("--requeue", "requeue", type=int, multiple=True,
+                  help="put an outbox row in state unknown/failed back in the queue (by id)")
+    def send_cmd(once: bool, requeue: tuple[int, ...]) -> None:
+        """Deliver queued outbox mail over SMTP (retries with backoff)."""
+        from app.config import load_settings
+        from app.mail import send
+
+        settings = load_settings()
+        factory = _factory(settings)
+        if requeue:
+            n = send.requeue(factory, list(requeue))
+            click.echo(f"requeued {n} row(s)")
+            return
+        if once:
+            with send.sender_lock(settings):
+                report = send.send_once(settings, factory)
+            click.echo(str(report))
+        else:
+            send.run_forever(settings, factory)

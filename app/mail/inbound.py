@@ -1,0 +1,286 @@
+"""The IMAP poller: store new mail (commit), then mark it on the server, then process it.
+
+Order of a pass (design: "a mail is never lost and never processed twice"):
+
+1. connect (TCP_NODELAY: ``shared/notes/mail-stack.md`` §0), SELECT the mailbox, read UIDVALIDITY
+   (RFC 3501 §2.3.1.1). A UIDVALIDITY different from the stored one resets the stored UID to 0:
+   every message is looked at again and the Message-ID dedupe skips those already stored.
+2. NOOP, then SEARCH (notes §0c: the first SEARCH after another delivery misses it). Candidates:
+   every UNSEEN message plus every UID above the last stored one (flag mode), or every message of
+   the mailbox (move mode: the processed folder holds the rest).
+3. FETCH in batches: RFC822.SIZE, then ``BODY.PEEK[]`` (``BODY.PEEK[HEADER]`` only, for a mail
+   over ``max_mail_bytes``); the key is the Message-ID, or ``sha256:<hex>`` of the raw bytes.
+   New keys are inserted as ``InboundMessage(status="stored")`` with UIDVALIDITY and UID, and the
+   transaction is committed **before** the server is touched.
+4. Mark on the server: ``\\Seen`` (flag mode) or MOVE to the processed folder (copy + delete +
+   expunge without the MOVE extension). A crash between 3 and 4 leaves stored, unmarked mail:
+   the next pass finds it again, sees its key stored, and only marks it.
+5. :func:`app.mail.pipeline.process_pending` processes every ``stored`` row.
+
+IDLE (RFC 2177) is used only as a doorbell (:func:`wait_for_mail`; imapclient's ``idle_check``
+can crash on split lines, mjs/imapclient#519); servers without IDLE are polled every
+``poll_interval`` seconds.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import datetime as dt
+import email
+import email.policy
+import hashlib
+import logging
+import select
+import socket
+import ssl
+import time
+from collections.abc import Iterable
+
+from imapclient import IMAPClient
+from sqlalchemy import select as sql_select
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session, sessionmaker
+
+from app.config import Settings
+from app.db.models import InboundMessage, MailboxState, utcnow
+from app.db.session import transaction
+from app.mail.decode import decode_iso2022jp, sender_address
+from app.mail.faults import crash_point
+
+log = logging.getLogger(__name__)
+
+FETCH_BATCH = 250
+
+
+def message_key(raw: bytes) -> str:
+    """The dedupe key of a raw mail: its Message-ID (``<…>``, trimmed) or ``sha256:<hex>`` of the
+    bytes when it has none (or an unusable one)."""
+    headers = email.message_from_bytes(_header_block(raw), policy=email.policy.compat32)
+    mid = headers.get("Message-ID")
+    if mid:
+        mid = " ".join(str(mid).split())
+        if 3 <= len(mid) <= 990 and "@" in mid:
+            return mid
+    return "sha256:" + hashlib.sha256(raw).hexdigest()
+
+
+def _header_block(raw: bytes) -> bytes:
+    end = raw.find(b"\r\n\r\n")
+    if end < 0:
+        end = raw.find(b"\n\n")
+    return raw[: end + 4] if end >= 0 else raw[:65536]
+
+
+def _subject(raw: bytes) -> str:
+    try:
+        msg = email.message_from_bytes(_header_block(raw), policy=email.policy.default)
+        subject = str(msg.get("Subject") or "")
+    except Exception:  # noqa: BLE001 - a bad header never stops storing
+        return ""
+    if "\x1b" in subject:
+        subject = decode_iso2022jp(subject.encode("latin-1", "replace"))
+    return " ".join(subject.split())[:1000]
+
+
+def _sender(raw: bytes) -> str:
+    try:
+        return sender_address(email.message_from_bytes(_header_block(raw), policy=email.policy.default))[:320]
+    except Exception:  # noqa: BLE001
+        return ""
+
+
+def connect(settings: Settings, *, timeout: float = 60.0) -> IMAPClient:
+    """A logged-in ``IMAPClient`` for ``settings.imap_url`` (plain, STARTTLS or implicit TLS) with
+    TCP_NODELAY set. Raises ``imapclient.exceptions.LoginError`` or ``OSError``."""
+    ep = settings.imap
+    ctx = ssl.create_default_context()
+    client = IMAPClient(ep.host, port=ep.port, ssl=ep.security == "tls", ssl_context=ctx, timeout=timeout)
+    with contextlib.suppress(OSError):
+        client.socket().setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+    if ep.security == "starttls":
+        client.starttls(ctx)
+    client.login(ep.user or "", ep.password or "")
+    return client
+
+
+def wait_for_mail(client: IMAPClient, timeout: float) -> list:
+    """Wait up to ``timeout`` seconds for the server to announce anything, using IDLE as a doorbell
+    (notes §0b): start IDLE, ``select()`` on the socket, then ``idle_done()`` reads the responses in
+    blocking mode. Returns the untagged responses seen (may be empty)."""
+    client.idle()
+    try:
+        select.select([client.socket()], [], [], timeout)
+    finally:
+        _, responses = client.idle_done()
+    return list(responses)
+
+
+class Poller:
+    """One IMAP connection that stores and marks new mail; :meth:`poll` is one pass."""
+
+    def __init__(self, settings: Settings, factory: sessionmaker[Session]) -> None:
+        self.settings = settings
+        self.factory = factory
+        self.mailbox = settings.imap.path or "INBOX"
+        self.processed = settings.imap_processed_folder
+        self.client: IMAPClient | None = None
+        self.capabilities: set[bytes] = set()
+
+    def open(self) -> IMAPClient:
+        """Connect, create the processed folder when needed, SELECT the mailbox."""
+        client = connect(self.settings)
+        self.client = client
+        self.capabilities = set(client.capabilities())
+        if self.processed and not client.folder_exists(self.processed):
+            client.create_folder(self.processed)
+        return client
+
+    def close(self) -> None:
+        if self.client is not None:
+            with contextlib.suppress(Exception):
+                self.client.logout()
+            self.client = None
+
+    # -- one pass --------------------------------------------------------------------------
+
+    def poll(self, *, now: dt.datetime | None = None) -> int:
+        """Store and mark every new mail. Returns the number of newly stored mails."""
+        client = self.client or self.open()
+        info = client.select_folder(self.mailbox)
+        uidvalidity = int(info[b"UIDVALIDITY"])
+        last_uid = self._mailbox_state(uidvalidity, now or utcnow())
+        client.noop()
+        if self.processed:
+            candidates = set(client.search(["NOT", "DELETED"]))
+        else:
+            candidates = set(client.search(["UNSEEN"]))
+            candidates |= {u for u in client.search(["UID", f"{last_uid + 1}:*"]) if u > last_uid}
+        stored = 0
+        uids = sorted(candidates)
+        for i in range(0, len(uids), FETCH_BATCH):
+            stored += self._batch(client, uidvalidity, uids[i : i + FETCH_BATCH], now or utcnow())
+        return stored
+
+    def _mailbox_state(self, uidvalidity: int, now: dt.datetime) -> int:
+        with transaction(self.factory) as s:
+            state = s.scalar(sql_select(MailboxState).where(MailboxState.mailbox == self.mailbox))
+            if state is None:
+                state = MailboxState(mailbox=self.mailbox, uidvalidity=uidvalidity, last_uid=0)
+                s.add(state)
+            elif state.uidvalidity != uidvalidity:
+                log.warning("UIDVALIDITY of %s changed %s -> %s: rescanning (Message-ID dedupe)",
+                            self.mailbox, state.uidvalidity, uidvalidity)
+                state.uidvalidity, state.last_uid = uidvalidity, 0
+            state.last_poll_at = now
+            return int(state.last_uid)
+
+    def _batch(self, client: IMAPClient, uidvalidity: int, uids: list[int], now: dt.datetime) -> int:
+        sizes = client.fetch(uids, ["RFC822.SIZE"])
+        limit = self.settings.max_mail_bytes
+        small = [u for u in uids if u in sizes and int(sizes[u].get(b"RFC822.SIZE", 0)) <= limit]
+        large = [u for u in uids if u in sizes and u not in small]
+        raws: dict[int, bytes] = {}
+        if small:
+            for uid, data in client.fetch(small, ["BODY.PEEK[]"]).items():
+                raws[uid] = data.get(b"BODY[]") or b""
+        if large:
+            for uid, data in client.fetch(large, ["BODY.PEEK[HEADER]"]).items():
+                raws[uid] = data.get(b"BODY[HEADER]") or b""
+        keyed = [(uid, message_key(raws[uid]), raws[uid]) for uid in sorted(raws)]
+        stored = self._store(keyed, uidvalidity, {u: int(sizes[u].get(b"RFC822.SIZE", 0)) for u in raws}, now)
+        crash_point("after-store")
+        self._mark(client, sorted(raws))
+        return stored
+
+    def _store(self, keyed: list[tuple[int, str, bytes]], uidvalidity: int, sizes: dict[int, int],
+               now: dt.datetime) -> int:
+        """Insert rows for new keys and advance the stored UID, in one committed transaction."""
+        if not keyed:
+            return 0
+        with transaction(self.factory) as s:
+            keys = {k for _, k, _ in keyed}
+            known = set(s.scalars(sql_select(InboundMessage.message_key)
+                                  .where(InboundMessage.message_key.in_(keys))))
+            stored = 0
+            for uid, key, raw in keyed:
+                if key in known:
+                    continue
+                known.add(key)
+                row = InboundMessage(
+                    message_key=key, uidvalidity=uidvalidity, uid=uid, mailbox=self.mailbox,
+                    sender=_sender(raw), subject=_subject(raw), raw=raw, size=sizes.get(uid, len(raw)),
+                    status="stored", received_at=now,
+                )
+                try:
+                    with s.begin_nested():  # another poller may have stored it meanwhile
+                        s.add(row)
+                except IntegrityError:
+                    continue
+                stored += 1
+            state = s.scalar(sql_select(MailboxState).where(MailboxState.mailbox == self.mailbox))
+            top = max(uid for uid, _, _ in keyed)
+            if state is not None and state.uidvalidity == uidvalidity and top > state.last_uid:
+                state.last_uid = top
+        return stored
+
+    def _mark(self, client: IMAPClient, uids: Iterable[int]) -> None:
+        uids = list(uids)
+        if not uids:
+            return
+        if self.processed:
+            if b"MOVE" in self.capabilities:
+                client.move(uids, self.processed)
+            else:
+                client.copy(uids, self.processed)
+                client.delete_messages(uids)
+                if b"UIDPLUS" in self.capabilities:
+                    client.uid_expunge(uids)
+                else:
+                    client.expunge()
+        else:
+            client.add_flags(uids, [b"\\Seen"], silent=True)
+
+
+def poll_once(settings: Settings, factory: sessionmaker[Session], *, now: dt.datetime | None = None,
+              process: bool = True) -> int:
+    """One pass: connect, store new mail (commit), mark it on the server, disconnect, then process
+    every stored row (:func:`app.mail.pipeline.process_pending`). Returns the number of mails
+    newly stored. Raises IMAP/socket errors of the connection (nothing is lost: a later pass
+    redoes the work)."""
+    poller = Poller(settings, factory)
+    try:
+        poller.open()
+        stored = poller.poll(now=now)
+    finally:
+        poller.close()
+    if process:
+        from app.mail.pipeline import process_pending
+
+        process_pending(settings, factory, now=now)
+    return stored
+
+
+def run_forever(settings: Settings, factory: sessionmaker[Session]) -> None:  # pragma: no cover
+    """Poll, process and wait (IDLE doorbell or ``poll_interval`` sleep) until interrupted;
+    reconnects with a growing pause after connection errors."""
+    from app.mail.pipeline import process_pending
+
+    pause = 1.0
+    while True:
+        poller = Poller(settings, factory)
+        try:
+            poller.open()
+            pause = 1.0
+            while True:
+                poller.poll()
+                process_pending(settings, factory)
+                if b"IDLE" in poller.capabilities and poller.client is not None:
+                    wait_for_mail(poller.client, min(settings.poll_interval * 10, 25 * 60))
+                else:
+                    time.sleep(settings.poll_interval)
+        except (OSError, IMAPClient.Error, IMAPClient.AbortError) as exc:
+            log.warning("IMAP connection lost (%s); reconnecting in %.0f s", exc, pause)
+            time.sleep(pause)
+            pause = min(pause * 2, 300)
+        finally:
+            poller.close()

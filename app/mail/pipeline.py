@@ -1,0 +1,581 @@
+"""Processing of stored inbound mail: one message, one transaction (Mailman style).
+
+For each ``InboundMessage`` in status ``stored``, in id order::
+
+    decode -> protection rules -> rate limit -> command -> league service -> reply -> outbox
+
+all in one transaction, so the reply (dedupe key ``reply:<inbound id>``) is queued exactly when the
+row becomes ``done``/``refused``. Outcomes (``InboundMessage.status``):
+
+``done``      the command ran (its reply may say that it was rejected, e.g. a bad sheet);
+``refused``   a rule refused it (rate limit, failed DKIM/SPF, not the organizer…); ``rules`` says which;
+``ignored``   no automatic reply is allowed (bounce, auto-reply, list, ourselves; RFC 3834);
+``shunted``   an unexpected exception; ``error`` holds the stage and the exception; logged; the
+              next message is processed normally. ``requeue_shunted`` puts it back.
+
+Organizer commands that run rounds (``run``, ``resend``) use their own transactions
+(``app.league.service.run_round``); they run after the message's transaction is committed, and their
+reply is queued in a second transaction.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import logging
+import re
+import unicodedata
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from email.utils import getaddresses
+from importlib import resources
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session, sessionmaker
+
+from app.config import Settings
+from app.db.models import InboundMessage, Player, SenderCounter, utcnow
+from app.db.session import transaction
+from app.mail.commands import WORDS, Command, parse_command
+from app.mail.compose import build_message, enqueue, reply_subject
+from app.mail.decode import DecodedMail, decode_message
+from app.mail.protect import check_auto_reply, check_authentication
+
+log = logging.getLogger(__name__)
+
+# ---------------------------------------------------------------------------------------------
+# rendering
+
+
+def render_mail(name: str, lang: str, **context: Any) -> str:
+    """Render ``templates/mail/<name>.<lang>.txt`` (StrictUndefined) with ``context``."""
+    from app.reports.render import environment
+
+    if lang not in ("ja", "en"):
+        lang = "ja"
+    return environment().get_template(f"mail/{name}.{lang}.txt").render(**context)
+
+
+def sample_units() -> list[str]:
+    """The sheets of the league's sample units (``app/mail/sample_units/*.txt``, in name order)."""
+    folder = resources.files("app.mail") / "sample_units"
+    return [p.read_text(encoding="utf-8") for p in sorted(folder.iterdir(), key=lambda p: p.name)
+            if p.name.endswith(".txt")]
+
+
+def _rules() -> Any:
+    import app.rules.amaryllis as rules
+
+    return rules
+
+
+def _service() -> Any:
+    import app.league.service as service
+
+    return service
+
+
+_UNIT_LINE = re.compile(r"^[^・\-\*\s].*?[:].*?/.*?/.*?/")
+
+
+def looks_like_sheet(text: str) -> bool:
+    """True when some line looks like a unit line (``名前：HP／ATK／DEF／SPD…``)."""
+    for line in text.split("\n"):
+        if _UNIT_LINE.match(unicodedata.normalize("NFKC", line.replace("、", ",")).strip()):
+            return True
+    return False
+
+
+def split_sheets(text: str) -> list[str]:
+    """Split a text holding several sheets at each unit line (lines before the first unit line
+    belong to the first sheet)."""
+    chunks: list[list[str]] = []
+    for line in text.split("\n"):
+        if _UNIT_LINE.match(unicodedata.normalize("NFKC", line.replace("、", ",")).strip()) or not chunks:
+            chunks.append([line])
+        else:
+            chunks[-1].append(line)
+    return ["\n".join(c).strip() for c in chunks if "\n".join(c).strip()]
+
+
+# ---------------------------------------------------------------------------------------------
+# the handler of one message
+
+
+@dataclass
+class Outcome:
+    """What handling one message decided (filled by :class:`Handler`)."""
+
+    status: str = "done"
+    rules: list[str] = field(default_factory=list)
+    reply: tuple[str, dict[str, Any]] | None = None  # (template, context)
+    html: str | None = None
+    reply_subject: str | None = None
+    deferred: Callable[[], dict[str, Any]] | None = None  # runs after commit; returns context
+
+
+class Handler:
+    """Handles one stored message inside the caller's transaction."""
+
+    def __init__(self, settings: Settings, session: Session, row: InboundMessage, now: dt.datetime,
+                 factory: sessionmaker[Session]) -> None:
+        self.settings, self.s, self.row, self.now, self.factory = settings, session, row, now, factory
+        self.stage = "decode"
+        self.out = Outcome()
+        self.lang = "ja"
+        self.player: Player | None = None
+        self.mail: DecodedMail | None = None
+
+    # -- helpers ---------------------------------------------------------------------------
+
+    def reply(self, template: str, **context: Any) -> None:
+        self.out.reply = (template, context)
+
+    def refuse(self, rule: str, template: str | None = None, **context: Any) -> None:
+        self.out.status = "refused"
+        self.out.rules.append(rule)
+        if template:
+            self.reply(template, **context)
+
+    def _plus_names(self) -> list[str]:
+        msg = self.mail.message if self.mail else None
+        if msg is None:
+            return []
+        values: list[str] = []
+        for h in ("To", "Cc", "Delivered-To", "X-Original-To", "Envelope-To"):
+            try:
+                values += [str(v) for v in (msg.get_all(h) or [])]
+            except Exception:  # noqa: BLE001
+                continue
+        local = self.settings.server_address.split("@")[0].lower()
+        names = []
+        for _n, addr in getaddresses(values):
+            lp = addr.split("@")[0]
+            if "+" in lp and lp.split("+", 1)[0].lower() == local:
+                names.append(lp.split("+", 1)[1])
+        return list(dict.fromkeys(names))
+
+    def league(self, cmd: Command, *, any_state: bool = False) -> Any | None:
+        """The league the mail is about (plus address, ``[NAME]`` tag, or the only open one);
+        sets a reply and returns ``None`` when it cannot be chosen."""
+        svc = _service()
+        names = self._plus_names()
+        if names:
+            league = svc.find_league(self.s, names[0])
+            if league is None:
+                self.refuse("no-such-league", "error", code="no-such-league", league=names[0],
+                            open=[lg.name for lg in svc.open_leagues(self.s)])
+            return league
+        if cmd.tag:
+            league = svc.find_league(self.s, cmd.tag)
+            if league is not None:
+                return league
+        opened = svc.open_leagues(self.s)
+        if len(opened) == 1:
+            return opened[0]
+        if any_state and not opened:
+            every = svc.all_leagues(self.s)
+            if every:
+                return every[-1]
+        self.refuse("which-league", "error", code="which-league", league=cmd.tag or "",
+                    open=[lg.name for lg in opened])
+        return None
+
+    def sheet_text(self, cmd: Command) -> str:
+        if looks_like_sheet(cmd.body) or not self.mail or not self.mail.attachments:
+            return cmd.body
+        for att in self.mail.attachments:
+            if looks_like_sheet(att):
+                return att
+        return cmd.body
+
+    # -- the pipeline ----------------------------------------------------------------------
+
+    def run(self) -> Outcome:
+        settings, row = self.settings, self.row
+        self.stage = "decode"
+        mail = self.mail = decode_message(row.raw, max_lines=settings.max_lines,
+                                          max_bytes=settings.max_mail_bytes)
+        self.lang = mail.lang
+
+        self.stage = "protect"
+        rules = check_auto_reply(mail.message, ourselves=[settings.server_address])
+        local, _, domain = settings.server_address.lower().partition("@")
+        if mail.sender.startswith(local + "+") and mail.sender.endswith("@" + domain):
+            rules.append("ourselves")
+        if rules:
+            self.out.status, self.out.rules = "ignored", rules
+            return self.out
+        failed_auth = check_authentication(mail.message)
+
+        self.stage = "rate-limit"
+        if not self._count_reply():
+            return self.out
+
+        self.stage = "command"
+        cmd = parse_command(mail.subject, mail.text)
+        self.row.command = cmd.name
+        svc = _service()
+        self.player = svc.get_or_create_player(self.s, mail.sender)
+        self.lang = cmd.lang or mail.lang
+        if mail.charset == "iso-2022-jp":
+            self.player.charset = "iso-2022-jp"
+        if failed_auth and (settings.require_auth_results or self._league_requires_auth(cmd)):
+            # a forged sender must not get mail from us: refuse without a reply
+            self.out.status = "refused"
+            self.out.rules += failed_auth
+            return self.out
+        if mail.too_large or row.size > settings.max_mail_bytes:
+            self.refuse("too-large", "error", code="too-large", size=row.size,
+                        limit=settings.max_mail_bytes)
+            return self.out
+        self.stage = f"command:{cmd.name}"
+        getattr(self, "cmd_" + cmd.name)(cmd)
+        if self.out.reply is not None or self.out.deferred is not None:
+            self.player.lang = self.lang
+        return self.out
+
+    def _league_requires_auth(self, cmd: Command) -> bool:
+        svc = _service()
+        names = self._plus_names() or ([cmd.tag] if cmd.tag else [])
+        leagues = [svc.find_league(self.s, n) for n in names] or svc.open_leagues(self.s)
+        return any(lg is not None and lg.require_auth for lg in leagues)
+
+    def _count_reply(self) -> bool:
+        """Count one reply for the sender today; False (and maybe one notice) over the limit."""
+        day = self.now.date()
+        addr = (self.mail.sender if self.mail else "") or self.row.sender
+        counter = self.s.scalar(select(SenderCounter).where(
+            SenderCounter.address == addr, SenderCounter.day == day))
+        if counter is None:
+            counter = SenderCounter(address=addr, day=day, count=0, noticed=False)
+            self.s.add(counter)
+        if counter.count >= self.settings.rate_limit_per_day:
+            self.out.status = "refused"
+            self.out.rules.append("rate-limit")
+            if not counter.noticed:
+                counter.noticed = True
+                self.reply("error", code="rate-limit", limit=self.settings.rate_limit_per_day)
+            return False
+        counter.count += 1
+        return True
+
+    # -- commands --------------------------------------------------------------------------
+
+    def cmd_help(self, cmd: Command) -> None:
+        svc = _service()
+        self.reply("help", words=WORDS, leagues=[lg.name for lg in svc.open_leagues(self.s)],
+                   server=self.settings.server_address)
+
+    def cmd_charset(self, cmd: Command) -> None:
+        want = (cmd.args[0] if cmd.args else "").lower().replace("_", "-")
+        table = {"iso-2022-jp": "iso-2022-jp", "jis": "iso-2022-jp", "iso2022jp": "iso-2022-jp",
+                 "utf-8": "utf-8", "utf8": "utf-8", "unicode": "utf-8"}
+        if want not in table:
+            self.refuse("bad-charset", "error", code="bad-charset", value=want)
+            return
+        assert self.player is not None
+        self.player.charset = table[want]
+        self.reply("charset", charset=table[want])
+
+    def _parse(self, text: str) -> Any:
+        result = _rules().parse_sheet(text)
+        self.lang = result.lang or self.lang
+        return result
+
+    def _sheet_context(self, result: Any) -> dict[str, Any]:
+        rules = _rules()
+        ctx: dict[str, Any] = {"ok": bool(result.ok and result.unit is not None),
+                               "normalized": "", "costs": "", "problems": "",
+                               "warnings": ""}
+        if ctx["ok"]:
+            ctx["normalized"] = rules.format_sheet(result.unit, self.lang)
+            ctx["costs"] = rules.format_costs(result.unit, self.lang)
+            warnings = list(getattr(result, "warnings", []) or [])
+            ctx["warnings"] = rules.format_problems(warnings, self.lang) if warnings else ""
+        else:
+            ctx["problems"] = rules.format_problems(list(result.problems), self.lang)
+        return ctx
+
+    def cmd_check(self, cmd: Command) -> None:
+        text = self.sheet_text(cmd)
+        if not text.strip():
+            self.refuse("no-sheet", "error", code="no-sheet")
+            return
+        self.reply("check", **self._sheet_context(self._parse(text)))
+
+    def _password_ok(self, league: Any, cmd: Command) -> bool:
+        if league.password and (cmd.password or "") != league.password:
+            self.refuse("password", "error", code="password", league=league.name)
+            return False
+        return True
+
+    def cmd_entry(self, cmd: Command) -> None:
+        svc = _service()
+        text = self.sheet_text(cmd)
+        if not text.strip():
+            self.refuse("no-sheet", "error", code="no-sheet")
+            return
+        league = self.league(cmd)
+        if league is None or not self._password_ok(league, cmd):
+            return
+        try:
+            outcome = svc.submit_entry(self.s, league, self.player, text, inbound_id=self.row.id,
+                                       now=self.now)
+        except svc.LeagueError as exc:
+            self.refuse(getattr(exc, "code", "league-error"), "error",
+                        code=getattr(exc, "code", "league-error"), league=league.name, detail=str(exc))
+            return
+        self.lang = getattr(outcome.sheet, "lang", None) or self.lang
+        ctx = self._sheet_context(outcome.sheet)
+        self.reply("entry", league=league.name, accepted=outcome.accepted, replaced=outcome.replaced,
+                   version=outcome.version, **ctx)
+
+    def cmd_withdraw(self, cmd: Command) -> None:
+        svc = _service()
+        league = self.league(cmd)
+        if league is None or not self._password_ok(league, cmd):
+            return
+        try:
+            svc.withdraw(self.s, league, self.player, now=self.now)
+        except svc.LeagueError as exc:
+            self.refuse(getattr(exc, "code", "league-error"), "error",
+                        code=getattr(exc, "code", "league-error"), league=league.name, detail=str(exc))
+            return
+        self.reply("withdrawn", league=league.name)
+
+    def cmd_standings(self, cmd: Command) -> None:
+        svc = _service()
+        league = self.league(cmd, any_state=True)
+        if league is None:
+            return
+        text = svc.render_standings(self.s, league, lang=self.lang, fmt="text")
+        self.out.html = svc.render_standings(self.s, league, lang=self.lang, fmt="html")
+        self.reply("standings", league=league.name, standings=text)
+
+    def cmd_test(self, cmd: Command) -> None:
+        rules = _rules()
+        from app.reports.battle import render_battle
+
+        text = self.sheet_text(cmd)
+        sheets = split_sheets(text) if text.strip() else []
+        if not sheets:
+            self.refuse("no-sheet", "error", code="no-sheet")
+            return
+        parsed = [self._parse(t) for t in sheets[:2]]
+        bad = [(i, p) for i, p in enumerate(parsed) if not (p.ok and p.unit is not None)]
+        if bad:
+            problems = "\n".join(rules.format_problems(list(p.problems), self.lang) for _, p in bad)
+            self.reply("check", ok=False, normalized="", costs="", problems=problems, warnings="")
+            return
+        if len(parsed) >= 2:
+            opponents = [parsed[1].unit]
+        else:
+            opponents = []
+            for t in sample_units():
+                r = rules.parse_sheet(t)
+                if r.ok and r.unit is not None:
+                    opponents.append(r.unit)
+        me = parsed[0].unit
+        texts, htmls = [], []
+        for other in opponents:
+            result = rules.battle(me, other, log=True)
+            texts.append(render_battle(me, other, result, lang=self.lang, fmt="text"))
+            htmls.append(render_battle(me, other, result, lang=self.lang, fmt="html"))
+        self.out.html = "\n<hr>\n".join(htmls)
+        self.reply("test", reports=texts, samples=len(parsed) < 2)
+
+    # -- organizer commands ----------------------------------------------------------------
+
+    def _organizer(self, cmd: Command) -> bool:
+        sender = self.mail.sender if self.mail else ""
+        allowed = {a.lower() for a in self.settings.organizers}
+        pw = self.settings.organizer_password
+        if sender not in allowed or not pw or cmd.password != pw:
+            self.refuse("not-organizer", "error", code="not-organizer")
+            return False
+        return True
+
+    def _target(self, cmd: Command) -> Any | None:
+        svc = _service()
+        if cmd.args:
+            league = svc.find_league(self.s, cmd.args[0])
+            if league is None:
+                self.refuse("no-such-league", "error", code="no-such-league", league=cmd.args[0],
+                            open=[lg.name for lg in svc.open_leagues(self.s)])
+            return league
+        return self.league(cmd, any_state=True)
+
+    def cmd_open(self, cmd: Command) -> None:
+        if not self._organizer(cmd):
+            return
+        svc = _service()
+        from app.league.timeparse import parse_duration, parse_instant
+
+        if not cmd.args:
+            self.refuse("bad-arguments", "error", code="bad-arguments", usage="open NAME [DEADLINE] [EVERY]")
+            return
+        try:
+            deadline = parse_instant(cmd.args[1], self.now) if len(cmd.args) > 1 else \
+                self.now + dt.timedelta(days=7)
+            every = parse_duration(cmd.args[2]) if len(cmd.args) > 2 else None
+            league = svc.create_league(self.s, cmd.args[0], entry_deadline=deadline, rounds_every=every,
+                                       now=self.now)
+        except (ValueError, svc.LeagueError) as exc:
+            self.refuse("bad-arguments", "error", code="bad-arguments", usage="open NAME [DEADLINE] [EVERY]",
+                        detail=str(exc))
+            return
+        self.reply("organizer", action="open", league=league.name,
+                   detail=league.entry_deadline.isoformat() if league.entry_deadline else "")
+
+    def cmd_close(self, cmd: Command) -> None:
+        if not self._organizer(cmd):
+            return
+        svc = _service()
+        league = self._target(cmd)
+        if league is None:
+            return
+        try:
+            svc.close_entries(self.s, league, now=self.now)
+        except svc.LeagueError as exc:
+            self.refuse("league-error", "error", code="league-error", league=league.name, detail=str(exc))
+            return
+        self.reply("organizer", action="close", league=league.name,
+                   detail=str(len([e for e in league.entries if e.status == "active"])))
+
+    def cmd_run(self, cmd: Command) -> None:
+        if not self._organizer(cmd):
+            return
+        league = self._target(cmd)
+        if league is None:
+            return
+        name, all_rounds = league.name, any(a in ("all", "全部", "全て") for a in cmd.args[1:])
+        settings, factory, now = self.settings, self.factory, self.now
+
+        def later() -> dict[str, Any]:
+            done = _service().run_round(factory, settings, name, all_rounds=all_rounds, now=now)
+            return {"action": "run", "league": name, "detail": ", ".join(map(str, done))}
+
+        self.out.deferred = later
+
+    def cmd_resend(self, cmd: Command) -> None:
+        if not self._organizer(cmd):
+            return
+        league = self._target(cmd)
+        if league is None:
+            return
+        try:
+            number = int(cmd.args[1]) if len(cmd.args) > 1 else int(cmd.args[0])
+        except (ValueError, IndexError):
+            self.refuse("bad-arguments", "error", code="bad-arguments", usage="resend NAME ROUND")
+            return
+        name, settings, factory = league.name, self.settings, self.factory
+
+        def later() -> dict[str, Any]:
+            n = _service().resend(factory, settings, name, number)
+            return {"action": "resend", "league": name, "detail": str(n)}
+
+        self.out.deferred = later
+
+
+# ---------------------------------------------------------------------------------------------
+# driving
+
+
+def _queue_reply(session: Session, settings: Settings, row: InboundMessage, mail: DecodedMail,
+                 player: Player | None, lang: str, template: str, context: dict[str, Any],
+                 html: str | None, now: dt.datetime) -> None:
+    base = {"lang": lang, "subject": mail.subject, "cut_lines": mail.cut_lines,
+            "max_lines": settings.max_lines, "notes": mail.notes, "server": settings.server_address,
+            "league": "", "detail": "", "open": [], "code": ""}
+    base.update(context)
+    text = render_mail(template, lang, **base)
+    msg = mail.message
+    try:
+        in_reply_to = str(msg.get("Message-ID") or "").strip() or None
+        refs = str(msg.get("References") or "").split()
+    except Exception:  # noqa: BLE001
+        in_reply_to, refs = None, []
+    charset = player.charset if player is not None else "utf-8"
+    to = mail.sender or row.sender
+    out = build_message(
+        sender=settings.server_address, sender_name=settings.server_name, to=to,
+        subject=reply_subject(mail.subject or "Amaryllis"), text=text, html=html,
+        in_reply_to=in_reply_to, references=refs, charset=charset, now=now,
+    )
+    enqueue(session, dedupe_key=f"reply:{row.id}", message=out, kind="reply", inbound_id=row.id)
+
+
+def process_one(settings: Settings, factory: sessionmaker[Session], inbound_id: int, *,
+                now: dt.datetime | None = None) -> str | None:
+    """Process one stored message (see the module docstring). Returns its new status, or
+    ``None`` when it was not in status ``stored``. Never raises for a bad message."""
+    now = now or utcnow()
+    handler: Handler | None = None
+    try:
+        with transaction(factory) as s:
+            row = s.get(InboundMessage, inbound_id)
+            if row is None or row.status != "stored":
+                return None
+            handler = Handler(settings, s, row, now, factory)
+            out = handler.run()
+            handler.stage = "reply"
+            if out.reply is not None and handler.mail is not None:
+                template, ctx = out.reply
+                _queue_reply(s, settings, row, handler.mail, handler.player, handler.lang, template,
+                             ctx, out.html, now)
+            row.status = out.status
+            row.rules = out.rules or None
+            row.processed_at = now
+            row.error = None
+            status = out.status
+    except Exception as exc:  # noqa: BLE001 - shunt the message, go on with the next
+        stage = handler.stage if handler is not None else "load"
+        log.exception("inbound #%s shunted at %s", inbound_id, stage)
+        with transaction(factory) as s:
+            row = s.get(InboundMessage, inbound_id)
+            if row is not None:
+                row.status = "shunted"
+                row.error = f"{stage}: {type(exc).__name__}: {exc}"[:4000]
+                row.processed_at = now
+        return "shunted"
+    if handler is not None and handler.out.deferred is not None:
+        try:
+            ctx = handler.out.deferred()
+            template = "organizer"
+        except Exception as exc:  # noqa: BLE001 - report the failure to the organizer
+            log.exception("organizer command of inbound #%s failed", inbound_id)
+            ctx, template = {"code": "league-error", "detail": f"{type(exc).__name__}: {exc}"}, "error"
+        with transaction(factory) as s:
+            row = s.get(InboundMessage, inbound_id)
+            player = s.scalar(select(Player).where(Player.address == (handler.mail.sender if handler.mail else "")))
+            assert row is not None and handler.mail is not None
+            _queue_reply(s, settings, row, handler.mail, player, handler.lang, template, ctx, None, now)
+    return status
+
+
+def process_pending(settings: Settings, factory: sessionmaker[Session], *,
+                    now: dt.datetime | None = None, limit: int | None = None) -> int:
+    """Process every ``stored`` inbound message in id order. Returns how many were processed."""
+    with factory() as s:
+        q = select(InboundMessage.id).where(InboundMessage.status == "stored").order_by(InboundMessage.id)
+        if limit:
+            q = q.limit(limit)
+        ids = list(s.scalars(q))
+    n = 0
+    for inbound_id in ids:
+        if process_one(settings, factory, inbound_id, now=now) is not None:
+            n += 1
+    return n
+
+
+def requeue_shunted(factory: sessionmaker[Session], ids: list[int] | None = None) -> int:
+    """Put shunted messages (all, or those in ``ids``) back to ``stored``. Returns the count."""
+    with transaction(factory) as s:
+        q = select(InboundMessage).where(InboundMessage.status == "shunted")
+        if ids:
+            q = q.where(InboundMessage.id.in_(ids))
+        rows = list(s.scalars(q))
+        for row in rows:
+            row.status, row.error = "stored", None
+        return len(rows)
