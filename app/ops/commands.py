@@ -1,9 +1,78 @@
-"""CLI commands of this part (registered by ``app.cli``)."""
+"""CLI commands of this part (registered by ``app.cli``): ``serve``, ``status``, ``demo``."""
 
 from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
 
 import click
 
 
+def _settings():  # type: ignore[no-untyped-def]
+    from pydantic import ValidationError
+
+    from app.config import load_settings
+
+    try:
+        return load_settings()
+    except ValidationError as exc:
+        raise click.ClickException(f"bad configuration: {exc}") from exc
+
+
 def register(group: click.Group) -> None:
-    """Add this part's commands to ``group``."""
+    """Add ``serve``, ``status`` and ``demo`` to ``group``."""
+
+    @group.command("serve")
+    @click.option("--log-format", type=click.Choice(["auto", "json", "console"]), default="auto",
+                  show_default=True, help="auto: JSON unless stderr is a terminal")
+    def serve_cmd(log_format: str) -> None:
+        """Run the server: IMAP poller (IDLE), scheduler tick and outbox sender, until SIGTERM/SIGINT.
+
+        Migrates the database first. Configuration: config/amaryllis.toml or AMARYLLIS_* variables."""
+        from app.ops.serve import configure_logging, serve
+
+        configure_logging(json_logs={"auto": None, "json": True, "console": False}[log_format])
+        settings = _settings()
+        try:
+            code = serve(settings)
+        except (ImportError, RuntimeError) as exc:
+            raise click.ClickException(str(exc)) from exc
+        sys.exit(code)
+
+    @group.command("status")
+    @click.option("--json", "as_json", is_flag=True, help="print the status as one JSON object")
+    @click.option("--check", is_flag=True,
+                  help="exit 1 when the database or the mailbox is unreachable (health check)")
+    @click.option("--offline", is_flag=True, help="skip the IMAP and SMTP checks")
+    def status_cmd(as_json: bool, check: bool, offline: bool) -> None:
+        """Show health and load: database, mailbox, SMTP, queues, leagues, last poll."""
+        from app.ops.status import collect_status, render_status
+
+        status = collect_status(_settings(), network=not offline)
+        if as_json:
+            click.echo(json.dumps(status, indent=2, ensure_ascii=False, default=str))
+        else:
+            click.echo(render_status(status))
+        if check:
+            healthy = status["database"].get("ok") and (offline or status["mailbox"].get("ok"))
+            if not healthy:
+                sys.exit(1)
+
+    @group.command("demo")
+    @click.option("--out", "out", type=click.Path(file_okay=False, path_type=Path),
+                  default=Path("amaryllis-demo"), show_default=True,
+                  help="work folder (wiped at start): database, and every delivered mail as .eml + .txt")
+    @click.option("--lang", type=click.Choice(["ja", "en"]), default="ja", show_default=True,
+                  help="language of the standings table printed at the end")
+    def demo_cmd(out: Path, lang: str) -> None:
+        """Run a whole league with nothing configured: embedded IMAP/SMTP, SQLite, sample players.
+
+        Mails sample sheets in over SMTP, polls them over IMAP, replies, closes entries, runs every round,
+        sends every report, and prints the standings and where the mails were written."""
+        from app.ops.demo import DemoError, run_demo
+
+        try:
+            run_demo(out, lang=lang, echo=click.echo)
+        except DemoError as exc:
+            raise click.ClickException(str(exc)) from exc
