@@ -1,0 +1,372 @@
+"""League services on SQLite and PostgreSQL: entries, closing, rounds, reports, tick, fixes."""
+
+from __future__ import annotations
+
+import datetime as dt
+import email
+from collections import Counter
+from email import policy
+
+import pytest
+from sqlalchemy import func, select, update
+from sqlalchemy.orm import Session, sessionmaker
+
+from app.config import Settings
+from app.db.models import Battle, Entry, OutboxMessage, Round, SheetVersion
+from app.db.session import transaction
+from app.league import service as svc
+from app.league.schedule import rounds_count
+from app.rules.amaryllis import ENGINE_VERSION, battle, parse_sheet
+from tests.league.helpers import DEADLINE, T0, fill_league, sheet_text
+
+Factory = sessionmaker[Session]
+
+
+def _outbox(factory: Factory) -> list[OutboxMessage]:
+    with transaction(factory) as s:
+        return list(s.scalars(select(OutboxMessage).order_by(OutboxMessage.id)))
+
+
+def _parse(raw: bytes) -> email.message.EmailMessage:
+    return email.message_from_bytes(raw, policy=policy.default)  # type: ignore[return-value]
+
+
+def _close(factory: Factory, name: str, now: dt.datetime = DEADLINE) -> None:
+    with transaction(factory) as s:
+        svc.close_entries(s, svc.get_league(s, name), now=now)
+
+
+# --------------------------------------------------------------------------- entries
+
+
+def test_entries_versions_withdraw_and_closing(factory: Factory) -> None:
+    with transaction(factory) as s:
+        league = svc.create_league(s, "Spring", entry_deadline=DEADLINE, now=T0)
+        alice = svc.get_or_create_player(s, "Alice@Example.org", lang="en")
+        bob = svc.get_or_create_player(s, "bob@example.org")
+        first = svc.submit_entry(s, league, alice, sheet_text(1, "en"), now=T0)
+        second = svc.submit_entry(s, league, alice, sheet_text(2, "en"), now=T0)
+        bad = svc.submit_entry(s, league, bob, "this is not a sheet", now=T0)
+        assert (first.accepted, first.replaced, first.version) == (True, False, 1)
+        assert (second.accepted, second.replaced, second.version) == (True, True, 2)
+        assert not bad.accepted and bad.version is None and bad.sheet.problems
+        entry = s.scalar(select(Entry).where(Entry.player_id == alice.id))
+        assert entry is not None
+        versions = [(v.version, v.active, v.unit_name) for v in entry.sheets]
+        assert versions == [(1, False, "U1"), (2, True, "U2")]
+        # the invalid sheet stored nothing
+        assert s.scalar(select(func.count()).select_from(Entry).where(
+            Entry.player_id == bob.id)) == 0
+        assert svc.submit_entry(s, league, bob, sheet_text(3), now=T0).accepted
+        carol = svc.get_or_create_player(s, "carol@example.org")
+        svc.submit_entry(s, league, carol, sheet_text(4), now=T0)
+        svc.withdraw(s, league, carol, now=T0)
+        with pytest.raises(svc.NotEntered):
+            svc.withdraw(s, league, carol, now=T0)
+        with pytest.raises(svc.EntriesClosed):  # the deadline has passed, even before closing
+            svc.submit_entry(s, league, carol, sheet_text(4), now=DEADLINE)
+    _close(factory, "Spring")
+    with transaction(factory) as s:
+        league = svc.get_league(s, "Spring")
+        assert league.state == "closed"
+        seated = {e.player.address: e.seat for e in league.entries}
+        assert seated == {"alice@example.org": 0, "bob@example.org": 1, "carol@example.org": None}
+        battles = list(s.scalars(select(Battle)))
+        assert len(battles) == 1 and battles[0].state == "pending"
+        # the active sheet version is fixed in the battle
+        active = s.scalar(select(SheetVersion).where(SheetVersion.unit_name == "U2"))
+        assert active is not None and battles[0].sheet_a_id == active.id
+        with pytest.raises(svc.EntriesClosed):
+            svc.submit_entry(s, league, carol, sheet_text(4), now=DEADLINE)
+        with pytest.raises(svc.BadState):
+            svc.close_entries(s, league, now=DEADLINE)
+
+
+def test_create_league_refuses_bad_input(factory: Factory) -> None:
+    with transaction(factory) as s:
+        svc.create_league(s, "A", entry_deadline=DEADLINE, now=T0)
+        for kwargs, code in [
+            (dict(name="A"), "league-exists"),
+            (dict(name="has space"), "bad-name"),
+            (dict(name="B", entry_deadline=T0), "bad-deadline"),
+            (dict(name="B", points=(1, 3, 0)), "bad-points"),
+            (dict(name="B", rounds_every=dt.timedelta(0)), "bad-interval"),
+        ]:
+            args = dict(entry_deadline=DEADLINE, now=T0) | kwargs
+            with pytest.raises(svc.BadState) as err:
+                svc.create_league(s, **args)  # type: ignore[arg-type]
+            assert err.value.code == code
+        with pytest.raises(ValueError):
+            svc.get_or_create_player(s, "not an address")
+        with pytest.raises(svc.NoSuchLeague):
+            svc.get_league(s, "nope")
+
+
+def test_fewer_than_two_entries_finish_at_once(factory: Factory) -> None:
+    fill_league(factory, "Tiny", 1)
+    _close(factory, "Tiny")
+    with transaction(factory) as s:
+        assert svc.get_league(s, "Tiny").state == "finished"
+        assert s.scalar(select(func.count()).select_from(Round)) == 0
+
+
+# --------------------------------------------------------------------------- rounds
+
+
+@pytest.mark.parametrize("n,double", [(5, False), (4, True)])
+def test_rounds_store_results_and_queue_every_report(factory: Factory, settings: Settings,
+                                                     n: int, double: bool) -> None:
+    fill_league(factory, "L", n, double=double)
+    _close(factory, "L")
+    assert svc.run_round(factory, settings, "L", now=DEADLINE) == [1]
+    with transaction(factory) as s:
+        league = svc.get_league(s, "L")
+        assert league.state == "running"
+    total = rounds_count(n, double=double)
+    played = svc.run_round(factory, settings, "L", all_rounds=True, now=DEADLINE)
+    assert played == list(range(2, total + 1))
+    assert svc.run_round(factory, settings, "L", all_rounds=True, now=DEADLINE) == []
+    with transaction(factory) as s:
+        league = svc.get_league(s, "L")
+        assert league.state == "finished"
+        assert all(r.state == "done" for r in league.rounds)
+        fought = [b for b in s.scalars(select(Battle)) if b.entry_b_id is not None]
+        assert len(fought) == n * (n - 1) // 2 * (2 if double else 1)
+        sheets = {sv.id: sv for sv in s.scalars(select(SheetVersion))}
+        for b in fought:
+            # the stored result is the engine's result for the two stored sheet versions
+            assert b.state == "done" and b.engine_version == ENGINE_VERSION
+            ua = parse_sheet(sheets[b.sheet_a_id].normalized).unit
+            ub = parse_sheet(sheets[b.sheet_b_id].normalized).unit
+            r = battle(ua, ub, log=False)
+            assert (b.winner, b.reason, b.turns, b.hp_a, b.hp_b) == (
+                r.winner, r.reason.value, r.turns, r.final[0].hp, r.final[1].hp)
+            assert b.final["a"]["name"] == ua.name
+        players = {e.player_id for e in league.entries}
+    out = _outbox(factory)
+    kinds = Counter(m.kind for m in out)
+    assert kinds == {"report": 2 * len(fought), "standings": total * len(players)}
+    keys = [m.dedupe_key for m in out]
+    assert len(keys) == len(set(keys))
+
+
+def test_battle_report_mail_is_threaded_localized_and_complete(factory: Factory,
+                                                              settings: Settings) -> None:
+    fill_league(factory, "Mail", 2, langs=("ja", "en"))
+    with transaction(factory) as s:
+        # player 1 reads ISO-2022-JP
+        p1 = svc.get_or_create_player(s, "p1@example.org")
+        p1.charset = "iso-2022-jp"
+    _close(factory, "Mail")
+    svc.run_round(factory, settings, "Mail", now=DEADLINE)
+    with transaction(factory) as s:
+        b = s.scalar(select(Battle).where(Battle.entry_b_id.is_not(None)))
+        assert b is not None
+        winner_unit = {0: "U0", 1: "U1", None: None}[b.winner]
+        bid = b.id
+    reports = {m.dedupe_key: m for m in _outbox(factory) if m.kind == "report"}
+    assert set(reports) == {f"report:{bid}:0", f"report:{bid}:1"}
+    ja = _parse(reports[f"report:{bid}:0"].raw)
+    en = _parse(reports[f"report:{bid}:1"].raw)
+    assert ja["To"] == "p0@example.org" and en["To"] == "p1@example.org"
+    assert ja["From"].addresses[0].addr_spec == "league@example.net"
+    assert ja["In-Reply-To"] == "<sheet-Mail-0@example.org>"
+    assert en["In-Reply-To"] == "<sheet-Mail-1@example.org>"
+    assert ja["Auto-Submitted"] == "auto-generated"
+    assert ja["Subject"].startswith("[Mail] 第1回戦：U0 vs U1 — ")
+    assert en["Subject"].startswith("[Mail] Round 1: U1 vs U0 — ")
+    if winner_unit:
+        assert ja["Subject"].endswith(f"{winner_unit}の勝利")
+        assert en["Subject"].endswith(f"{winner_unit} wins")
+    ja_text = ja.get_body(("plain",)).get_content()
+    en_text = en.get_body(("plain",)).get_content()
+    en_plain = en.get_body(("plain",))
+    assert en_plain.get_content_charset() in ("iso-2022-jp", "utf-8")
+    # both sheets and the turn-by-turn log are in the report
+    assert "U0：" in ja_text and "U1：" in ja_text and "ターン" in ja_text
+    assert "U0:" in en_text and "U1:" in en_text and "Turn 1" in en_text
+    assert "リーグ Mail 第1回戦" in ja_text and "League Mail, round 1" in en_text
+    html = en.get_body(("html",)).get_content()
+    assert html.lstrip().startswith("<!DOCTYPE html>") and "Turn 1" in html
+
+
+def test_running_a_round_twice_is_a_no_op(factory: Factory, settings: Settings) -> None:
+    fill_league(factory, "Twice", 4)
+    _close(factory, "Twice")
+    assert svc.run_round(factory, settings, "Twice", round_number=1, now=DEADLINE) == [1]
+    before = [(m.id, m.dedupe_key) for m in _outbox(factory)]
+    assert svc.run_round(factory, settings, "Twice", round_number=1, now=DEADLINE) == []
+    assert [(m.id, m.dedupe_key) for m in _outbox(factory)] == before
+    with pytest.raises(svc.BadState):
+        svc.run_round(factory, settings, "Twice", round_number=99, now=DEADLINE)
+
+
+def test_run_round_refuses_while_entries_are_open(factory: Factory, settings: Settings) -> None:
+    fill_league(factory, "Early", 3)
+    with pytest.raises(svc.BadState) as err:
+        svc.run_round(factory, settings, "Early", now=T0)
+    assert err.value.code == "entries-open"
+    with pytest.raises(svc.NoSuchLeague):
+        svc.run_round(factory, settings, "Nope", now=T0)
+
+
+# --------------------------------------------------------------------------- tick
+
+
+def test_tick_closes_at_the_deadline_and_plays_rounds_on_time(factory: Factory,
+                                                              settings: Settings) -> None:
+    every = dt.timedelta(hours=48)
+    fill_league(factory, "Timed", 3, rounds_every=every)
+    assert svc.tick(factory, settings, now=DEADLINE - dt.timedelta(seconds=1)) == []
+    # at the deadline: entries close and round 1 (due at once) is played
+    assert svc.tick(factory, settings, now=DEADLINE) == [
+        "closed entries of Timed", "played round 1 of Timed"]
+    assert svc.tick(factory, settings, now=DEADLINE) == []  # idempotent
+    assert svc.tick(factory, settings, now=DEADLINE + every - dt.timedelta(minutes=1)) == []
+    with transaction(factory) as s:
+        assert svc.as_utc(svc.get_league(s, "Timed").next_round_at) == DEADLINE + every
+    # the server was down for a while: every round now due is played, in order
+    assert svc.tick(factory, settings, now=DEADLINE + 3 * every) == [
+        "played round 2 of Timed", "played round 3 of Timed"]
+    with transaction(factory) as s:
+        league = svc.get_league(s, "Timed")
+        assert league.state == "finished" and league.next_round_at is None
+    assert svc.tick(factory, settings, now=DEADLINE + 10 * every) == []
+
+
+def test_tick_leaves_rounds_without_a_schedule_to_the_organizer(factory: Factory,
+                                                               settings: Settings) -> None:
+    fill_league(factory, "Manual", 3)
+    assert svc.tick(factory, settings, now=DEADLINE) == ["closed entries of Manual"]
+    assert svc.tick(factory, settings, now=DEADLINE + dt.timedelta(days=30)) == []
+
+
+# --------------------------------------------------------------------------- standings
+
+
+def test_standings_follow_the_stored_results(factory: Factory, settings: Settings) -> None:
+    fill_league(factory, "Table", 6)
+    _close(factory, "Table")
+    svc.run_round(factory, settings, "Table", all_rounds=True, now=DEADLINE)
+    with transaction(factory) as s:
+        league = svc.get_league(s, "Table")
+        rows = svc.standings(s, league)
+        battles = [b for b in s.scalars(select(Battle)) if b.entry_b_id is not None]
+        points: Counter[int] = Counter()
+        for b in battles:
+            if b.winner is None:
+                points[b.entry_a_id] += 1
+                points[b.entry_b_id] += 1
+            else:
+                points[(b.entry_a_id, b.entry_b_id)[b.winner]] += 3
+        assert {r.entry_id: r.points for r in rows} == {e.id: points[e.id] for e in league.entries}
+        assert [r.points for r in rows] == sorted((r.points for r in rows), reverse=True)
+        assert all(r.played == 5 for r in rows)
+        # after round 1 only round 1 counts
+        early = svc.standings(s, league, upto_round=1)
+        assert sum(r.played for r in early) == 6
+        text = svc.render_standings(s, league, lang="en")
+        html = svc.render_standings(s, league, lang="ja", fmt="html")
+        assert "standings after round 5 of 5 (final)" in text
+        assert "順位表" in html and "<table>" in html
+        for r in rows:
+            assert r.name in text and r.unit in html
+
+
+def test_standings_html_escapes_names(factory: Factory) -> None:
+    with transaction(factory) as s:
+        league = svc.create_league(s, "Esc", entry_deadline=DEADLINE, now=T0)
+        p = svc.get_or_create_player(s, "x@example.org", display_name="<b>Bold</b> & co")
+        svc.submit_entry(s, league, p, sheet_text(1), now=T0)
+        html = svc.render_standings(s, league, lang="en", fmt="html")
+        text = svc.render_standings(s, league, lang="en", fmt="text")
+    assert "&lt;b&gt;Bold&lt;/b&gt; &amp; co" in html and "<b>Bold" not in html
+    assert "<b>Bold</b> & co" in text
+
+
+# --------------------------------------------------------------------------- fixes
+
+
+def test_disqualify_voids_pending_games_and_drops_played_ones(factory: Factory,
+                                                             settings: Settings) -> None:
+    fill_league(factory, "DQ", 4)
+    _close(factory, "DQ")
+    svc.run_round(factory, settings, "DQ", now=DEADLINE)
+    with transaction(factory) as s:
+        league = svc.get_league(s, "DQ")
+        svc.disqualify(s, league, "P0@example.org", now=DEADLINE)
+        svc.disqualify(s, league, "p0@example.org", now=DEADLINE)  # idempotent
+        with pytest.raises(svc.NotEntered):
+            svc.disqualify(s, league, "nobody@example.org", now=DEADLINE)
+    with transaction(factory) as s:
+        league = svc.get_league(s, "DQ")
+        dq = next(e for e in league.entries if e.player.address == "p0@example.org")
+        theirs = list(s.scalars(select(Battle).where(
+            (Battle.entry_a_id == dq.id) | (Battle.entry_b_id == dq.id))))
+        assert {b.state for b in theirs} == {"done", "void"}
+        assert sum(b.state == "done" for b in theirs) == 1  # round 1 was played
+    svc.run_round(factory, settings, "DQ", all_rounds=True, now=DEADLINE)
+    with transaction(factory) as s:
+        league = svc.get_league(s, "DQ")
+        rows = svc.standings(s, league)
+        assert dq.id not in {r.entry_id for r in rows}
+        assert all(r.played == 2 for r in rows)  # three games each, minus the one against p0
+        assert "p0@example.org" not in {
+            m.recipient for m in s.scalars(select(OutboxMessage).where(
+                OutboxMessage.dedupe_key.like("standings:%:2:%")))}
+        assert "Player 0" in svc.render_standings(s, league, lang="en")  # listed as disqualified
+
+
+def test_resend_queues_again_with_new_keys(factory: Factory, settings: Settings) -> None:
+    fill_league(factory, "Re", 3)
+    _close(factory, "Re")
+    svc.run_round(factory, settings, "Re", now=DEADLINE)
+    first = len(_outbox(factory))  # 1 game (2 reports) + 3 standings
+    assert first == 5
+    assert svc.resend(factory, settings, "Re", 1, now=DEADLINE) == 5
+    assert svc.resend(factory, settings, "Re", 1, now=DEADLINE) == 5
+    keys = [m.dedupe_key for m in _outbox(factory)]
+    assert len(keys) == 15 and sum(k.endswith(":resend2") for k in keys) == 5
+    with pytest.raises(svc.BadState):
+        svc.resend(factory, settings, "Re", 2, now=DEADLINE)  # not played yet
+    with pytest.raises(svc.BadState):
+        svc.resend(factory, settings, "Re", 7, now=DEADLINE)
+
+
+def test_a_new_engine_version_never_changes_a_recorded_result(factory: Factory,
+                                                             settings: Settings) -> None:
+    fill_league(factory, "Ver", 2, langs=("en",))
+    _close(factory, "Ver")
+    svc.run_round(factory, settings, "Ver", now=DEADLINE)
+    with transaction(factory) as s:
+        b = s.scalar(select(Battle).where(Battle.entry_b_id.is_not(None)))
+        assert b is not None
+        before = svc.standings(s, svc.get_league(s, "Ver"))
+        # pretend the result was recorded by an older engine that gave the same result
+        s.execute(update(Battle).where(Battle.id == b.id).values(engine_version="0"))
+    svc.resend(factory, settings, "Ver", 1, now=DEADLINE)
+    same = [m for m in _outbox(factory) if m.dedupe_key.endswith(":resend1")
+            and m.kind == "report"]
+    text = _parse(same[0].raw).get_body(("plain",)).get_content()
+    assert "recorded with engine version 0" in text and "gives the same result" in text
+    assert "Turn 1" in text
+    # now an old engine that recorded another result: the recorded result stands, no log
+    with transaction(factory) as s:
+        b = s.get(Battle, b.id)
+        assert b is not None
+        other = 1 if b.winner != 1 else 0
+        s.execute(update(Battle).where(Battle.id == b.id).values(winner=other))
+        changed = svc.standings(s, svc.get_league(s, "Ver"))
+    svc.resend(factory, settings, "Ver", 1, now=DEADLINE)
+    again = [m for m in _outbox(factory) if m.dedupe_key.endswith(":resend2")
+             and m.kind == "report"]
+    text = _parse(again[0].raw).get_body(("plain",)).get_content()
+    assert "gives a different result" in text and "The recorded result stands" in text
+    assert "Turn 1" not in text
+    with transaction(factory) as s:
+        b = s.get(Battle, b.id)
+        assert b is not None and b.winner == other and b.engine_version == "0"
+        assert svc.standings(s, svc.get_league(s, "Ver")) == changed
+        # the standings follow the recorded result, not a recomputation
+        assert changed[0].entry_id == (b.entry_a_id, b.entry_b_id)[other]
+        assert changed[0].points == 3 and changed != before
