@@ -20,9 +20,12 @@ from .vocab import (
 
 MAX_CHARS = 1_000_000
 """A longer text is refused outright (``too-large``)."""
-MAX_LINE_CHARS = 1_000
-"""A longer line is reported (``line-too-long``) and not read."""
-MAX_LINES = 2_000
+MAX_LINE_CHARS = 20_000
+"""A longer line is reported (``line-too-long``) and not read (a unit line setting 500 actions
+is about 5,000 characters)."""
+MAX_SUGGESTIONS = 30
+"""Unknown class/customization words for which a nearest word is looked for (difflib is slow)."""
+MAX_LINES = 1_000
 """Non-blank lines read; past this the sheet is reported as ``too-many-lines``."""
 MAX_DIGITS = 6
 """Numbers with more digits are reported as ``number-too-large`` (and never converted)."""
@@ -90,6 +93,7 @@ class Lexed:
     votes: Counter[str] = field(default_factory=Counter)
     hints: Counter[str] = field(default_factory=Counter)
     nonblank: int = 0
+    suggestions: int = 0
 
     def lang(self, default: str = "ja") -> str:
         """The sheet's language: class/customization words, then the TECH keyword, then the width
@@ -288,8 +292,10 @@ def _read_class(
         out.hints["ja"] += 1
     elif k.isascii():
         out.hints["en"] += 1
-    sja, sen = (suggest_class(k[:60], "ja"), suggest_class(k[:60], "en")) if len(k) <= 60 else (
-        None, None)
+    sja = sen = None
+    if len(k) <= 60 and out.suggestions < MAX_SUGGESTIONS:
+        out.suggestions += 1
+        sja, sen = suggest_class(k, "ja"), suggest_class(k, "en")
     out.pending.append(Pending("unknown-class", line, raw, {
         "cls": class_text.strip()[:40],
         "suggest": L(f"もしかして「{sja}」？　" if sja else "",
@@ -327,7 +333,10 @@ def _read_custom(out: Lexed, line: int, raw: str, inner: str) -> RawCustom | Non
         return RawCustom(ident, n) if n is not None else RawCustom(ident, None)
     if _CJK.search(k):
         out.hints["ja"] += 1
-    sja, sen = (suggest_custom(k, "ja"), suggest_custom(k, "en")) if len(k) <= 60 else (None, None)
+    sja = sen = None
+    if len(k) <= 60 and out.suggestions < MAX_SUGGESTIONS:
+        out.suggestions += 1
+        sja, sen = suggest_custom(k, "ja"), suggest_custom(k, "en")
     out.pending.append(Pending("unknown-customization", line, raw, {
         "custom": inner.strip()[:40],
         "suggest": L(f"もしかして{sja}？　" if sja else "", f"Did you mean {sen}? " if sen else ""),

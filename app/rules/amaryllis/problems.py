@@ -361,7 +361,7 @@ def quote(text: str) -> str:
     """``text`` made safe to quote in a reply: control characters shown as U+FFFD, cut to
     ``QUOTE_MAX`` characters with an ellipsis."""
     cut = text[: QUOTE_MAX + 1]
-    cleaned = "".join(
+    cleaned = cut if cut.isprintable() else "".join(
         "\ufffd" if (unicodedata.category(c) in ("Cc", "Cs", "Co", "Cn") and c != "\t") else c
         for c in cut
     )

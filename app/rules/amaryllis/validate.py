@@ -33,13 +33,14 @@ def _custom_label(ident: str, n: int | None = None) -> L:
     return L(ja, en)
 
 
-def check_action(raw: RawAction, pending: list[Pending]) -> Action | None:
+def check_action(raw: RawAction, pending: list[Pending], unsure: bool = False) -> Action | None:
     """Check one action line against rules §1.1-§1.2 and build its ``Action``.
 
     Returns ``None`` when the class could not be read. Records ``customization-repeated``,
     ``delay-too-small``, ``delay-never-usable`` (warning), ``quick-with-delay``,
     ``effect-too-small``, ``attack-only``, ``must-be-limited``, ``n-too-small``,
-    ``negative-number`` (declared cost) and ``declared-cost-mismatch``.
+    ``negative-number`` (declared cost) and ``declared-cost-mismatch`` (not when ``unsure``:
+    the line has a syntax problem, so the computed cost would be a guess).
     """
     line, text = raw.line, raw.text
     counts = Counter(c.ident for c in raw.customs)
@@ -81,7 +82,7 @@ def check_action(raw: RawAction, pending: list[Pending]) -> Action | None:
         delay=delay, quick=counts["quick"] > 0, effect=effect, stun=counts["stun"],
         poison=counts["poison"], declared_cost=raw.declared,
     )
-    if raw.declared is not None and raw.declared >= 0:
+    if raw.declared is not None and raw.declared >= 0 and not unsure:
         if (not cls.takes_n or raw.n is not None) and (delay is None or delay >= 1):
             b = cost_breakdown(action)
             if b.cost != raw.declared:
@@ -103,7 +104,7 @@ def validate(lexed: Lexed, lang: str) -> tuple[Unit | None, list[Pending]]:
         return None, pending
     unit_line = lexed.units[0] if lexed.units else None
     if unit_line is None:
-        if not any(p.code in ("too-large", "too-many-lines") for p in pending):
+        if not any(p.code in ("too-large", "too-many-lines", "line-too-long") for p in pending):
             pending.append(Pending("no-unit-line", None, ""))
     for extra in lexed.units[1:]:
         pending.append(Pending("duplicate-unit-line", extra.line, extra.text,
@@ -162,8 +163,9 @@ def validate(lexed: Lexed, lang: str) -> tuple[Unit | None, list[Pending]]:
     # action definitions
     defined: dict[str, Action] = {}
     first_line_of: dict[str, int] = {}
+    unsure_lines = {p.line for p in lexed.pending}
     for raw in lexed.actions:
-        action = check_action(raw, pending)
+        action = check_action(raw, pending, raw.line in unsure_lines)
         if not raw.name:
             continue
         if raw.name in first_line_of:
@@ -197,13 +199,13 @@ def validate(lexed: Lexed, lang: str) -> tuple[Unit | None, list[Pending]]:
                 pending.append(Pending("undefined-action", unit_line.line, unit_line.text,
                                        {"name": name, "suggest": hint}))
         set_names = set(unit_line.names)
+        text_of = {r.line: r.text for r in lexed.actions}
         for name, line in first_line_of.items():
             if name not in set_names:
-                raw = next(r for r in lexed.actions if r.line == line)
-                pending.append(Pending("unused-action", line, raw.text, {"name": name}))
+                pending.append(Pending("unused-action", line, text_of[line], {"name": name}))
 
-    # the budget
-    if stats is not None:
+    # the budget (not judged when a set action's line could not be fully read)
+    if stats is not None and not any(first_line_of[a.name] in unsure_lines for a in loadout):
         total = sum(action_cost(a) for a in loadout)
         if total > stats[4]:
             counts: dict[str, int] = {}

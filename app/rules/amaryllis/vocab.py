@@ -8,6 +8,7 @@ and ``DIRECTATTACK`` are the same key, and ``ＨＰ減殺`` and ``HP減殺`` are
 from __future__ import annotations
 
 import difflib
+import functools
 import re
 import unicodedata
 from typing import NamedTuple
@@ -173,6 +174,7 @@ def custom_name(ident: str, n: int | None, lang: str) -> str:
     return word.replace("{n}", num(n if n is not None else 0, lang))
 
 
+@functools.cache
 def all_class_names(lang: str) -> str:
     """Every class, canonical spelling, for messages (``攻撃力＋Ｎ`` style)."""
     sep = "、" if lang == "ja" else ", "
@@ -181,6 +183,7 @@ def all_class_names(lang: str) -> str:
     )
 
 
+@functools.cache
 def all_custom_names(lang: str) -> str:
     """Every customization, canonical spelling, in brackets, for messages."""
     if lang == "ja":
