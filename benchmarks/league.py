@@ -1,0 +1,127 @@
+"""Benchmark: a 100-entry league (4,950 battles, 99 rounds) from entries to final standings, with
+every report queued (9,900 battle reports + 9,900 standings mails), on SQLite and PostgreSQL.
+
+Run by hand (not a timed test)::
+
+    .venv/bin/python benchmarks/league.py                 # both databases
+    .venv/bin/python benchmarks/league.py --entries 50 --only sqlite
+    .venv/bin/python benchmarks/league.py --profile       # cProfile of the round phase
+
+PostgreSQL is ``$AMARYLLIS_TEST_POSTGRES_URL`` (default the local test server); a scratch database
+is created and dropped. Prints the time of each phase and the outbox size.
+"""
+
+from __future__ import annotations
+
+import argparse
+import cProfile
+import datetime as dt
+import os
+import pstats
+import random
+import sys
+import tempfile
+import time
+import uuid
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from sqlalchemy import create_engine, func, select, text  # noqa: E402
+from sqlalchemy.engine import make_url  # noqa: E402
+
+from app.config import load_settings  # noqa: E402
+from app.db.models import Battle, InboundMessage, OutboxMessage  # noqa: E402
+from app.db.session import session_factory, transaction  # noqa: E402
+from app.league import service as svc  # noqa: E402
+from app.rules.amaryllis import format_sheet  # noqa: E402
+from app.rules.amaryllis.generate import random_unit  # noqa: E402
+
+PG = os.environ.get("AMARYLLIS_TEST_POSTGRES_URL",
+                    "postgresql+psycopg://postgres@127.0.0.1:5432/test")
+T0 = dt.datetime(2026, 12, 1, 12, 0, tzinfo=dt.timezone.utc)
+
+
+def run(url: str, n: int, profile: bool) -> dict[str, float]:
+    """Fill, close and play a league of ``n`` entries at ``url``; return phase timings (s)."""
+    times: dict[str, float] = {}
+    start = time.perf_counter()
+    factory = session_factory(url)
+    times["migrate"] = time.perf_counter() - start
+    settings = load_settings(server_address="league@example.net")
+    deadline = T0 + dt.timedelta(days=1)
+    rng = random.Random(2026)
+    t = time.perf_counter()
+    with transaction(factory) as s:
+        league = svc.create_league(s, "Bench", entry_deadline=deadline, now=T0)
+        for i in range(n):
+            lang = "ja" if i % 2 else "en"
+            p = svc.get_or_create_player(s, f"p{i}@example.org", display_name=f"Player {i}",
+                                         lang=lang)
+            mail = InboundMessage(message_key=f"<entry-{i}@example.org>", sender=p.address,
+                                  subject="entry", raw=b"")
+            s.add(mail)
+            s.flush()
+            sheet = format_sheet(random_unit(rng, f"Unit{i}", lang=lang), lang)
+            assert svc.submit_entry(s, league, p, sheet, inbound_id=mail.id, now=T0).accepted
+    times["entries"] = time.perf_counter() - t
+    t = time.perf_counter()
+    with transaction(factory) as s:
+        svc.close_entries(s, svc.get_league(s, "Bench"), now=deadline)
+    times["close"] = time.perf_counter() - t
+    t = time.perf_counter()
+    prof = cProfile.Profile() if profile else None
+    if prof:
+        prof.enable()
+    played = svc.run_round(factory, settings, "Bench", all_rounds=True, now=deadline)
+    if prof:
+        prof.disable()
+        pstats.Stats(prof).sort_stats("cumulative").print_stats(30)
+    times["rounds"] = time.perf_counter() - t
+    t = time.perf_counter()
+    with transaction(factory) as s:
+        table = svc.render_standings(s, svc.get_league(s, "Bench"), lang="en")
+        battles = s.scalar(select(func.count()).select_from(Battle).where(
+            Battle.entry_b_id.is_not(None), Battle.state == "done"))
+        mails = s.scalar(select(func.count()).select_from(OutboxMessage))
+        size = s.scalar(select(func.sum(func.length(OutboxMessage.raw))))
+    times["standings"] = time.perf_counter() - t
+    times["total"] = sum(v for k, v in times.items() if k != "migrate")
+    print(f"  rounds played: {len(played)}, battles: {battles}, outbox mails: {mails} "
+          f"({(size or 0) / 1e6:.0f} MB)")
+    print("  " + table.splitlines()[0])
+    factory.kw["bind"].dispose()
+    return times
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--entries", type=int, default=100)
+    ap.add_argument("--only", choices=["sqlite", "postgres"])
+    ap.add_argument("--profile", action="store_true")
+    args = ap.parse_args()
+    targets = ["sqlite", "postgres"] if args.only is None else [args.only]
+    for target in targets:
+        print(f"{target}: {args.entries} entries, {args.entries * (args.entries - 1) // 2} battles")
+        if target == "sqlite":
+            with tempfile.TemporaryDirectory() as tmp:
+                times = run(f"sqlite:///{tmp}/bench.sqlite3", args.entries, args.profile)
+        else:
+            name = f"amaryllis_bench_{uuid.uuid4().hex[:8]}"
+            admin = create_engine(PG, isolation_level="AUTOCOMMIT")
+            with admin.connect() as c:
+                c.execute(text(f'CREATE DATABASE "{name}"'))
+            try:
+                url = make_url(PG).set(database=name).render_as_string(hide_password=False)
+                times = run(url, args.entries, args.profile)
+            finally:
+                with admin.connect() as c:
+                    c.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+                admin.dispose()
+        print("  " + ", ".join(f"{k} {v:.2f} s" for k, v in times.items()))
+        verdict = "under" if times["total"] < 30 else "OVER"
+        print(f"  entries to final standings: {times['total']:.1f} s ({verdict} the 30 s target)")
+
+
+if __name__ == "__main__":
+    main()
