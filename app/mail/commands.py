@@ -110,7 +110,8 @@ def parse_command(subject: str, body: str) -> Command:
     """Find the command of a mail.
 
     Order: the subject (after ``Re:``/``Fwd:`` and a ``[NAME]`` tag), then the first non-blank body
-    line. Without a command word the mail is an ``entry`` when the body has text (a sheet), else
+    line; for a reply (subject starting with ``Re:``/``Fwd:``) the body line comes first, since the
+    subject is then the old one. Without a command word the mail is an ``entry`` when the body has text (a sheet), else
     ``help``. Password lines are removed from ``body`` and returned in ``password``. Never raises.
     """
     rest, tag = strip_subject(subject)
@@ -123,8 +124,11 @@ def parse_command(subject: str, body: str) -> Command:
             password = m.group(2)
             continue
         kept.append(line)
-    found = match_command(rest) if rest else None
+    is_reply = bool(_REPLY_PREFIX.match(subject or ""))
+    found = None
     source = "subject"
+    if not is_reply and rest:
+        found = match_command(rest)
     if found is None:
         idx = next((i for i, line in enumerate(kept) if line.strip()), None)
         if idx is not None:
@@ -132,6 +136,8 @@ def parse_command(subject: str, body: str) -> Command:
             if found is not None:
                 source = "body"
                 kept = kept[:idx] + kept[idx + 1:]
+    if found is None and is_reply and rest:
+        found = match_command(rest)
     text = "\n".join(kept).strip("\n")
     if found is None:
         name = "entry" if text.strip() else "help"

@@ -158,6 +158,18 @@ def decode_bytes(data: bytes, declared: str | None) -> tuple[str, str, list[str]
     text = _try(data, "utf-8")
     if text is not None:
         return text, "utf-8", notes
+    best_ja: tuple[float, str, str] | None = None
+    for cand in ("cp932", "euc-jp"):  # Japanese mail first: short texts fool general detectors
+        text = _try(data, cand)
+        if text is None:
+            continue
+        wide = [c for c in text if ord(c) > 0x7F]
+        score = sum(1 for c in wide if _JAPANESE.match(c)) / max(len(wide), 1)
+        if best_ja is None or score > best_ja[0]:
+            best_ja = (score, cand, text)
+    if best_ja is not None and best_ja[0] >= 0.9:
+        notes.append(f"no usable charset declared; read as {best_ja[1]}")
+        return best_ja[2], best_ja[1], notes
     try:
         from charset_normalizer import from_bytes
 
@@ -276,7 +288,7 @@ def html_to_text(html: str) -> str:
     return "\n".join(line.rstrip() for line in text.replace("\xa0", " ").splitlines())
 
 
-_ATTRIBUTION = re.compile(r"(wrote|writes|書きました|書いています|より)\s*[:：]?\s*$", re.I)
+_ATTRIBUTION = re.compile(r"((wrote|writes|書きました|書いています|より)\s*[:：]?|>\s*[:：])\s*$", re.I)
 
 
 def strip_quotes_and_signature(text: str) -> str:
@@ -394,6 +406,13 @@ def decode_message(raw: bytes, *, max_lines: int = 500, max_bytes: int = 1_000_0
             notes.append(f"unreadable part: {exc}")
     if msg.defects:
         notes.append("MIME defects: " + ", ".join(type(d).__name__ for d in msg.defects[:5]))
+    if plain is None and html is None and not attachments and msg.defects:
+        # broken multipart (no boundary found): read the body as plain text
+        body = source_bytes.split(b"\r\n\r\n", 1) if b"\r\n\r\n" in source_bytes else source_bytes.split(b"\n\n", 1)
+        if len(body) == 2:
+            text, used, more = decode_bytes(body[1], msg.get_content_charset())
+            notes.extend(more)
+            plain = (text.replace("\r\n", "\n"), used)
     if plain is not None and plain[0].strip():
         text, result.charset, result.source = plain[0], plain[1], "plain"
     elif html is not None and html[0].strip():

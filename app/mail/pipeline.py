@@ -47,7 +47,7 @@ log = logging.getLogger(__name__)
 # rendering
 
 
-def render_mail(name: str, lang: str, **context: Any) -> str:
+def render_mail(name: str, lang: str, /, **context: Any) -> str:
     """Render ``templates/mail/<name>.<lang>.txt`` (StrictUndefined) with ``context``."""
     from app.reports.render import environment
 

@@ -23,6 +23,7 @@ import datetime as dt
 import fcntl
 import logging
 import os
+import re
 import smtplib
 import socket
 import ssl
@@ -42,6 +43,15 @@ log = logging.getLogger(__name__)
 
 BACKOFF_BASE_S = 60.0
 BACKOFF_MAX_S = 6 * 3600.0
+
+
+_BARE_LF = re.compile(rb"(?<!\r)\n")
+
+
+def crlf(raw: bytes) -> bytes:
+    """``raw`` with every line ending as CRLF (RFC 5321 §2.3.8; ``email.policy.default`` writes
+    bare LF and smtplib passes bytes through unchanged)."""
+    return _BARE_LF.sub(b"\r\n", raw)
 
 
 def backoff(attempts: int) -> dt.timedelta:
@@ -191,7 +201,7 @@ def _deliver(settings: Settings, factory: sessionmaker[Session], ids: list[int],
                 options = ["SMTPUTF8"] if not row.sender.isascii() or not row.recipient.isascii() else []
                 if any(b > 0x7F for b in row.raw[:200_000]):
                     options.append("BODY=8BITMIME")
-                client.sendmail(row.sender, [row.recipient], row.raw, mail_options=options)
+                client.sendmail(row.sender, [row.recipient], crlf(row.raw), mail_options=options)
             except smtplib.SMTPRecipientsRefused as exc:
                 code, msg = next(iter(exc.recipients.values()))
                 error, permanent = f"{code} {msg!r}", code >= 500
