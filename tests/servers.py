@@ -169,7 +169,7 @@ class Dovecot:
 
     ``start()`` writes ``dovecot.conf`` and a passwd-file into a fresh ``/tmp/dc*`` directory and
     runs ``dovecot -F``; ``stop()`` sends SIGTERM to that PID and waits. Users are added with
-    :meth:`add_user` (Dovecot re-reads the passwd-file when it changes).
+    :meth:`add_user` (one passwd-file per user).
     """
 
     binary = "/usr/sbin/dovecot"
@@ -183,9 +183,18 @@ class Dovecot:
         self._lock = threading.Lock()
 
     def _write_users(self) -> None:
-        tmp = self.dir / "users.tmp"
-        tmp.write_text("".join(f"{u}:{{PLAIN}}{p}\n" for u, p in self._users.items()))
-        os.replace(tmp, self.dir / "users")
+        # one passwd-file per user (the path has %n): a new user is a new file, so Dovecot's
+        # once-per-second re-read of a changed passwd-file never hides a fresh account
+        folder = self.dir / "passwd"
+        folder.mkdir(exist_ok=True)
+        folder.chmod(0o755)
+        for user, password in self._users.items():
+            path = folder / user
+            if not path.exists():
+                tmp = folder / f".{user}.tmp"
+                tmp.write_text(f"{user}:{{PLAIN}}{password}\n")
+                tmp.chmod(0o644)
+                os.replace(tmp, path)
 
     def add_user(self, name: str | None = None, password: str = "secret") -> MailUser:
         """Create an account (default: a unique name) and return it."""
@@ -220,7 +229,7 @@ mail_location = maildir:{d}/mail/%n
 mail_max_userip_connections = 200
 passdb {{
   driver = passwd-file
-  args = scheme=PLAIN username_format=%n {d}/users
+  args = scheme=PLAIN username_format=%n {d}/passwd/%n
 }}
 userdb {{
   driver = static
