@@ -187,11 +187,12 @@ def run_demo(out: Path | str = Path("amaryllis-demo"), *, lang: str = "ja",
         def cycle(label: str, expected: int) -> list[Any]:
             """Poll IMAP, run the pipeline, send the outbox; wait for ``expected`` new mails to players."""
             nonlocal seen
-            stored = inbound.poll_once(settings, factory)
+            stored = inbound.poll_once(settings, factory, process=False)
             processed = pipeline.process_pending(settings, factory, now=_now())
             report = send.send_once(settings, factory, now=_now())
             echo(f"[server] {label}: {stored} mail(s) read over IMAP, {processed} processed, "
                  f"outbox: {report}")
+            _check_shunted(factory, label)
             if report.failed or report.retry or getattr(report, "unknown", None):
                 raise DemoError(f"{label}: the outbox could not deliver everything: {report}")
             try:
@@ -258,6 +259,21 @@ def run_demo(out: Path | str = Path("amaryllis-demo"), *, lang: str = "ja",
     if grisk_vs_nut:
         echo(f"The seed's battle グリスク vs ヌト: {grisk_vs_nut[0].txt}")
     return summary
+
+
+def _check_shunted(factory: Any, label: str) -> None:
+    """Raise :class:`DemoError` when the pipeline parked a mail as ``shunted`` (an unexpected error)."""
+    from sqlalchemy import select
+
+    from app.db.models import InboundMessage
+
+    with factory() as session:
+        rows = session.execute(select(InboundMessage.id, InboundMessage.error)
+                               .where(InboundMessage.status == "shunted")).all()
+    if rows:
+        first = (rows[0].error or "").strip().splitlines()
+        raise DemoError(f"{label}: the pipeline failed on {len(rows)} mail(s) (shunted); first error: "
+                        f"{first[-1] if first else 'unknown'}")
 
 
 def _now() -> dt.datetime:

@@ -88,7 +88,7 @@ def configure_logging(*, json_logs: bool | None = None, level: int = logging.INF
         root.removeHandler(old)
     root.addHandler(handler)
     root.setLevel(level)
-    for noisy in ("pymap", "mail.log", "aiosmtpd", "imapclient", "alembic.runtime.migration"):
+    for noisy in ("pymap", "mail.log", "aiosmtpd", "imapclient", "alembic"):
         logging.getLogger(noisy).setLevel(max(level, logging.WARNING))
 
 
@@ -238,7 +238,7 @@ class _Poller:
     def unit(self) -> dict[str, int]:
         from app.mail import inbound, pipeline
 
-        stored = inbound.poll_once(self.settings, self.factory)
+        stored = inbound.poll_once(self.settings, self.factory, process=False)
         processed = pipeline.process_pending(self.settings, self.factory, now=utcnow())
         if stored or processed:
             log.info("polled", stored=stored, processed=processed)

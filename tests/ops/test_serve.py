@@ -1,0 +1,213 @@
+"""``amaryllis serve`` as a real process against the embedded mail stack, and ``amaryllis status``.
+
+The server runs in a subprocess (as in production); a player mails a sheet over SMTP; the reply must come
+back through IMAP poll -> pipeline -> outbox -> SMTP; SIGTERM must stop it with exit code 0, and a mail in
+flight at SIGTERM must be answered exactly once across a restart.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import os
+import signal
+import smtplib
+import subprocess
+import sys
+import time
+from email.message import EmailMessage
+from email.policy import default as default_policy
+from email.utils import make_msgid
+from pathlib import Path
+
+import pytest
+from sqlalchemy import select
+
+from app.db.models import InboundMessage, OutboxMessage
+from app.db.session import session_factory, transaction
+from app.ops.embedded import EmbeddedMailStack
+
+GRISK = """グリスク：１０／１／１／２／シールド、スピア、スピア、ブースト
+・シールド（１）：防御力＋２＜リミテッド＞
+・スピア（１）：直接攻撃＜遅延起動４＞＜効果２倍＞
+・ブースト（１）：攻撃力＋１
+"""
+
+
+@pytest.fixture
+def stack(tmp_path: Path):
+    with EmbeddedMailStack(tmp_path / "sink") as s:
+        yield s
+
+
+@pytest.fixture
+def env(tmp_path: Path, stack: EmbeddedMailStack) -> dict[str, str]:
+    data = tmp_path / "data"
+    out = {k: v for k, v in os.environ.items() if not k.startswith("AMARYLLIS_")}
+    out.update({
+        "AMARYLLIS_CONFIG": str(tmp_path / "no-config.toml"),
+        "AMARYLLIS_DATA_DIR": str(data),
+        "AMARYLLIS_DATABASE_URL": f"sqlite:///{data / 'db.sqlite3'}",
+        "AMARYLLIS_IMAP_URL": stack.imap_url,
+        "AMARYLLIS_SMTP_URL": stack.smtp_url,
+        "AMARYLLIS_SERVER_ADDRESS": "tourney@localhost",
+        "AMARYLLIS_POLL_INTERVAL": "30",   # only IDLE can make the reply come fast
+        "AMARYLLIS_SEND_INTERVAL": "30",   # only the poller's bell can make it go out fast
+        "AMARYLLIS_TICK_INTERVAL": "60",
+    })
+    return out
+
+
+@pytest.fixture
+def factory(env: dict[str, str]):
+    f = session_factory(env["AMARYLLIS_DATABASE_URL"])
+    from app.league import service
+
+    now = dt.datetime.now(dt.timezone.utc)
+    with transaction(f) as s:
+        service.create_league(s, "spring", entry_deadline=now + dt.timedelta(days=1), now=now)
+    yield f
+    f.kw["bind"].dispose()
+
+
+def _start(env: dict[str, str], cwd: Path) -> subprocess.Popen[str]:
+    return subprocess.Popen([sys.executable, "-m", "app.cli", "serve"], env=env, cwd=cwd,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+
+def _wait_running(env: dict[str, str], proc: subprocess.Popen[str], timeout: float = 20) -> None:
+    beat = Path(env["AMARYLLIS_DATA_DIR"]) / "serve-status.json"
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        assert proc.poll() is None, proc.communicate()[1]
+        try:
+            data = json.loads(beat.read_text())
+            if data["state"] == "running" and data["pid"] == proc.pid and \
+                    "last_run_at" in data["workers"].get("poller", {}):
+                return
+        except (OSError, ValueError, KeyError):
+            pass
+        time.sleep(0.05)
+    raise AssertionError("serve did not report running")
+
+
+def _stop(proc: subprocess.Popen[str]) -> tuple[int, list[dict]]:
+    proc.send_signal(signal.SIGTERM)
+    _out, err = proc.communicate(timeout=20)
+    records = []
+    for line in err.splitlines():
+        records.append(json.loads(line))  # every log line is one JSON object (stderr is not a tty)
+    return proc.returncode, records
+
+
+def _entry_mail() -> EmailMessage:
+    msg = EmailMessage(policy=default_policy)
+    msg["From"] = "Grisk <grisk@example.jp>"
+    msg["To"] = "tourney@localhost"
+    msg["Subject"] = "[spring] 登録"
+    msg["Message-ID"] = make_msgid(domain="example.jp")
+    msg.set_content(GRISK)
+    return msg
+
+
+def _send(stack: EmbeddedMailStack, msg: EmailMessage) -> None:
+    with smtplib.SMTP("127.0.0.1", stack.smtp_port, timeout=10) as smtp:
+        smtp.send_message(msg)
+
+
+def test_serve_answers_a_sheet_then_stops_cleanly_on_sigterm(
+        tmp_path: Path, stack: EmbeddedMailStack, env: dict[str, str], factory) -> None:
+    proc = _start(env, tmp_path)
+    try:
+        _wait_running(env, proc)
+        mail = _entry_mail()
+        sent_at = time.monotonic()
+        _send(stack, mail)
+        [reply] = stack.wait_for_sink(1, timeout=15)
+        latency = time.monotonic() - sent_at
+    finally:
+        code, records = _stop(proc)
+    assert code == 0
+    # the reply came through IDLE + the send bell, not through the 30 s intervals
+    assert latency < 10, latency
+    assert reply.recipient == "grisk@example.jp"
+    assert reply.message["In-Reply-To"] == mail["Message-ID"]
+    assert "グリスク" in reply.text
+    events = [r["event"] for r in records]
+    assert events[0] == "serve_starting" and events[-1] == "serve_stopped"
+    assert "stop_requested" in events and "database_migrated" in events
+    assert {r.get("worker") for r in records if r["event"] == "worker_stopped"} == \
+        {"poller", "scheduler", "sender"}
+    assert all("timestamp" in r and "level" in r for r in records)
+    beat = json.loads((Path(env["AMARYLLIS_DATA_DIR"]) / "serve-status.json").read_text())
+    assert beat["state"] == "stopped"
+    with factory() as s:
+        assert [r.status for r in s.scalars(select(InboundMessage))] == ["done"]
+        assert [r.status for r in s.scalars(select(OutboxMessage))] == ["sent"]
+
+
+def test_a_mail_in_flight_at_sigterm_is_answered_exactly_once_across_a_restart(
+        tmp_path: Path, stack: EmbeddedMailStack, env: dict[str, str], factory) -> None:
+    proc = _start(env, tmp_path)
+    _wait_running(env, proc)
+    _send(stack, _entry_mail())
+    time.sleep(0.01)
+    code, _ = _stop(proc)  # lands somewhere in poll / pipeline / send, or before any of them
+    assert code == 0
+    before = len(stack.sink)
+    assert before <= 1
+    proc = _start(env, tmp_path)
+    try:
+        _wait_running(env, proc)
+        stack.wait_for_sink(1, timeout=15)
+        time.sleep(1.0)  # give a duplicate every chance to show up
+    finally:
+        code, _ = _stop(proc)
+    assert code == 0
+    assert len(stack.sink) == 1
+    with factory() as s:
+        assert [r.status for r in s.scalars(select(OutboxMessage))] == ["sent"]
+        assert len(s.scalars(select(InboundMessage)).all()) == 1
+
+
+def test_status_reports_mailbox_queues_leagues_and_last_poll(
+        tmp_path: Path, stack: EmbeddedMailStack, env: dict[str, str], factory) -> None:
+    proc = _start(env, tmp_path)
+    try:
+        _wait_running(env, proc)
+        _send(stack, _entry_mail())
+        stack.wait_for_sink(1, timeout=15)
+    finally:
+        assert _stop(proc)[0] == 0
+    done = subprocess.run([sys.executable, "-m", "app.cli", "status", "--json", "--check"], env=env,
+                          cwd=tmp_path, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    status = json.loads(done.stdout)
+    assert status["database"]["ok"] and status["database"]["migrated"]
+    assert status["mailbox"]["ok"] and status["mailbox"]["messages"] == 1
+    assert status["mailbox"]["unseen"] == 0 and status["mailbox"]["idle"] is True
+    assert status["smtp"]["ok"]
+    assert status["queues"]["outbox"] == {"sent": 1}
+    assert status["queues"]["inbound"] == {"done": 1}
+    [league] = status["leagues"]
+    assert (league["name"], league["state"], league["entries"]) == ("spring", "open", 1)
+    [mbox] = status["mailboxes"]
+    assert mbox["last_poll_at"] is not None
+    assert status["serve"]["state"] == "stopped"
+    assert "secret" not in done.stdout  # passwords are masked
+
+    text = subprocess.run([sys.executable, "-m", "app.cli", "status"], env=env, cwd=tmp_path,
+                          capture_output=True, text=True, timeout=60)
+    assert text.returncode == 0
+    assert "mailbox   ok" in text.stdout and "spring: open, 1 entries" in text.stdout
+
+
+def test_status_check_fails_when_the_mailbox_is_unreachable(
+        tmp_path: Path, env: dict[str, str], stack: EmbeddedMailStack) -> None:
+    port = stack.imap_port
+    stack.stop()
+    env = {**env, "AMARYLLIS_IMAP_URL": f"imap://tourney:secret@127.0.0.1:{port}/INBOX"}
+    done = subprocess.run([sys.executable, "-m", "app.cli", "status", "--check"], env=env,
+                          cwd=tmp_path, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 1
+    assert "mailbox   FAILED (ConnectionRefusedError" in done.stdout
