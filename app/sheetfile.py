@@ -1,8 +1,13 @@
 """Read a sheet from a file in any of the encodings Japanese players use.
 
 UTF-8 (with or without BOM), UTF-16 with BOM, ISO-2022-JP (JIS), EUC-JP and Shift_JIS/CP932 are
-recognized by strict decoding in that order (EUC-JP and CP932 both tried, the likelier kept), then
-``charset-normalizer`` is asked as a fallback. Binary files are refused with a ``ValueError``.
+recognized by strict decoding in that order (EUC-JP and CP932 both tried, the one that reads as
+more ordinary Japanese kept), then ``charset-normalizer`` is asked as a
+fallback. Binary files are refused with a ``ValueError``.
+
+Known limit: a short EUC-JP text made only of half-width katakana is also valid CP932 kanji and
+is read as CP932 (such sheets do not occur in practice: class words are full-width kanji/kana);
+and a Western 8-bit text that happens to be valid CP932 is read as CP932.
 """
 
 from __future__ import annotations
