@@ -213,12 +213,12 @@ def run_demo(out: Path | str = Path("amaryllis-demo"), *, lang: str = "ja",
         echo("\nPlayers mail their sheets:")
         player_sends(SCRIPT)
         for reply in cycle("entries", len(SCRIPT)):
-            echo(f"  reply -> {reply.recipient:<20} {reply.subject}")
+            echo(f"  reply -> {reply.recipient:<20} {_first_line(reply.text)}")
 
         echo("\nOne player replaces his entry:")
         player_sends((REPLACEMENT,))
         for reply in cycle("replacement", 1):
-            echo(f"  reply -> {reply.recipient:<20} {reply.subject}")
+            echo(f"  reply -> {reply.recipient:<20} {_first_line(reply.text)}")
 
         with transaction(factory) as session:
             league = service.get_league(session, LEAGUE)
@@ -255,10 +255,15 @@ def run_demo(out: Path | str = Path("amaryllis-demo"), *, lang: str = "ja",
          f"as NNNN-<recipient>.eml (raw) and .txt (readable).")
     replies = len(SCRIPT) + 1
     grisk_vs_nut = [m for m in summary.mails[replies:] if m.recipient == "grisk@example.jp"
-                    and "ヌト" in m.text and "グリスク" in m.text]
+                    and "グリスク" in m.subject and "ヌト" in m.subject]
     if grisk_vs_nut:
         echo(f"The seed's battle グリスク vs ヌト: {grisk_vs_nut[0].txt}")
     return summary
+
+
+def _first_line(text: str) -> str:
+    lines = [ln.strip() for ln in text.splitlines() if ln.strip()]
+    return lines[0][:90] if lines else "(empty)"
 
 
 def _check_shunted(factory: Any, label: str) -> None:
