@@ -101,7 +101,7 @@ def parse_sheet(text: str, *, lang: str | None = None, default_lang: str = "ja")
 
     >>> r = parse_sheet("Grisk: 10/1/1/2/Boost\\n- Boost (1): ATK+1")
     >>> r.ok, r.lang, r.unit.tech
-    (True, 'en', 7)
+    (True, 'en', 4)
     """
     if not isinstance(text, str):
         raise TypeError(f"sheet text must be str, not {type(text).__name__}")
