@@ -1,0 +1,80 @@
+"""Report templates: every context field is documented, every template renders in both languages
+and formats, and an undefined variable fails loudly (StrictUndefined)."""
+
+from __future__ import annotations
+
+import dataclasses
+from fractions import Fraction
+
+import pytest
+from jinja2 import UndefinedError
+
+from app.league.standings import StandingRow
+from app.reports.league_battle import LeagueBattleContext, render_league_battle, subject
+from app.reports.render import environment, render, template_name
+from app.reports.standings import PairingView, StandingsContext, render_standings_context
+
+
+@pytest.mark.parametrize("cls", [StandingsContext, PairingView, LeagueBattleContext, StandingRow])
+def test_every_context_field_is_documented(cls: type) -> None:
+    doc = cls.__doc__ or ""
+    for f in dataclasses.fields(cls):
+        assert f.name in doc, f"{cls.__name__}.{f.name} is not documented"
+
+
+def _standings() -> StandingsContext:
+    row = StandingRow(rank=1, shared=True, entry_id=1, player_id=1, address="a@example.org",
+                      name="<Ann>", unit="グリスク", played=2, wins=1, draws=1, losses=0, byes=0,
+                      points=4, head_to_head=1, sonneborn_berger=Fraction(7, 2), hp_margin=-3)
+    return StandingsContext(league="Cup", state="running", after_round=2, rounds_total=5,
+                            points="3/1/0", rows=[row], next_round=3,
+                            next_round_at="2026-12-05T12:00Z",
+                            next_pairings=[PairingView(1, "<Ann>", "グリスク", "Bob", "ヌト"),
+                                           PairingView(2, "Cy", "Nut", None, None)],
+                            disqualified=["Dee"])
+
+
+@pytest.mark.parametrize("lang", ["ja", "en"])
+def test_standings_templates_render(lang: str) -> None:
+    ctx = _standings()
+    text = render_standings_context(ctx, lang=lang, fmt="text")
+    html = render_standings_context(ctx, lang=lang, fmt="html")
+    assert "1=" in text and "3.5" in text and "-3" in text and "<Ann>" in text
+    assert "&lt;Ann&gt;" in html and "<Ann>" not in html
+    assert "Dee" in text and "Bob" in text and "2026-12-05T12:00Z" in html
+
+
+@pytest.mark.parametrize("lang", ["ja", "en"])
+@pytest.mark.parametrize("outcome,winner,reason", [
+    ("win", "グリスク", "death"), ("loss", "ヌト", "overkill"), ("loss", "ヌト", "hp"),
+    ("draw", "", "draw")])
+def test_league_battle_templates_render(lang: str, outcome: str, winner: str,
+                                        reason: str) -> None:
+    ctx = LeagueBattleContext(league="Cup", round=3, board=2, you="Ann", you_unit="グリスク",
+                              opponent="Bob", opponent_unit="ヌト", side="A", outcome=outcome,
+                              winner_unit=winner, reason=reason, turns=4, hp=(-1, 1),
+                              report="LOG <here>", engine_version="1", engine_note="")
+    text = render_league_battle(ctx, lang=lang, fmt="text")
+    html = render_league_battle(ctx, lang=lang, fmt="html")
+    assert "LOG <here>" in text and "LOG &lt;here&gt;" in html
+    if winner:
+        assert winner in text
+    subj = subject(ctx, lang)
+    assert subj.startswith("[Cup] ") and "グリスク vs ヌト" in subj
+
+
+def test_strict_undefined_and_bad_choices() -> None:
+    @dataclasses.dataclass
+    class Empty:
+        pass
+
+    with pytest.raises(UndefinedError):
+        render("standings", Empty(), lang="en")
+    with pytest.raises(ValueError):
+        template_name("standings", "fr", "text")
+    with pytest.raises(ValueError):
+        template_name("standings", "en", "pdf")
+    with pytest.raises(TypeError):
+        render("standings", {"league": "x"}, lang="en")
+    assert environment().autoescape("reports/x.en.html") is True  # type: ignore[operator]
+    assert environment().autoescape("reports/x.en.txt") is False  # type: ignore[operator]
