@@ -101,7 +101,9 @@ def notify_organizers(session: Session, settings: Settings, *, key: str, subject
         msg = build_message(sender=settings.server_address, sender_name=settings.server_name,
                             to=addr, subject=subject, text=text, auto_submitted="auto-generated",
                             now=now)
-        enqueue(session, dedupe_key=f"{key}:{addr.lower()}", message=msg, kind="notice")
+        row = enqueue(session, dedupe_key=f"{key}:{addr.lower()}", message=msg, kind="notice")
+        if row.status == "queued":
+            row.next_attempt_at = min(row.next_attempt_at, now)  # due in this very pass
         n += 1
     if not settings.organizers:
         log.warning("no organizer configured for notice %s: %s", key, subject)

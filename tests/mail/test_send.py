@@ -1,0 +1,113 @@
+"""The outbox sender against a real aiosmtpd sink: delivery, 4xx retry with backoff, 5xx failure
+with an organizer notice, refused connection, requeue."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from sqlalchemy import select
+
+from app.db.models import OutboxMessage
+from app.db.session import transaction
+from app.mail.compose import build_message, enqueue
+from app.mail.send import backoff, crlf, requeue, send_once
+from tests.mail.conftest import make_settings
+from tests.servers import SmtpSink, free_port
+
+
+def queue(factory, n: int, *, to: str = "player@example.com", text: str = "こんにちは") -> list[int]:
+    ids = []
+    with transaction(factory) as s:
+        for i in range(n):
+            msg = build_message(sender="tourney@localhost", to=to, subject=f"Re: 登録 {i}", text=text)
+            ids.append(enqueue(s, dedupe_key=f"test:{i}", message=msg).id)
+    return ids
+
+
+def rows(factory) -> dict[int, OutboxMessage]:
+    with factory() as s:
+        return {r.id: r for r in s.scalars(select(OutboxMessage))}
+
+
+def test_crlf_and_backoff() -> None:
+    assert crlf(b"a\nb\r\nc\n") == b"a\r\nb\r\nc\r\n"
+    assert backoff(1) == dt.timedelta(seconds=60)
+    assert backoff(3) == dt.timedelta(seconds=240)
+    assert backoff(50) == dt.timedelta(hours=6)
+
+
+def test_delivers_each_row_once(smtp_sink, db_url, factory) -> None:
+    settings = make_settings(db_url, smtp_url=smtp_sink.url)
+    ids = queue(factory, 3)
+    report = send_once(settings, factory)
+    assert report.sent == ids
+    assert send_once(settings, factory).sent == []  # nothing twice
+    got = smtp_sink.wait_for(3)
+    assert len(got) == 3 and got[0].rcpt_tos == ["player@example.com"]
+    assert got[0].parsed().get_body(("plain",)).get_content().strip() == "こんにちは"
+    assert all(r.status == "sent" and r.sent_at for r in rows(factory).values())
+
+
+def test_temporary_failure_is_retried_with_backoff(smtp_sink, db_url, factory) -> None:
+    settings = make_settings(db_url, smtp_url=smtp_sink.url)
+    [rid] = queue(factory, 1)
+    smtp_sink.fail_next("451 4.3.0 try again later")
+    now = dt.datetime.now(dt.timezone.utc)
+    report = send_once(settings, factory, now=now)
+    assert report.retry == [rid]
+    row = rows(factory)[rid]
+    assert row.status == "queued" and row.attempts == 1 and "451" in row.last_error
+    assert abs((row.next_attempt_at.replace(tzinfo=dt.timezone.utc) - now) - backoff(1)) < dt.timedelta(seconds=1)
+    assert send_once(settings, factory, now=now).sent == []  # not due yet
+    report = send_once(settings, factory, now=now + backoff(1))
+    assert report.sent == [rid]
+    assert len(smtp_sink.wait_for(1)) == 1
+
+
+def test_permanent_failure_is_marked_and_organizer_told(smtp_sink, db_url, factory) -> None:
+    settings = make_settings(db_url, smtp_url=smtp_sink.url)
+    [rid] = queue(factory, 1, to="ghost@example.com")
+    smtp_sink.fail_next("550 5.1.1 no such user")
+    report = send_once(settings, factory)
+    assert report.failed == [rid]
+    all_rows = rows(factory)
+    assert all_rows[rid].status == "failed" and "550" in all_rows[rid].last_error
+    notices = [r for r in all_rows.values() if r.kind == "notice"]
+    assert [n.recipient for n in notices] == ["org@example.com"]
+    # the notice itself went out in the same pass
+    sunk = smtp_sink.wait_for(1)
+    assert "ghost@example.com" in sunk[0].parsed().get_body(("plain",)).get_content()
+    assert notices[0].status == "sent"
+
+
+def test_refused_connection_then_recovery(db_url, factory) -> None:
+    port = free_port()
+    settings = make_settings(db_url, smtp_url=f"smtp://127.0.0.1:{port}")
+    ids = queue(factory, 2)
+    now = dt.datetime.now(dt.timezone.utc)
+    report = send_once(settings, factory, now=now)
+    assert sorted(report.retry) == ids
+    assert all(r.attempts == 1 and "connection" in r.last_error for r in rows(factory).values())
+    with SmtpSink(port) as sink:
+        report = send_once(settings, factory, now=now + backoff(1))
+        assert sorted(report.sent) == ids
+        assert len(sink.wait_for(2)) == 2
+
+
+def test_attempts_exhausted_fail(db_url, factory) -> None:
+    settings = make_settings(db_url, smtp_url=f"smtp://127.0.0.1:{free_port()}", smtp_max_attempts=2)
+    [rid] = queue(factory, 1)
+    now = dt.datetime.now(dt.timezone.utc)
+    send_once(settings, factory, now=now)
+    report = send_once(settings, factory, now=now + dt.timedelta(days=1))
+    assert rid in report.failed
+    assert rows(factory)[rid].status == "failed"
+
+
+def test_requeue_only_unknown_or_failed(smtp_sink, db_url, factory) -> None:
+    settings = make_settings(db_url, smtp_url=smtp_sink.url, organizers=[])
+    [a, b] = queue(factory, 2)
+    with transaction(factory) as s:
+        s.get(OutboxMessage, a).status = "unknown"
+    assert requeue(factory, [a, b]) == 1
+    assert send_once(settings, factory).sent == [a, b]
