@@ -39,14 +39,18 @@ class DrawRng:
 
 
 @st.composite
-def valid_units(draw: Any, lang: str | None = None, names: Any = None) -> Unit:
+def valid_units(
+    draw: Any, lang: str | None = None, names: Any = None, unit_names: Any = None
+) -> Unit:
     """Strategy for valid units.
 
     Args:
         lang: ``"ja"`` or ``"en"`` to fix the notation; both when ``None``.
         names: optional strategy of distinct valid action names (``list[str]``) replacing the
-            default name pools (e.g. ``sheet_names()`` for round-trip tests).
+            default name pools (e.g. ``sheet_names()`` in ``test_notation``).
+        unit_names: optional strategy of valid unit names (``str``).
     """
     rng = DrawRng(draw)
     action_names = draw(names) if names is not None else None
-    return random_unit(rng, lang=lang, action_names=action_names)
+    unit_name = draw(unit_names) if unit_names is not None else None
+    return random_unit(rng, unit_name, lang=lang, action_names=action_names)

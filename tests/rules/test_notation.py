@@ -267,8 +267,13 @@ def test_every_generated_valid_unit_validates_and_spends_at_most_tech(unit: Unit
     assert {p.code for p in result.warnings} <= {"unused-action"}
 
 
+def sheet_name():  # type: ignore[no-untyped-def]
+    """One valid name."""
+    return st.text(NAME_CHARS, min_size=1, max_size=10).filter(valid_name)
+
+
 @settings(max_examples=300, deadline=None)
-@given(valid_units(names=sheet_names()))
+@given(valid_units(names=sheet_names(), unit_names=sheet_name()))
 def test_round_trip_parse_format(unit: Unit) -> None:
     assert parse_sheet(format_sheet(unit)).unit == unit
     # the other language's notation gives the same unit, up to the notation language
@@ -281,9 +286,40 @@ def test_round_trip_parse_format(unit: Unit) -> None:
 
 @settings(max_examples=200, deadline=None)
 @given(st.text(max_size=400))
-def test_parse_sheet_never_raises_on_any_text(text: str) -> None:
+def test_parse_sheet_never_raises_on_any_text(text: str) -> None:  # noqa: D103
     result = parse_sheet(text)
     assert result.ok == (result.unit is not None)
     for p in result.problems:
         assert p.message and p.fix and p.code
         assert p.line is None or 1 <= p.line <= max(1, len(text.splitlines()))
+
+
+@settings(max_examples=200, deadline=None)
+@given(valid_units(), st.data())
+def test_mangled_valid_sheets_never_crash(unit: Unit, data: st.DataObject) -> None:
+    """Cut, duplicate or corrupt lines and characters of a valid sheet: always a clean result."""
+    lines = format_sheet(unit).splitlines()
+    for _ in range(data.draw(st.integers(1, 4))):
+        if not lines:
+            break
+        i = data.draw(st.integers(0, len(lines) - 1))
+        op = data.draw(st.sampled_from(["drop", "dup", "cut", "insert"]))
+        if op == "drop":
+            del lines[i]
+        elif op == "dup":
+            lines.insert(i, lines[i])
+        elif op == "cut":
+            j = data.draw(st.integers(0, len(lines[i])))
+            lines[i] = lines[i][:j]
+        else:
+            j = data.draw(st.integers(0, len(lines[i])))
+            junk = data.draw(st.text(st.sampled_from(list("：:／/、,（()）＜<＞>＋+-0９Ｎx×#・ ")),
+                                     max_size=3))
+            lines[i] = lines[i][:j] + junk + lines[i][j:]
+    result = parse_sheet("\n".join(lines))
+    assert result.ok == (result.unit is not None)
+    if result.ok:
+        assert loadout_cost(result.unit) <= result.unit.tech  # type: ignore[union-attr]
+        assert result.unit.bonus_points == 10  # type: ignore[union-attr]
+    for p in result.problems:
+        assert p.message and p.fix and (p.line is None or p.line >= 1)
