@@ -5,8 +5,13 @@ from __future__ import annotations
 import time
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from app.rules.amaryllis import format_problems, localize, parse_sheet
+from app.rules.amaryllis.costs import action_cost
+from app.rules.amaryllis.costtext import fast_cost
+from app.rules.amaryllis.model import Action, ActionClass
 from app.rules.amaryllis.problems import CATALOGUE, MAX_LISTED
 
 OK_TAIL = "- A (1): Guard\n"
@@ -91,7 +96,7 @@ def test_each_rule(sheet: str, expected: set[tuple[str, int | None]]) -> None:
 def test_every_catalogued_error_code_is_exercised() -> None:
     exercised = {code for _, _, exp in CASES for code, _ in exp}
     errors = {code for code, entry in CATALOGUE.items() if entry[1] == "error"}
-    assert errors - exercised <= {"too-large", "too-many-lines"}  # in test_limits below
+    assert errors - exercised <= {"too-large", "too-many-lines", "too-many-problems"}  # below
 
 
 def test_valid_edge_cases() -> None:
@@ -191,9 +196,19 @@ def test_format_problems_caps_the_list() -> None:
 
 
 @pytest.mark.parametrize("name, sheet, code", [
-    ("10,000 lines", "X: 10/1/1/1/A\n" + OK_TAIL + "".join(f"- B{i}: Gaurd <Stunn>\n"
+    ("10,000 lines", "X: 10/1/1/1/A\n" + OK_TAIL + "".join(f"- B{i}: Guard\n"
                                                             for i in range(10_000)),
      "too-many-lines"),
+    ("10,000 bad lines", "X: 10/1/1/1/A\n" + OK_TAIL + "".join(f"- B{i}: Gaurd <Stunn>\n"
+                                                                for i in range(10_000)),
+     "too-many-problems"),
+    ("1,000 unit lines", "".join(f"X{i}: 10/0/0/0/" + ",".join(f"A{j}" for j in range(100))
+                                 + "\n" for i in range(1000)), "too-many-problems"),
+    ("stacked Stun on 50 lines", "X: 10/0/0/0/" + ",".join(f"A{i}" for i in range(50)) + "\n"
+     + "".join(f"- A{i} (1): Direct" + "<Stun>" * 3000 + "\n" for i in range(50)),
+     "declared-cost-mismatch"),
+    ("500 long undefined names", "X: 10/0/0/0/" + ",".join(f"{'N' * 30}{i}" for i in range(500))
+     + "\n" + "".join(f"- {'N' * 29}{i}: Guard\n" for i in range(500)), "undefined-action"),
     ("a 2 MB text", "x" * 2_000_000, "too-large"),
     ("binary junk", "".join(chr(i % 256) for i in range(0, 600_000, 7)), "unknown-line"),
     ("a 10**6-digit number", "X: " + "9" * 19_000 + "/1/1/1", "number-too-large"),
@@ -210,3 +225,23 @@ def test_limits_are_fast_and_clear(name: str, sheet: str, code: str) -> None:
     assert code in {p.code for p in result.errors}
     assert elapsed < 0.25, f"{name}: {elapsed:.3f} s"  # ~0.1 s budget, slack for slow CI
     assert len(text) < 50_000
+
+
+def test_stacked_stun_cost_is_shown_as_a_power() -> None:
+    errors = parse_sheet("X: 10/0/0/0/A\n- A (1): Direct" + "<Stun>" * 3000).errors
+    assert [p.code for p in errors] == ["over-budget", "declared-cost-mismatch"]
+    assert errors[0].message == "The actions set cost >10^12 in total, more than TECH 8."
+    p = errors[1]
+    assert p.message == ("The cost written is 1 but the computed cost is >10^12 "
+                         "(1 (Direct Attack) ×2^3000 (Stun ×3000) = >10^12).")
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.builds(
+    Action, name=st.just("A"), cls=st.sampled_from(list(ActionClass)),
+    n=st.none() | st.integers(-3, 50), limited=st.booleans(),
+    delay=st.none() | st.integers(-2, 40), quick=st.booleans(),
+    effect=st.none() | st.integers(-3, 12), stun=st.integers(0, 12), poison=st.integers(0, 12)))
+def test_closed_form_cost_equals_the_step_by_step_cost(action: Action) -> None:
+    # valid or not (Delay 0, N < 1 ...): the validator's fast cost is costs.action_cost
+    assert fast_cost(action) == action_cost(action)

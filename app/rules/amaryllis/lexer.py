@@ -23,10 +23,12 @@ MAX_CHARS = 1_000_000
 MAX_LINE_CHARS = 20_000
 """A longer line is reported (``line-too-long``) and not read (a unit line setting 500 actions
 is about 5,000 characters)."""
-MAX_SUGGESTIONS = 30
+MAX_SUGGESTIONS = 10
 """Unknown class/customization words for which a nearest word is looked for (difflib is slow)."""
 MAX_LINES = 1_000
 """Non-blank lines read; past this the sheet is reported as ``too-many-lines``."""
+MAX_PROBLEMS = 500
+"""Reading stops at the line where this many problems have been found (``too-many-problems``)."""
 MAX_DIGITS = 6
 """Numbers with more digits are reported as ``number-too-large`` (and never converted)."""
 
@@ -34,7 +36,8 @@ BULLETS = "・-*•◦●○◆◇■□"
 _INT = re.compile(r"[+-]?[0-9]+")
 _TECH = re.compile(r"(?i)(技術|tech)\s*[:=]?\s*([+-]?[0-9]+)")
 _UNIT_BODY = re.compile(r"\s*[+-]?[0-9]")
-_BRACKET = re.compile(r"\s*<([^<>]*)>")
+_BRACKETS_RUN = re.compile(r"(?:\s*<[^<>]*>)*")
+_BRACKET_INNER = re.compile(r"<([^<>]*)>")
 _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff]")
 
 
@@ -63,10 +66,12 @@ class RawUnit:
 
 @dataclass(slots=True)
 class RawCustom:
-    """One ``<…>`` customization: identifier (``limited``, ``delay``…), N if any."""
+    """One ``<…>`` customization: identifier (``limited``, ``delay``…), N if any, and how many
+    times this exact spelling was given."""
 
     ident: str
     n: int | None = None
+    count: int = 1
 
 
 @dataclass(slots=True)
@@ -152,6 +157,9 @@ def lex(text: str) -> Lexed:
                                        {"length": len(raw), "limit": MAX_LINE_CHARS}))
             continue
         _lex_line(out, index, raw)
+        if len(out.pending) >= MAX_PROBLEMS:
+            out.pending.append(Pending("too-many-problems", index, raw, {"limit": MAX_PROBLEMS}))
+            break
     return out
 
 
@@ -171,6 +179,10 @@ def _lex_line(out: Lexed, line: int, raw: str) -> None:
         out.pending.append(Pending("unknown-line", line, raw))
         return
     if _UNIT_BODY.match(body) and "(" not in head and ")" not in head:
+        if out.units:  # only the first unit line counts; later ones are reported, not read
+            out.pending.append(Pending("duplicate-unit-line", line, raw,
+                                       {"first": out.units[0].line}))
+            return
         _lex_unit(out, line, raw, head, body)
     else:
         _lex_action(out, line, raw, head, body)
@@ -240,14 +252,13 @@ def _lex_action(out: Lexed, line: int, raw: str, head: str, body: str) -> None:
         class_text = class_text[: class_text.index(">")]
     cls, n = _read_class(out, line, raw, class_text)
     customs: list[RawCustom] = []
-    pos = 0
-    while True:
-        m = _BRACKET.match(rest, pos)
-        if not m:
-            break
-        pos = m.end()
-        custom = _read_custom(out, line, raw, m.group(1))
+    run = _BRACKETS_RUN.match(rest)
+    pos = run.end() if run else 0
+    # each distinct spelling is read once (a hostile line may stack thousands of <Stun>)
+    for inner, count in Counter(_BRACKET_INNER.findall(rest, 0, pos)).items():
+        custom = _read_custom(out, line, raw, inner)
         if custom is not None:
+            custom.count = count
             customs.append(custom)
     leftover = rest[pos:].strip()
     if leftover:

@@ -154,6 +154,13 @@ CATALOGUE: dict[str, tuple[str, str, str, str, str, str]] = {
         "The line is too long ({length} characters; at most {limit}).",
         "Shorten the line.",
     ),
+    "too-many-problems": (
+        "1.3", "error",
+        "問題が多すぎるため、ここで読むのをやめました（{limit}件以上）。",
+        "シートだけを送っているか確かめ、上の問題を直してからもう一度送ってください。",
+        "Too many problems: reading stopped at this line ({limit} or more).",
+        "Check that you sent only the sheet, fix the problems above and send it again.",
+    ),
     "too-many-lines": (
         "1.3", "error",
         "行が多すぎます（空行以外{count}行、上限{limit}行）。",

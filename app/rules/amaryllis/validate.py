@@ -10,15 +10,16 @@ from __future__ import annotations
 import difflib
 from collections import Counter
 
-from .costs import action_cost, cost_breakdown
-from .costtext import format_steps, show
+from .costtext import fast_cost, show, steps_text
 from .lexer import WHAT_COST, WHAT_TECH, WHAT_UNIT, L, Lexed, Pending, RawAction
 from .model import Action, Kind, Unit
 from .vocab import class_name, custom_name
 
 LAST_TURN = 20
-MAX_SUGGESTED = 50
-"""Undefined names for which a close defined name is looked for (difflib is quadratic)."""
+MAX_SUGGESTED = 5
+"""Undefined names for which a close defined name is looked for (difflib is slow)."""
+SUGGEST_FROM = 100
+"""At most this many defined names of about the same length are compared with each one."""
 
 _ONCE = ("limited", "delay", "quick", "effect")
 
@@ -43,7 +44,9 @@ def check_action(raw: RawAction, pending: list[Pending], unsure: bool = False) -
     the line has a syntax problem, so the computed cost would be a guess).
     """
     line, text = raw.line, raw.text
-    counts = Counter(c.ident for c in raw.customs)
+    counts: Counter[str] = Counter()
+    for c in raw.customs:
+        counts[c.ident] += c.count
     for ident in _ONCE:
         if counts[ident] > 1:
             pending.append(Pending("customization-repeated", line, text,
@@ -84,12 +87,12 @@ def check_action(raw: RawAction, pending: list[Pending], unsure: bool = False) -
     )
     if raw.declared is not None and raw.declared >= 0 and not unsure:
         if (not cls.takes_n or raw.n is not None) and (delay is None or delay >= 1):
-            b = cost_breakdown(action)
-            if b.cost != raw.declared:
+            cost = fast_cost(action)
+            if cost != raw.declared:
                 pending.append(Pending("declared-cost-mismatch", line, text, {
                     "declared": L(show(raw.declared, "ja"), str(raw.declared)),
-                    "computed": L(show(b.cost, "ja"), show(b.cost, "en")),
-                    "steps": L(format_steps(b, "ja"), format_steps(b, "en")),
+                    "computed": L(show(cost, "ja"), show(cost, "en")),
+                    "steps": L(steps_text(action, "ja"), steps_text(action, "en")),
                 }))
     return action
 
@@ -104,11 +107,9 @@ def validate(lexed: Lexed, lang: str) -> tuple[Unit | None, list[Pending]]:
         return None, pending
     unit_line = lexed.units[0] if lexed.units else None
     if unit_line is None:
-        if not any(p.code in ("too-large", "too-many-lines", "line-too-long") for p in pending):
+        if not any(p.code in ("too-large", "too-many-lines", "line-too-long", "too-many-problems")
+                   for p in pending):
             pending.append(Pending("no-unit-line", None, ""))
-    for extra in lexed.units[1:]:
-        pending.append(Pending("duplicate-unit-line", extra.line, extra.text,
-                               {"first": unit_line.line if unit_line else "?"}))
 
     # TECH line(s)
     tech: int | None = None
@@ -190,9 +191,10 @@ def validate(lexed: Lexed, lang: str) -> tuple[Unit | None, list[Pending]]:
                 parts = [p.strip() for p in name.replace("・", ",").split(",") if p.strip()]
                 if len(parts) > 1 and all(p in first_line_of for p in parts):
                     hint = L("名前の区切りは「、」です。", " Separate names with commas.")
-                elif suggested < MAX_SUGGESTED:
+                elif suggested < MAX_SUGGESTED and len(name) <= 40:
                     suggested += 1
-                    close = difflib.get_close_matches(name, list(first_line_of)[:500], n=1,
+                    near = [d for d in first_line_of if abs(len(d) - len(name)) <= 2]
+                    close = difflib.get_close_matches(name, near[:SUGGEST_FROM], n=1,
                                                       cutoff=0.6)
                     if close:
                         hint = L(f"もしかして「{close[0]}」？", f' Did you mean "{close[0]}"?')
@@ -206,14 +208,14 @@ def validate(lexed: Lexed, lang: str) -> tuple[Unit | None, list[Pending]]:
 
     # the budget (not judged when a set action's line could not be fully read)
     if stats is not None and not any(first_line_of[a.name] in unsure_lines for a in loadout):
-        total = sum(action_cost(a) for a in loadout)
+        total = sum(fast_cost(a) for a in loadout)
         if total > stats[4]:
             counts: dict[str, int] = {}
             for a in loadout:
                 counts[a.name] = counts.get(a.name, 0) + 1
             parts_ja, parts_en = [], []
             for name, times in list(counts.items())[:20]:
-                c = action_cost(defined[name])
+                c = fast_cost(defined[name])
                 parts_ja.append(f"{name}{show(c, 'ja')}×{show(times, 'ja')}")
                 parts_en.append(f"{name} {show(c, 'en')}×{times}")
             more = len(counts) > 20
