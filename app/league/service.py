@@ -432,52 +432,54 @@ def _queue_battle_reports(session: Session, settings: Any, cast: _Cast, league_n
                           rnd: Round, battle: Battle, result: Any, now: dt.datetime, *,
                           key_suffix: str = "",
                           notes: dict[str, tuple[str, bool]] | None = None) -> int:
-    """Queue the battle report to both players (text + HTML, each in the player's language and
-    charset, threaded under the mail that entered the player's active sheet). ``notes`` maps a
-    language to ``(engine note, show the log)`` (see :func:`engine_note`; default: no note, log
-    shown). Returns the number of mails queued (keys queued before are skipped)."""
-    from app.mail.compose import build_message, enqueue
+    """Queue the battle report to both players (dedupe keys ``report:<battle id>:<side>``): text
+    and HTML in each player's language and charset, threaded under the mail that entered the
+    player's active sheet. The body is built once per (language, charset) and stamped per
+    recipient (``app.league.outbox``). ``notes`` maps a language to ``(engine note, show the
+    log)`` (see :func:`engine_note`; default: no note, log shown). Returns the number of mails
+    queued (keys queued before are skipped)."""
+    from app.league.outbox import Copy, existing_keys, queue_copies
     from app.reports.battle import render_battle
     from app.reports.league_battle import LeagueBattleContext, render_league_battle, subject
 
     assert battle.entry_b_id is not None and battle.sheet_a_id and battle.sheet_b_id
-    ua, ub = cast.unit(battle.sheet_a_id), cast.unit(battle.sheet_b_id)
-    logs: dict[str, str] = {}
-    queued = 0
-    sides = ((0, battle.entry_a_id, battle.entry_b_id, battle.sheet_a_id),
-             (1, battle.entry_b_id, battle.entry_a_id, battle.sheet_b_id))
-    for side, me, opp, sheet_id in sides:
-        key = f"report:{battle.id}:{side}{key_suffix}"
-        if session.scalar(select(OutboxMessage.id).where(OutboxMessage.dedupe_key == key)):
+    sides = ((0, battle.entry_a_id, battle.sheet_a_id), (1, battle.entry_b_id, battle.sheet_b_id))
+    keys = {side: f"report:{battle.id}:{side}{key_suffix}" for side, _, _ in sides}
+    done = existing_keys(session, list(keys.values()))
+    groups: dict[tuple[str, str], list[Copy]] = {}
+    for side, entry_id, sheet_id in sides:
+        if keys[side] in done:
             continue
-        player = cast.players[cast.entries[me].player_id]
+        player = cast.players[cast.entries[entry_id].player_id]
         lang = player.lang if player.lang in ("ja", "en") else "ja"
+        groups.setdefault((lang, player.charset or "utf-8"), []).append(
+            Copy(keys[side], player.address, cast.thread.get(sheet_id)))
+    if not groups:
+        return 0
+    ua, ub = cast.unit(battle.sheet_a_id), cast.unit(battle.sheet_b_id)
+    winner = {0: "A", 1: "B"}.get(battle.winner, "") if battle.winner is not None else ""
+    queued = 0
+    logs: dict[str, str] = {}
+    for (lang, charset), copies in groups.items():
         note, show_log = (notes or {}).get(lang, ("", True))
         if show_log and lang not in logs:
             logs[lang] = render_battle(ua, ub, result, lang=lang, fmt="text")
-        if battle.winner is None:
-            outcome, winner_unit = "draw", ""
-        else:
-            outcome = "win" if battle.winner == side else "loss"
-            winner_unit = (ua if battle.winner == 0 else ub).name
-        hp = (battle.hp_a, battle.hp_b) if side == 0 else (battle.hp_b, battle.hp_a)
         ctx = LeagueBattleContext(
-            league=league_name, round=rnd.number, board=battle.board, you=cast.name(me),
-            you_unit=(ua, ub)[side].name, opponent=cast.name(opp), opponent_unit=(ub, ua)[side].name,
-            side="AB"[side], outcome=outcome, winner_unit=winner_unit, reason=battle.reason or "",
-            turns=battle.turns or 0, hp=(int(hp[0] or 0), int(hp[1] or 0)),
+            league=league_name, round=rnd.number, board=battle.board,
+            player_a=cast.name(battle.entry_a_id), unit_a=ua.name,
+            player_b=cast.name(battle.entry_b_id), unit_b=ub.name, winner=winner,
+            winner_unit=(ua.name if battle.winner == 0 else ub.name) if winner else "",
+            reason=battle.reason or "", turns=battle.turns or 0,
+            hp=(int(battle.hp_a or 0), int(battle.hp_b or 0)),
             report=logs.get(lang, "") if show_log else "",
             engine_version=battle.engine_version or "", engine_note=note,
         )
-        msg = build_message(
-            sender=settings.server_address, sender_name=settings.server_name, to=player.address,
-            subject=subject(ctx, lang), text=render_league_battle(ctx, lang=lang, fmt="text"),
-            html=render_league_battle(ctx, lang=lang, fmt="html"),
-            in_reply_to=cast.thread.get(sheet_id), charset=player.charset or "utf-8",
-            auto_submitted="auto-generated", now=now,
-        )
-        enqueue(session, dedupe_key=key, message=msg, kind="report")
-        queued += 1
+        queued += queue_copies(
+            session, copies, kind="report", now=now, sender=settings.server_address,
+            sender_name=settings.server_name, subject=subject(ctx, lang),
+            text=render_league_battle(ctx, lang=lang, fmt="text"),
+            html=render_league_battle(ctx, lang=lang, fmt="html"), charset=charset,
+            auto_submitted="auto-generated")
     return queued
 
 
@@ -729,36 +731,33 @@ def _standings_subject(league: str, after: int, lang: str, final: bool) -> str:
 def queue_standings(session: Session, settings: Any, league: League, round_number: int, *,
                     now: dt.datetime, cast: _Cast | None = None, key_suffix: str = "") -> int:
     """Queue the standings after ``round_number`` to every seated active player (dedupe key
-    ``standings:<league id>:<round>:<player id>``). The body is rendered once per language and
-    format. Returns the number of mails queued."""
-    from app.mail.compose import build_message, enqueue
+    ``standings:<league id>:<round>:<player id>``), threaded under the mail that entered the
+    player's active sheet. The body is rendered and built once per (language, charset) and
+    stamped per recipient (``app.league.outbox``). Returns the number of mails queued."""
+    from app.league.outbox import Copy, queue_copies
     from app.reports.standings import render_standings_context
 
     if cast is None:
         cast = _load_cast(session, league)
     ctx = standings_context(session, league, upto_round=round_number)
-    final = ctx.finished
-    bodies: dict[str, tuple[str, str]] = {}
-    queued = 0
+    active_sheet_of = {s.entry_id: s.id for s in cast.sheets.values() if s.active}
+    groups: dict[tuple[str, str], list[Copy]] = {}
     for row in ctx.rows:
-        key = f"standings:{league.id}:{round_number}:{row.player_id}{key_suffix}"
-        if session.scalar(select(OutboxMessage.id).where(OutboxMessage.dedupe_key == key)):
-            continue
         player = cast.players[row.player_id]
         lang = player.lang if player.lang in ("ja", "en") else "ja"
-        if lang not in bodies:
-            bodies[lang] = (render_standings_context(ctx, lang=lang, fmt="text"),
-                            render_standings_context(ctx, lang=lang, fmt="html"))
-        sheet = next((s for s in cast.sheets.values() if s.entry_id == row.entry_id and s.active),
-                     None)
-        msg = build_message(
-            sender=settings.server_address, sender_name=settings.server_name, to=player.address,
-            subject=_standings_subject(league.name, round_number, lang, final),
-            text=bodies[lang][0], html=bodies[lang][1],
-            in_reply_to=cast.thread.get(sheet.id) if sheet else None,
-            charset=player.charset or "utf-8", auto_submitted="auto-generated", now=now)
-        enqueue(session, dedupe_key=key, message=msg, kind="standings")
-        queued += 1
+        sheet_id = active_sheet_of.get(row.entry_id)
+        groups.setdefault((lang, player.charset or "utf-8"), []).append(Copy(
+            f"standings:{league.id}:{round_number}:{row.player_id}{key_suffix}", player.address,
+            cast.thread.get(sheet_id) if sheet_id is not None else None))
+    queued = 0
+    for (lang, charset), copies in groups.items():
+        queued += queue_copies(
+            session, copies, kind="standings", now=now, sender=settings.server_address,
+            sender_name=settings.server_name,
+            subject=_standings_subject(league.name, round_number, lang, ctx.finished),
+            text=render_standings_context(ctx, lang=lang, fmt="text"),
+            html=render_standings_context(ctx, lang=lang, fmt="html"), charset=charset,
+            auto_submitted="auto-generated")
     return queued
 
 

@@ -1,8 +1,10 @@
-"""The battle report mail of a league round: a header for the recipient (league, round, opponent,
-outcome and why, engine note) around the battle report of ``app.reports.battle.render_battle``
-(both sheets and the turn-by-turn log, rules §3).
+"""The battle report mail of a league round: a header (league, round, board, both players, the
+result and why, an engine note) around the battle report of
+``app.reports.battle.render_battle`` (both sheets and the turn-by-turn log, rules §3).
 
-Templates: ``templates/reports/league_battle.{ja,en}.{txt,html}``.
+The body is the same for both players of a battle (in each one's language), so it is built once
+per language (see ``app.league.outbox``). Templates:
+``templates/reports/league_battle.{ja,en}.{txt,html}``.
 """
 
 from __future__ import annotations
@@ -19,14 +21,13 @@ class LeagueBattleContext:
     Attributes:
         league: the league name.
         round: the round number (1-based); board: the board number in the round.
-        you, you_unit: the recipient's display name and unit name.
-        opponent, opponent_unit: the opponent's display name and unit name.
-        side: ``"A"`` or ``"B"``, the recipient's side in the log.
-        outcome: ``"win"``, ``"loss"`` or ``"draw"`` for the recipient.
+        player_a, unit_a: side A's player (display name) and unit name.
+        player_b, unit_b: side B's player and unit name.
+        winner: ``"A"``, ``"B"``, or ``""`` for a draw.
         winner_unit: the winning unit's name, or ``""`` for a draw.
         reason: the engine's reason (``death``, ``overkill``, ``hp``, ``draw``; rules §2.5).
         turns: the last turn played (0-20).
-        hp: the final HP of the recipient's unit and the opponent's unit, in that order.
+        hp: the final HP of units A and B.
         report: the battle report text (``render_battle``, text format), or ``""`` when the log
             cannot be shown (see ``engine_note``).
         engine_version: the engine version that decided the recorded result.
@@ -37,12 +38,11 @@ class LeagueBattleContext:
     league: str
     round: int
     board: int
-    you: str
-    you_unit: str
-    opponent: str
-    opponent_unit: str
-    side: str
-    outcome: str
+    player_a: str
+    unit_a: str
+    player_b: str
+    unit_b: str
+    winner: str
     winner_unit: str
     reason: str
     turns: int
@@ -57,9 +57,9 @@ def subject(ctx: LeagueBattleContext, lang: str) -> str:
     ``[LEAGUE] Round 3: Grisk vs Nut — Nut wins``."""
     if lang == "ja":
         verdict = f"{ctx.winner_unit}の勝利" if ctx.winner_unit else "引き分け"
-        return f"[{ctx.league}] 第{ctx.round}回戦：{ctx.you_unit} vs {ctx.opponent_unit} — {verdict}"
+        return f"[{ctx.league}] 第{ctx.round}回戦：{ctx.unit_a} vs {ctx.unit_b} — {verdict}"
     verdict = f"{ctx.winner_unit} wins" if ctx.winner_unit else "draw"
-    return f"[{ctx.league}] Round {ctx.round}: {ctx.you_unit} vs {ctx.opponent_unit} — {verdict}"
+    return f"[{ctx.league}] Round {ctx.round}: {ctx.unit_a} vs {ctx.unit_b} — {verdict}"
 
 
 def render_league_battle(ctx: LeagueBattleContext, *, lang: str, fmt: str = "text") -> str:

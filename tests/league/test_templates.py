@@ -45,13 +45,13 @@ def test_standings_templates_render(lang: str) -> None:
 
 
 @pytest.mark.parametrize("lang", ["ja", "en"])
-@pytest.mark.parametrize("outcome,winner,reason", [
-    ("win", "グリスク", "death"), ("loss", "ヌト", "overkill"), ("loss", "ヌト", "hp"),
-    ("draw", "", "draw")])
-def test_league_battle_templates_render(lang: str, outcome: str, winner: str,
+@pytest.mark.parametrize("side,winner,reason", [
+    ("A", "グリスク", "death"), ("B", "ヌト", "overkill"), ("B", "ヌト", "hp"),
+    ("", "", "draw")])
+def test_league_battle_templates_render(lang: str, side: str, winner: str,
                                         reason: str) -> None:
-    ctx = LeagueBattleContext(league="Cup", round=3, board=2, you="Ann", you_unit="グリスク",
-                              opponent="Bob", opponent_unit="ヌト", side="A", outcome=outcome,
+    ctx = LeagueBattleContext(league="Cup", round=3, board=2, player_a="Ann", unit_a="グリスク",
+                              player_b="Bob", unit_b="ヌト", winner=side,
                               winner_unit=winner, reason=reason, turns=4, hp=(-1, 1),
                               report="LOG <here>", engine_version="1", engine_note="")
     text = render_league_battle(ctx, lang=lang, fmt="text")

@@ -1,0 +1,90 @@
+"""Queuing one mail body to many recipients, fast.
+
+League mails come in families that differ only in their envelope headers: the standings after a
+round go to every player with the same body, and a battle report goes to both players of the
+battle. Building each copy with ``email`` costs 1-3 ms (header folding, quoted-printable and
+base64 in pure Python) — 75 % of a 4,950-battle league. So :func:`queue_copies` builds the
+message **once** with :func:`app.mail.compose.build_message`, removes the per-recipient headers
+(``To``, ``Message-ID``, ``In-Reply-To``, ``References``), serializes it once, and writes each copy
+as those headers (RFC 5322 §3.6: header order is free) followed by the shared bytes. Rows go to the
+outbox in one bulk insert, with the same dedupe-key semantics as
+:func:`app.mail.compose.enqueue` (a key queued before is skipped). A copy whose headers are not
+plain ASCII of a safe length (an internationalized address, say) falls back to ``build_message``
+and ``enqueue``.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass
+from email.message import EmailMessage
+from email.utils import make_msgid
+from typing import Any
+
+from sqlalchemy import insert, select
+from sqlalchemy.orm import Session
+
+from app.db.models import OutboxMessage
+
+_PER_RECIPIENT = ("To", "Message-ID", "In-Reply-To", "References")
+
+
+@dataclass(frozen=True, slots=True)
+class Copy:
+    """One recipient of a family: ``key`` the outbox dedupe key, ``to`` the address,
+    ``in_reply_to`` the Message-ID (with angle brackets) to thread under, or ``None``."""
+
+    key: str
+    to: str
+    in_reply_to: str | None = None
+
+
+def _safe(value: str) -> bool:
+    return value.isascii() and len(value) < 900 and not any(c in value for c in "\r\n")
+
+
+def existing_keys(session: Session, keys: list[str]) -> set[str]:
+    """The subset of ``keys`` already in the outbox (queried in chunks of 500)."""
+    found: set[str] = set()
+    for i in range(0, len(keys), 500):
+        chunk = keys[i:i + 500]
+        found.update(session.scalars(select(OutboxMessage.dedupe_key)
+                                     .where(OutboxMessage.dedupe_key.in_(chunk))))
+    return found
+
+
+def queue_copies(session: Session, copies: list[Copy], *, kind: str, now: dt.datetime,
+                 **message: Any) -> int:
+    """Queue one message per copy in the caller's transaction; ``message`` holds the keyword
+    arguments of :func:`app.mail.compose.build_message` except ``to``, ``in_reply_to`` and
+    ``references``. Keys already queued are skipped. Returns the number of rows added.
+    Raises ``ValueError`` as ``build_message`` does for an unparsable sender."""
+    from app.mail.compose import build_message, enqueue
+
+    queued = existing_keys(session, [c.key for c in copies])
+    todo = [c for c in copies if c.key not in queued]
+    if not todo:
+        return 0
+    fast = [c for c in todo if _safe(c.to) and (c.in_reply_to is None or _safe(c.in_reply_to))]
+    slow = [c for c in todo if c not in fast]
+    for c in slow:
+        msg = build_message(to=c.to, in_reply_to=c.in_reply_to, now=now, **message)
+        enqueue(session, dedupe_key=c.key, message=msg, kind=kind)
+    if fast:
+        base: EmailMessage = build_message(to=fast[0].to, now=now, **message)
+        sender = base["From"].addresses[0].addr_spec
+        for header in _PER_RECIPIENT:
+            del base[header]
+        body = base.as_bytes()
+        domain = sender.rpartition("@")[2] or "localhost"
+        rows = []
+        for c in fast:
+            mid = make_msgid(domain=domain)
+            head = [f"To: {c.to}", f"Message-ID: {mid}"]
+            if c.in_reply_to:
+                head += [f"In-Reply-To: {c.in_reply_to}", f"References: {c.in_reply_to}"]
+            raw = ("\n".join(head) + "\n").encode("ascii") + body
+            rows.append(dict(dedupe_key=c.key, message_id=mid, recipient=c.to, sender=sender,
+                             raw=raw, kind=kind, inbound_id=None))
+        session.execute(insert(OutboxMessage), rows)
+    return len(todo)
