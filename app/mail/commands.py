@@ -170,7 +170,15 @@ def register(group: click.Group) -> None:
         settings = load_settings()
         factory = _factory(settings)
         if once:
-            n = inbound.poll_once(settings, factory)
+            from imapclient.exceptions import IMAPClientError
+
+            try:
+                n = inbound.poll_once(settings, factory)
+            except (OSError, IMAPClientError) as exc:
+                ep = settings.imap
+                raise click.ClickException(
+                    f"IMAP server {ep.host}:{ep.port} ({ep.security}): {exc}; nothing was lost, run again"
+                ) from exc
             click.echo(f"stored {n} new mail(s)")
         else:
             inbound.run_forever(settings, factory)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import datetime as dt
 import shutil
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -51,7 +52,8 @@ def make_settings(db_url: str, imap_url: str = "imap://x:y@127.0.0.1:1/INBOX",
     values: dict[str, object] = dict(
         database_url=db_url, imap_url=imap_url, smtp_url=smtp_url,
         server_address="tourney@localhost", organizers=["org@example.com"],
-        organizer_password="orgpw", data_dir=Path(db_url.split("///", 1)[1]).parent,
+        organizer_password="orgpw",
+        data_dir=Path(db_url.split("///", 1)[1]).parent if "///" in db_url else Path(tempfile.mkdtemp()),
     )
     values.update(overrides)
     return Settings(**values)  # type: ignore[arg-type]
@@ -64,3 +66,50 @@ def open_league(factory, name: str = "spring", **kw: object) -> None:
 
     with transaction(factory) as s:
         create_league(s, name, entry_deadline=NOW + dt.timedelta(days=7), now=NOW, **kw)
+
+
+@pytest.fixture(scope="session")
+def postgres_url():
+    """A uniquely named PostgreSQL database for this test session, migrated to head, dropped at the
+    end (``$AMARYLLIS_TEST_POSTGRES_URL``; skipped when the server is not reachable)."""
+    import os
+    import uuid
+
+    from sqlalchemy import create_engine, text
+    from sqlalchemy.engine import make_url
+
+    from app.db.session import upgrade
+
+    base = os.environ.get("AMARYLLIS_TEST_POSTGRES_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/test")
+    name = f"amaryllis_mail_{uuid.uuid4().hex[:12]}"
+    admin = create_engine(base, isolation_level="AUTOCOMMIT")
+    try:
+        with admin.connect() as conn:
+            conn.execute(text(f'CREATE DATABASE "{name}"'))
+    except Exception as exc:  # noqa: BLE001 - no server: skip, saying why
+        admin.dispose()
+        pytest.skip(f"PostgreSQL not reachable at {base}: {exc}")
+    url = make_url(base).set(database=name).render_as_string(hide_password=False)
+    upgrade(url)
+    try:
+        yield url
+    finally:
+        with admin.connect() as conn:
+            conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+        admin.dispose()
+
+
+@pytest.fixture
+def pg_factory(postgres_url):
+    """A session factory on the session's PostgreSQL database, emptied before the test."""
+    from sqlalchemy import text
+
+    from app.db.models import Base
+    from app.db.session import session_factory
+
+    f = session_factory(postgres_url, migrate=False)
+    with f() as s, s.begin():
+        names = ", ".join(f'"{t.name}"' for t in Base.metadata.sorted_tables)
+        s.execute(text(f"TRUNCATE {names} RESTART IDENTITY CASCADE"))
+    yield f
+    f.kw["bind"].dispose()

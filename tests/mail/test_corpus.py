@@ -47,8 +47,17 @@ def test_corpus_has_every_required_shape() -> None:
     assert len(EXPECTED) >= 25
 
 
+@pytest.fixture(params=["sqlite", "postgres"])
+def database(request, db_url, factory):
+    """(url, factory) on SQLite and on PostgreSQL."""
+    if request.param == "sqlite":
+        return db_url, factory
+    return request.getfixturevalue("postgres_url"), request.getfixturevalue("pg_factory")
+
+
 @pytest.mark.dovecot
-def test_corpus_end_to_end(mail_user, smtp_sink, db_url, factory) -> None:
+def test_corpus_end_to_end(mail_user, smtp_sink, database) -> None:
+    db_url, factory = database
     settings = make_settings(db_url, imap_url=mail_user.imap_url, smtp_url=smtp_sink.url,
                              server_address=mail_user.address, require_auth_results=True)
     open_league(factory, "spring")
