@@ -29,18 +29,25 @@ def check_sheet(text: str, lang: str | None = None) -> tuple[bool, str]:
 
 
 @click.command("check")
-@click.argument("sheet", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.argument("sheet", type=click.Path(exists=True, dir_okay=False, allow_dash=True,
+                                         path_type=Path))
 @click.option("--lang", type=click.Choice(["ja", "en"]), default=None,
               help="output language (default: the sheet's)")
 def check_command(sheet: Path, lang: str | None) -> None:
     """Validate SHEET: print the normalized sheet and its costs (exit 0), or every error (exit 1).
 
-    The file may be UTF-8, Shift_JIS/CP932, EUC-JP or ISO-2022-JP.
+    The file may be UTF-8, Shift_JIS/CP932, EUC-JP or ISO-2022-JP; "-" reads standard input.
     """
-    from app.sheetfile import read_sheet_file
+    from app.sheetfile import MAX_BYTES, decode_sheet_bytes, read_sheet_file
 
     try:
-        text = read_sheet_file(sheet)
+        if str(sheet) == "-":
+            data = sys.stdin.buffer.read(MAX_BYTES + 1)
+            if len(data) > MAX_BYTES:
+                raise ValueError(f"the input is too large (more than {MAX_BYTES:,} bytes)")
+            text = decode_sheet_bytes(data)
+        else:
+            text = read_sheet_file(sheet)
     except (OSError, ValueError) as exc:
         click.echo(f"{sheet}: {exc}", err=True)
         sys.exit(1)

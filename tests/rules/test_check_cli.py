@@ -11,8 +11,8 @@ from app.cli import main
 CORPUS = Path(__file__).resolve().parents[1] / "corpus" / "sheets"
 
 
-def run(*args: str):  # type: ignore[no-untyped-def]
-    return CliRunner().invoke(main, ["check", *args])
+def run(*args: str, stdin: bytes | None = None):  # type: ignore[no-untyped-def]
+    return CliRunner().invoke(main, ["check", *args], input=stdin)
 
 
 def test_valid_sheet_prints_normalized_sheet_and_costs() -> None:
@@ -60,3 +60,11 @@ def test_unreadable_files() -> None:
     assert binary.exit_code == 1 and "not text" in binary.output
     missing = run(str(CORPUS / "no-such-file.txt"))
     assert missing.exit_code == 2  # click's usage error
+
+
+def test_sheet_from_standard_input_in_shift_jis() -> None:
+    sheet = "Ｎｕｔ：１０／３／１／１／剣\n・剣（１）：防御無視攻撃＜遅延起動３＞\n".encode("cp932")
+    result = run("-", stdin=sheet)
+    assert result.exit_code == 0, result.output
+    assert result.output.splitlines()[0] == "Nut：１０／３／１／１／剣"
+    assert run("-", stdin=b"\x00\x01binary").exit_code == 1

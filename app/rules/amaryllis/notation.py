@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from .costtext import format_costs
 from .events import UnitState
 from .lexer import BULLETS, lex
-from .model import Unit
+from .model import Action, Unit
 from .problems import Problem, format_problems, make_problem
 from .validate import validate
 from .vocab import STATUS_NAMES, class_name, custom_name, normalize_name, num
@@ -144,7 +144,7 @@ def valid_name(name: str) -> bool:
     return name.lower() not in ("tech", "技術")
 
 
-def _customs(action, lang: str) -> list[str]:  # type: ignore[no-untyped-def]
+def _customs(action: Action, lang: str) -> list[str]:
     out: list[str] = []
     if action.limited:
         out.append(custom_name("limited", None, lang))
