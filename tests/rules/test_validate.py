@@ -66,6 +66,7 @@ CASES: list[tuple[str, str, set[tuple[str, int | None]]]] = [
     ("two unit lines", "X: 10/1/1/1/A\nY: 10/1/1/1/A\n" + OK_TAIL, {("duplicate-unit-line", 2)}),
     ("two TECH lines", "X: 10/1/1/1/A\nTECH 5\n技術５\n" + OK_TAIL,
      {("duplicate-tech-line", 3)}),
+    ("labelled numbers", "X: HP10/ATK1/DEF1/SPD2/A\n" + OK_TAIL, {("bad-number", 1)}),
     ("five numbers", "X: 10/1/1/1/5/A\n" + OK_TAIL, {("unit-line-numbers", 1)}),
     ("three numbers", "X: 10/1/1\n", {("unit-line-numbers", 1)}),
     ("empty", "", {("empty-sheet", None)}),

@@ -178,7 +178,10 @@ def _lex_line(out: Lexed, line: int, raw: str) -> None:
     if not colon:
         out.pending.append(Pending("unknown-line", line, raw))
         return
-    if _UNIT_BODY.match(body) and "(" not in head and ")" not in head:
+    # a unit line: numbers after the colon (or at least HP/ATK/DEF/SPD slashes: action lines
+    # never hold a slash, so "ＨＰ１０／攻撃力１／…" is read as a unit line with bad numbers)
+    if ((_UNIT_BODY.match(body) or body.count("/") >= 3)
+            and "(" not in head and ")" not in head):
         if out.units:  # only the first unit line counts; later ones are reported, not read
             out.pending.append(Pending("duplicate-unit-line", line, raw,
                                        {"first": out.units[0].line}))
