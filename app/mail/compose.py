@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Sequence
+from email.header import Header
 from email.headerregistry import Address
 from email.message import EmailMessage
 from email.policy import default as default_policy
@@ -27,6 +28,14 @@ def reply_subject(subject: str) -> str:
     if s[:3].lower() in ("re:", "re：") or s[:3].lower() == "re：":
         return s
     return f"Re: {s}" if s else "Re:"
+
+
+def _jis_ok(text: str) -> bool:
+    try:
+        text.encode("iso-2022-jp")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def build_message(
@@ -54,7 +63,11 @@ def build_message(
     domain = sender.rpartition("@")[2] or "localhost"
     msg["From"] = Address(display_name=sender_name, addr_spec=sender) if sender_name else sender
     msg["To"] = to
-    msg["Subject"] = subject
+    if charset.lower() in ("iso-2022-jp", "jis") and _jis_ok(subject) and not subject.isascii():
+        # old Japanese mailers expect =?ISO-2022-JP?B?...?= (RFC 1468/2047); set_raw keeps it as is
+        msg.set_raw("Subject", Header(subject, "iso-2022-jp", header_name="Subject").encode())
+    else:
+        msg["Subject"] = subject
     msg["Date"] = format_datetime(now or utcnow())
     msg["Message-ID"] = make_msgid(domain=domain)
     if in_reply_to:

@@ -119,6 +119,8 @@ def test_corpus_end_to_end(mail_user, smtp_sink, database) -> None:
             assert reply.recipient == row.sender
             if "reply_charset" in exp:
                 assert body.get_content_charset() == exp["reply_charset"], f
+                if exp["reply_charset"] == "iso-2022-jp" and not msg["Subject"].isascii():
+                    assert b"Subject: =?iso-2022-jp?b?" in reply.raw, f
             if exp.get("html"):
                 assert msg.get_body(("html",)) is not None, f
             if exp.get("lang") == "ja":

@@ -1,0 +1,52 @@
+"""Every reply template renders in both languages with the context the pipeline gives it
+(StrictUndefined: a missing variable fails), and ends with the footer."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from app.mail.commands import WORDS
+from app.mail.pipeline import render_mail
+
+TEMPLATES = Path(__file__).resolve().parents[2] / "templates" / "mail"
+BASE = {"subject": "x", "cut_lines": 0, "max_lines": 500, "notes": [], "server": "t@localhost",
+        "league": "spring", "detail": "", "open": [], "code": ""}
+SHEET = {"ok": True, "normalized": "N", "costs": "C", "problems": "", "warnings": ""}
+CONTEXTS = {
+    "entry": [dict(SHEET, accepted=True, replaced=False, version=1),
+              dict(SHEET, accepted=True, replaced=True, version=2, warnings="W"),
+              dict(SHEET, ok=False, accepted=False, replaced=False, version=None, problems="P")],
+    "check": [SHEET, dict(SHEET, ok=False, problems="P")],
+    "test": [{"reports": ["R1", "R2"], "samples": True}],
+    "withdrawn": [{}],
+    "standings": [{"standings": "S"}],
+    "help": [{"words": WORDS, "leagues": ["spring"]}],
+    "charset": [{"charset": "iso-2022-jp"}],
+    "organizer": [{"action": "run", "detail": "1, 2"}],
+    "error": [{"code": c, "size": 5, "limit": 1, "value": "v", "usage": "u", "detail": "d", "open": ["a"]}
+              for c in ("no-such-league", "which-league", "too-large", "rate-limit", "bad-charset",
+                        "no-sheet", "password", "not-organizer", "entries-closed", "not-entered",
+                        "disqualified", "bad-arguments", "league-error")],
+}
+
+
+def test_every_template_file_is_covered() -> None:
+    names = {p.name.split(".")[0] for p in TEMPLATES.glob("*.txt") if not p.name.startswith("_")}
+    assert names == set(CONTEXTS)
+    for name in names:
+        assert (TEMPLATES / f"{name}.ja.txt").exists() and (TEMPLATES / f"{name}.en.txt").exists()
+
+
+@pytest.mark.parametrize("lang", ["ja", "en"])
+@pytest.mark.parametrize("name", sorted(CONTEXTS))
+def test_renders(name: str, lang: str) -> None:
+    outputs = set()
+    for ctx in CONTEXTS[name]:
+        text = render_mail(name, lang, **dict(BASE, **ctx))
+        assert "t@localhost" in text and "\n-- \n" in text
+        outputs.add(text)
+    assert len(outputs) == len(CONTEXTS[name])  # every variant says something different
+    cut = render_mail(name, lang, **dict(BASE, **CONTEXTS[name][0], cut_lines=7, notes=["n1"]))
+    assert "7" in cut and "n1" in cut
