@@ -78,7 +78,8 @@ class SinkMail:
 
 def message_text(message: EmailMessage) -> str:
     """The readable body of ``message``: its ``text/plain`` part decoded (any charset the ``email`` package
-    knows, e.g. UTF-8, ISO-2022-JP), else the text of its ``text/html`` part (via BeautifulSoup), else ``""``.
+    knows, e.g. UTF-8, ISO-2022-JP) with ``\\n`` line ends, else the text of its ``text/html`` part (via
+    BeautifulSoup), else ``""``.
     Never raises for a malformed body: undecodable bytes are replaced."""
     part = message.get_body(preferencelist=("plain", "html"))
     if part is None:
@@ -90,6 +91,7 @@ def message_text(message: EmailMessage) -> str:
         content = payload.decode("utf-8", "replace")
     if isinstance(content, bytes):
         content = content.decode("utf-8", "replace")
+    content = content.replace("\r\n", "\n")
     if part.get_content_subtype() == "html":
         from bs4 import BeautifulSoup
 
