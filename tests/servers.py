@@ -75,6 +75,32 @@ def wait_for_greeting(port: int, prefix: bytes, timeout: float = 15.0, proc: sub
     raise RuntimeError(f"no greeting on port {port}: {last}")
 
 
+def wait_for_port(port: int, timeout: float = 15.0, proc: subprocess.Popen | None = None) -> None:
+    """Wait until 127.0.0.1:``port`` accepts a TCP connection (for TLS-first ports)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if proc is not None and proc.poll() is not None:
+            raise RuntimeError(f"server exited with {proc.returncode}")
+        try:
+            socket.create_connection((LOOPBACK, port), timeout=2).close()
+            return
+        except OSError:
+            time.sleep(0.02)
+    raise RuntimeError(f"nothing listens on port {port}")
+
+
+def self_signed_cert(folder: Path) -> tuple[Path, Path]:
+    """A throw-away self-signed certificate for 127.0.0.1/localhost made with the ``openssl`` CLI:
+    ``(cert.pem, key.pem)``. Clients trust it through ``SSL_CERT_FILE=cert.pem``."""
+    cert, key = folder / "cert.pem", folder / "key.pem"
+    subprocess.run(
+        ["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", str(key), "-out", str(cert),
+         "-days", "2", "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1,DNS:localhost"],
+        check=True, capture_output=True,
+    )
+    return cert, key
+
+
 def imap_client(host: str, port: int, user: str, password: str, *, timeout: float = 30):
     """A logged-in ``IMAPClient`` with TCP_NODELAY set (notes §0: 40 ms per command without it)."""
     from imapclient import IMAPClient
@@ -174,10 +200,13 @@ class Dovecot:
 
     binary = "/usr/sbin/dovecot"
 
-    def __init__(self) -> None:
+    def __init__(self, *, tls: bool = False) -> None:
         self.dir = Path(tempfile.mkdtemp(prefix="dc"))  # short: unix sockets live under it
         self.imap_port = free_port()
         self.lmtp_port = free_port()
+        self.tls = tls
+        self.imaps_port = free_port() if tls else 0
+        self.cert: Path | None = None
         self.proc: subprocess.Popen | None = None
         self._users: dict[str, str] = {}
         self._lock = threading.Lock()
@@ -212,6 +241,10 @@ class Dovecot:
         shutil.chown(d / "mail", "dovecot", "dovecot")
         self._users.setdefault("tourney", "secret")
         self._write_users()
+        ssl_conf = "ssl = no"
+        if self.tls:
+            self.cert, key = self_signed_cert(d)
+            ssl_conf = f"ssl = yes\nssl_cert = <{self.cert}\nssl_key = <{key}"
         (d / "dovecot.conf").write_text(
             f"""base_dir = {d}/run
 state_dir = {d}/state
@@ -219,7 +252,7 @@ instance_name = test-{self.imap_port}
 log_path = {d}/dovecot.log
 protocols = imap lmtp
 listen = {LOOPBACK}
-ssl = no
+{ssl_conf}
 disable_plaintext_auth = no
 auth_mechanisms = plain login
 default_internal_user = dovecot
@@ -241,7 +274,8 @@ service imap-login {{
     port = {self.imap_port}
   }}
   inet_listener imaps {{
-    port = 0
+    address = {LOOPBACK}
+    port = {self.imaps_port}
   }}
 }}
 service lmtp {{
@@ -263,6 +297,8 @@ protocol lmtp {{
         try:
             wait_for_greeting(self.imap_port, b"* OK", proc=self.proc)
             wait_for_greeting(self.lmtp_port, b"220", proc=self.proc)
+            if self.tls:
+                wait_for_port(self.imaps_port, proc=self.proc)
         except RuntimeError as exc:
             log = (d / "stderr.log").read_text(errors="replace")
             self.stop()
@@ -340,14 +376,18 @@ class SmtpSink:
     :meth:`start` again on the same port simulates a refused connection window.
     """
 
-    def __init__(self, port: int | None = None) -> None:
+    def __init__(self, port: int | None = None, *, tls: str = "", cert: tuple[Path, Path] | None = None) -> None:
+        """``tls``: ``""`` (plain), ``"starttls"`` or ``"tls"`` (implicit); ``cert``: (cert, key)."""
         self.port = port or free_port()
         self.handler = _SinkHandler()
         self._ctl = None
+        self.tls = tls
+        self.cert = cert
 
     @property
     def url(self) -> str:
-        return f"smtp://{LOOPBACK}:{self.port}"
+        scheme = {"": "smtp", "starttls": "smtp+starttls", "tls": "smtps"}[self.tls]
+        return f"{scheme}://{LOOPBACK}:{self.port}"
 
     @property
     def messages(self) -> list[SunkMessage]:
@@ -357,9 +397,17 @@ class SmtpSink:
     def start(self) -> SmtpSink:
         from aiosmtpd.controller import Controller
 
+        kwargs: dict = {}
+        if self.tls:
+            import ssl
+
+            assert self.cert is not None, "a TLS sink needs cert=(cert.pem, key.pem)"
+            ctx = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+            ctx.load_cert_chain(str(self.cert[0]), str(self.cert[1]))
+            kwargs = {"tls_context": ctx} if self.tls == "starttls" else {"ssl_context": ctx}
         self._ctl = Controller(
             self.handler, hostname=LOOPBACK, port=self.port, enable_SMTPUTF8=True,
-            data_size_limit=64 * 1024 * 1024,
+            data_size_limit=64 * 1024 * 1024, **kwargs,
         )
         self._ctl.start()
         return self
