@@ -10,7 +10,6 @@ from hypothesis import strategies as st
 
 from app.rules.amaryllis import format_problems, localize, parse_sheet
 from app.rules.amaryllis.costs import action_cost
-from app.rules.amaryllis.costtext import fast_cost
 from app.rules.amaryllis.model import Action, ActionClass
 from app.rules.amaryllis.problems import CATALOGUE, MAX_LISTED
 
@@ -243,6 +242,15 @@ def test_stacked_stun_cost_is_shown_as_a_power() -> None:
     n=st.none() | st.integers(-3, 50), limited=st.booleans(),
     delay=st.none() | st.integers(-2, 40), quick=st.booleans(),
     effect=st.none() | st.integers(-3, 12), stun=st.integers(0, 12), poison=st.integers(0, 12)))
-def test_closed_form_cost_equals_the_step_by_step_cost(action: Action) -> None:
-    # valid or not (Delay 0, N < 1 ...): the validator's fast cost is costs.action_cost
-    assert fast_cost(action) == action_cost(action)
+def test_cost_equals_the_rules_formula(action: Action) -> None:
+    # valid or not (Delay 0, N < 1 ...): base × every multiplier (×2 per Stun and per Poison),
+    # then ÷2 for Limited and ÷N for Delay, each rounded up (rules §1.2)
+    base = action.cls.base_cost if action.cls.base_cost is not None else (action.n or 0)
+    x = base * (2 if action.quick else 1) * (action.effect ** 2 if action.effect is not None else 1)
+    for _ in range(action.stun + action.poison):
+        x *= 2
+    if action.limited:
+        x = -(-x // 2)
+    if action.delay is not None and action.delay > 0:
+        x = -(-x // action.delay)
+    assert action_cost(action) == x

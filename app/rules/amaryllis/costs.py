@@ -15,12 +15,15 @@ from .model import Action, Unit
 class CostStep:
     """One factor of a cost: ``op`` is ``"base"``, ``"*"`` or ``"/"``; ``label`` names the source
     (class or customization identifier: ``direct``, ``quick``, ``effect``, ``stun``, ``poison``,
-    ``limited``, ``delay``); ``value`` is the factor; ``running`` the cost after this step."""
+    ``limited``, ``delay``); ``value`` is the factor; ``running`` the cost after this step.
+    ``count`` is the number of stacked enchantments a ``stun``/``poison`` step stands for (its
+    ``value`` is then 2**count), 1 otherwise."""
 
     op: str
     label: str
     value: int
     running: int
+    count: int = 1
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,12 +61,10 @@ def cost_breakdown(action: Action) -> CostBreakdown:
         factor = action.effect * action.effect
         running *= factor
         steps.append(CostStep("*", "effect", factor, running))
-    for _ in range(action.stun):
-        running *= 2
-        steps.append(CostStep("*", "stun", 2, running))
-    for _ in range(action.poison):
-        running *= 2
-        steps.append(CostStep("*", "poison", 2, running))
+    for label, count in (("stun", action.stun), ("poison", action.poison)):
+        if count > 0:  # each enchantment ×2: one step per stack, cheap even for 10,000 Stuns
+            running <<= count
+            steps.append(CostStep("*", label, 1 << count, running, count))
     if action.limited:
         running = _ceil_div(running, 2)
         steps.append(CostStep("/", "limited", 2, running))

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from .costs import CostBreakdown, cost_breakdown
 from .model import Action, Unit
 from .vocab import class_name, custom_name, num
@@ -19,7 +17,10 @@ def show(n: int, lang: str) -> str:
     return num(n, lang)
 
 
-def _label(action: Action, label: str, lang: str) -> str:
+def _label(action: Action, label: str, lang: str, count: int = 1) -> str:
+    if label in ("stun", "poison") and count > 1:
+        word = custom_name(label, None, lang)
+        return f"{word}×{num(count, lang)}" if lang == "ja" else f"{word} ×{count}"
     if label == "effect":
         return custom_name("effect", action.effect, lang)
     if label == "delay":
@@ -34,8 +35,10 @@ def format_steps(breakdown: CostBreakdown, lang: str) -> str:
     ``１（直接攻撃）×４（効果２倍）÷４（遅延起動４）＝１`` (ja)."""
     parts: list[str] = []
     for step in breakdown.steps:
-        label = _label(breakdown.action, step.label, lang)
+        label = _label(breakdown.action, step.label, lang, step.count)
         value = show(step.value, lang)
+        if step.count > 1 and step.value >= BIG:  # a long stack of Stun/Poison: ×2^count
+            value = f"２^{num(step.count, lang)}" if lang == "ja" else f"2^{step.count}"
         op = "" if step.op == "base" else ("×" if step.op == "*" else "÷")
         parts.append(f"{op}{value}（{label}）" if lang == "ja" else f"{op}{value} ({label})")
     eq = "＝" if lang == "ja" else " = "
@@ -43,41 +46,9 @@ def format_steps(breakdown: CostBreakdown, lang: str) -> str:
     return sep.join(parts) + eq + show(breakdown.cost, lang)
 
 
-def fast_cost(action: Action) -> int:
-    """The cost of ``action`` in closed form: equal to ``costs.action_cost`` (a test checks it)
-    but without building one step per stacked Stun/Poison, so thousands of stacked
-    enchantments on a hostile sheet cost nothing. Rules §1.2."""
-    base = action.cls.base_cost
-    running = base if base is not None else (action.n if action.n is not None else 0)
-    if action.quick:
-        running *= 2
-    if action.effect is not None:
-        running *= action.effect * action.effect
-    running *= 1 << (action.stun + action.poison)
-    if action.limited:
-        running = -(-running // 2)
-    if action.delay is not None and action.delay > 0:
-        running = -(-running // action.delay)
-    return running
-
-
-MAX_STEPS = 30
-"""With more stacked Stun/Poison than this, ``steps_text`` writes each stack as one power."""
-
-
 def steps_text(action: Action, lang: str) -> str:
-    """The cost computation of ``action`` as text (``format_steps``), with long stacks of Stun or
-    Poison collapsed into one power (``×2^40 (Stun ×40)``)."""
-    if action.stun + action.poison <= MAX_STEPS:
-        return format_steps(cost_breakdown(action), lang)
-    short = replace(action, stun=0, poison=0)
-    parts = format_steps(cost_breakdown(short), lang).rsplit("＝" if lang == "ja" else " = ", 1)[0]
-    for label, count in (("stun", action.stun), ("poison", action.poison)):
-        if count:
-            word = custom_name(label, None, lang)
-            parts += (f"×２^{num(count, lang)}（{word}×{num(count, lang)}）" if lang == "ja"
-                      else f" ×2^{count} ({word} ×{count})")
-    return parts + ("＝" if lang == "ja" else " = ") + show(fast_cost(action), lang)
+    """The cost computation of ``action`` as text (``format_steps`` of ``cost_breakdown``)."""
+    return format_steps(cost_breakdown(action), lang)
 
 
 def format_costs(unit: Unit, lang: str | None = None) -> str:

@@ -10,7 +10,8 @@ from __future__ import annotations
 import difflib
 from collections import Counter
 
-from .costtext import fast_cost, show, steps_text
+from .costs import action_cost
+from .costtext import show, steps_text
 from .lexer import WHAT_COST, WHAT_TECH, WHAT_UNIT, L, Lexed, Pending, RawAction
 from .model import Action, Kind, Unit
 from .vocab import class_name, custom_name
@@ -87,7 +88,7 @@ def check_action(raw: RawAction, pending: list[Pending], unsure: bool = False) -
     )
     if raw.declared is not None and raw.declared >= 0 and not unsure:
         if (not cls.takes_n or raw.n is not None) and (delay is None or delay >= 1):
-            cost = fast_cost(action)
+            cost = action_cost(action)
             if cost != raw.declared:
                 pending.append(Pending("declared-cost-mismatch", line, text, {
                     "declared": L(show(raw.declared, "ja"), str(raw.declared)),
@@ -208,14 +209,14 @@ def validate(lexed: Lexed, lang: str) -> tuple[Unit | None, list[Pending]]:
 
     # the budget (not judged when a set action's line could not be fully read)
     if stats is not None and not any(first_line_of[a.name] in unsure_lines for a in loadout):
-        total = sum(fast_cost(a) for a in loadout)
+        total = sum(action_cost(a) for a in loadout)
         if total > stats[4]:
             counts: dict[str, int] = {}
             for a in loadout:
                 counts[a.name] = counts.get(a.name, 0) + 1
             parts_ja, parts_en = [], []
             for name, times in list(counts.items())[:20]:
-                c = fast_cost(defined[name])
+                c = action_cost(defined[name])
                 parts_ja.append(f"{name}{show(c, 'ja')}×{show(times, 'ja')}")
                 parts_en.append(f"{name} {show(c, 'en')}×{times}")
             more = len(counts) > 20
