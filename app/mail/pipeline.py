@@ -216,7 +216,11 @@ class Handler:
         cmd = parse_command(mail.subject, mail.text)
         self.row.command = cmd.name
         svc = _service()
-        self.player = svc.get_or_create_player(self.s, mail.sender)
+        try:
+            self.player = svc.get_or_create_player(self.s, mail.sender)
+        except ValueError:  # an address the league layer cannot hold: nobody to answer
+            self.out.status, self.out.rules = "ignored", ["bad-sender"]
+            return self.out
         self.lang = cmd.lang or mail.lang
         if mail.charset == "iso-2022-jp":
             self.player.charset = "iso-2022-jp"

@@ -195,3 +195,11 @@ def test_unexpected_error_shunts_and_goes_on(db_url, factory, monkeypatch) -> No
     assert pipeline.requeue_shunted(factory) == 1
     process_pending(settings, factory, now=NOW)
     assert outcome(factory, bad)[0].status == "done"
+
+
+def test_unusable_sender_is_ignored_not_shunted(db_url, factory) -> None:
+    settings = make_settings(db_url)
+    rid = store(factory, mail_from('"x y"@example.com', "help", "", 1))
+    process_pending(settings, factory, now=NOW)
+    row, text = outcome(factory, rid)
+    assert row.status == "ignored" and row.rules == ["bad-sender"] and text is None
