@@ -50,9 +50,12 @@ def sheet_mail(n: int, to: str) -> bytes:
 
 
 @pytest.mark.dovecot
-def test_poller_killed_between_storing_and_flagging(tmp_path, mail_user, smtp_sink, db_url, factory) -> None:
+@pytest.mark.parametrize("processed_folder", ["", "Processed"])
+def test_poller_killed_between_storing_and_flagging(processed_folder, tmp_path, mail_user, smtp_sink,
+                                                    db_url, factory) -> None:
     open_league(factory, "spring")
     env = environment(tmp_path, db_url, mail_user.imap_url, smtp_sink.url, mail_user.address)
+    env["AMARYLLIS_IMAP_PROCESSED_FOLDER"] = processed_folder
     imap_append(mail_user.imap_url, [sheet_mail(n, mail_user.address) for n in range(5)])
 
     killed = cli(["poll", "--once"], env, crash="after-store")
@@ -60,12 +63,17 @@ def test_poller_killed_between_storing_and_flagging(tmp_path, mail_user, smtp_si
     with factory() as s:
         rows = s.scalars(select(InboundMessage)).all()
         assert len(rows) == 5 and {r.status for r in rows} == {"stored"}  # committed before the kill
-    assert not any(b"\\Seen" in f for _u, f, _r in imap_list(mail_user.imap_url))  # never flagged
+    inbox = imap_list(mail_user.imap_url)
+    assert len(inbox) == 5 and not any(b"\\Seen" in f for _u, f, _r in inbox)  # never marked
 
     again = cli(["poll", "--once"], env)
     assert again.returncode == 0, again.stderr
     assert "stored 0 new" in again.stdout  # nothing stored twice
-    assert all(b"\\Seen" in f for _u, f, _r in imap_list(mail_user.imap_url))
+    if processed_folder:
+        assert imap_list(mail_user.imap_url) == []
+        assert len(imap_list(mail_user.imap_url, folder=processed_folder)) == 5
+    else:
+        assert all(b"\\Seen" in f for _u, f, _r in imap_list(mail_user.imap_url))
     assert cli(["poll", "--once"], env).returncode == 0  # a third run changes nothing
     with factory() as s:
         rows = s.scalars(select(InboundMessage)).all()
