@@ -33,7 +33,7 @@ import logging
 import select
 import socket
 import ssl
-import time
+import threading
 from collections.abc import Iterable
 
 from imapclient import IMAPClient
@@ -260,27 +260,30 @@ def poll_once(settings: Settings, factory: sessionmaker[Session], *, now: dt.dat
     return stored
 
 
-def run_forever(settings: Settings, factory: sessionmaker[Session]) -> None:  # pragma: no cover
-    """Poll, process and wait (IDLE doorbell or ``poll_interval`` sleep) until interrupted;
-    reconnects with a growing pause after connection errors."""
+def run_forever(settings: Settings, factory: sessionmaker[Session], *,
+                stop: threading.Event | None = None, idle_slice: float = 60.0) -> None:
+    """Poll, process and wait until ``stop`` is set (or forever): the wait is IDLE as a doorbell in
+    slices of ``idle_slice`` seconds where the server has IDLE, else a ``poll_interval`` sleep.
+    Reconnects with a doubling pause (1 s to 5 min) after connection errors."""
     from app.mail.pipeline import process_pending
 
+    stop = stop or threading.Event()
     pause = 1.0
-    while True:
+    while not stop.is_set():
         poller = Poller(settings, factory)
         try:
             poller.open()
             pause = 1.0
-            while True:
+            while not stop.is_set():
                 poller.poll()
                 process_pending(settings, factory)
                 if b"IDLE" in poller.capabilities and poller.client is not None:
-                    wait_for_mail(poller.client, min(settings.poll_interval * 10, 25 * 60))
+                    wait_for_mail(poller.client, min(idle_slice, settings.poll_interval * 10))
                 else:
-                    time.sleep(settings.poll_interval)
+                    stop.wait(settings.poll_interval)
         except (OSError, IMAPClient.Error, IMAPClient.AbortError) as exc:
             log.warning("IMAP connection lost (%s); reconnecting in %.0f s", exc, pause)
-            time.sleep(pause)
+            stop.wait(pause)
             pause = min(pause * 2, 300)
         finally:
             poller.close()

@@ -27,7 +27,7 @@ import re
 import smtplib
 import socket
 import ssl
-import time
+import threading
 from dataclasses import dataclass, field
 
 from sqlalchemy import select, update
@@ -283,12 +283,14 @@ def sender_lock(settings: Settings) -> _Lock:
     return _Lock(os.path.join(os.fspath(settings.data_dir), "sender.lock"))
 
 
-def run_forever(settings: Settings, factory: sessionmaker[Session]) -> None:  # pragma: no cover
-    """Send every ``send_interval`` seconds until interrupted."""
+def run_forever(settings: Settings, factory: sessionmaker[Session], *,
+                stop: threading.Event | None = None) -> None:
+    """Send every ``send_interval`` seconds until ``stop`` is set (or forever), holding the
+    sender lock. Raises ``RuntimeError`` when another sender holds it."""
+    stop = stop or threading.Event()
     with sender_lock(settings):
-        while True:
+        while not stop.is_set():
             report = send_once(settings, factory)
             if report.sent or report.failed or report.unknown:
                 log.info("outbox: %s", report)
-            time.sleep(settings.send_interval)
-
+            stop.wait(settings.send_interval)

@@ -136,3 +136,26 @@ def test_pymap_server_works_too(pymap_server, db_url, factory) -> None:
         assert c.search(["UNSEEN"]) == []
     finally:
         c.logout()
+
+
+@pytest.mark.dovecot
+def test_run_forever_answers_within_a_second_and_stops(mail_user, db_url, factory) -> None:
+    settings = make_settings(db_url, imap_url=mail_user.imap_url)
+    from app.mail.inbound import run_forever
+
+    stop = threading.Event()
+    worker = threading.Thread(target=run_forever, args=(settings, factory),
+                              kwargs={"stop": stop, "idle_slice": 1.0}, daemon=True)
+    worker.start()
+    try:
+        time.sleep(0.3)
+        t0 = time.monotonic()
+        imap_append(mail_user.imap_url, [mail(77)])
+        while count(factory, status="done") < 1 and time.monotonic() - t0 < 10:
+            time.sleep(0.05)
+        assert count(factory, status="done") == 1
+        assert time.monotonic() - t0 < 3  # Dovecot announces after ~0.5 s; IDLE wakes us
+    finally:
+        stop.set()
+        worker.join(5)
+    assert not worker.is_alive()

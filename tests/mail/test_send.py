@@ -111,3 +111,26 @@ def test_requeue_only_unknown_or_failed(smtp_sink, db_url, factory) -> None:
         s.get(OutboxMessage, a).status = "unknown"
     assert requeue(factory, [a, b]) == 1
     assert send_once(settings, factory).sent == [a, b]
+
+
+def test_run_forever_and_the_sender_lock(smtp_sink, db_url, factory) -> None:
+    import threading
+
+    import pytest
+
+    from app.mail.send import run_forever, sender_lock
+
+    settings = make_settings(db_url, smtp_url=smtp_sink.url, send_interval=0.05)
+    stop = threading.Event()
+    worker = threading.Thread(target=run_forever, args=(settings, factory), kwargs={"stop": stop})
+    worker.start()
+    try:
+        queue(factory, 2)
+        assert len(smtp_sink.wait_for(2, timeout=10)) == 2
+        with pytest.raises(RuntimeError, match="another sender"), sender_lock(settings):
+            pass
+    finally:
+        stop.set()
+        worker.join(5)
+    with sender_lock(settings):  # released on stop
+        pass
