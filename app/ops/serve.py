@@ -246,9 +246,12 @@ class _Poller:
         return {"stored": stored, "processed": processed}
 
     def wait(self, interval: float) -> None:
-        """Block until new mail is announced (IDLE), ``interval`` seconds pass, or ``stop`` is set.
+        """Block until new mail may be there, ``interval`` seconds pass, or ``stop`` is set.
 
-        IDLE runs in slices of ``doorbell_slice`` seconds so that a stop request is seen quickly."""
+        The doorbell connection is SELECTed on the mailbox; a mail appended after that is announced as
+        ``EXISTS`` (RFC 3501 §7.3.1). So: right after (re)connecting, return at once (one more poll covers
+        what arrived before the SELECT); then, in slices of ``doorbell_slice`` seconds (so that a stop
+        request is seen quickly), NOOP (collects announcements that came between two IDLEs) and IDLE."""
         deadline = time.monotonic() + interval
         while not self.stop.is_set():
             left = deadline - time.monotonic()
@@ -263,14 +266,17 @@ class _Poller:
                     self.has_idle = b"IDLE" in self.client.capabilities()
                     if not self.has_idle:
                         log.info("imap_without_idle", poll_interval_s=interval)
-                        continue
+                    return
                 from app.mail import inbound
 
+                _, pending = self.client.noop()
+                if _announces_mail(pending):
+                    return
                 responses = inbound.wait_for_mail(self.client, min(self.slice, left))
-            except Exception as exc:  # noqa: BLE001 - drop the doorbell connection, fall back to a poll
+            except Exception as exc:  # noqa: BLE001 - drop the doorbell connection, poll again soon
                 log.warning("doorbell_failed", error=repr(exc))
                 self.close()
-                self.stop.wait(min(left, 5.0))
+                self.stop.wait(min(left, 1.0))
                 return
             if _announces_mail(responses):
                 return
