@@ -173,7 +173,7 @@ def test_organizer_commands_by_mail(db_url, factory) -> None:
         assert reports, "running the rounds queued battle reports"
 
 
-def test_unexpected_error_shunts_and_goes_on(db_url, factory, monkeypatch) -> None:
+def test_unexpected_error_shunts_and_goes_on(db_url, factory, monkeypatch, expect_error_log) -> None:
     settings = make_settings(db_url)
     bad = store(factory, mail_from("a@example.com", "help", "", 1))
     good = store(factory, mail_from("b@example.com", "help", "", 2))
