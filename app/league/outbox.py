@@ -54,14 +54,18 @@ def existing_keys(session: Session, keys: list[str]) -> set[str]:
 
 
 def queue_copies(session: Session, copies: list[Copy], *, kind: str, now: dt.datetime,
+                 checked: bool = False, defer: list[dict[str, Any]] | None = None,
                  **message: Any) -> int:
     """Queue one message per copy in the caller's transaction; ``message`` holds the keyword
     arguments of :func:`app.mail.compose.build_message` except ``to``, ``in_reply_to`` and
-    ``references``. Keys already queued are skipped. Returns the number of rows added.
-    Raises ``ValueError`` as ``build_message`` does for an unparsable sender."""
+    ``references``. Keys already queued are skipped (``checked=True``: the caller has already
+    left them out). With ``defer``, the outbox rows of the fast path are appended to that list
+    for the caller to insert in bulk (:func:`insert_rows`) in the same transaction. Returns the
+    number of mails queued. Raises ``ValueError`` as ``build_message`` does for an unparsable
+    sender."""
     from app.mail.compose import build_message, enqueue
 
-    queued = existing_keys(session, [c.key for c in copies])
+    queued = set() if checked else existing_keys(session, [c.key for c in copies])
     todo = [c for c in copies if c.key not in queued]
     if not todo:
         return 0
@@ -86,5 +90,14 @@ def queue_copies(session: Session, copies: list[Copy], *, kind: str, now: dt.dat
             raw = ("\n".join(head) + "\n").encode("ascii") + body
             rows.append(dict(dedupe_key=c.key, message_id=mid, recipient=c.to, sender=sender,
                              raw=raw, kind=kind, inbound_id=None))
-        session.execute(insert(OutboxMessage), rows)
+        if defer is not None:
+            defer.extend(rows)
+        else:
+            insert_rows(session, rows)
     return len(todo)
+
+
+def insert_rows(session: Session, rows: list[dict[str, Any]]) -> None:
+    """Insert outbox rows built by :func:`queue_copies` (one executemany)."""
+    if rows:
+        session.execute(insert(OutboxMessage), rows)

@@ -24,6 +24,7 @@ from typing import Any
 
 from sqlalchemy import func, select, update
 from sqlalchemy.orm import Session, sessionmaker
+from sqlalchemy.orm.attributes import set_committed_value
 
 from app.db.models import (
     Battle,
@@ -431,13 +432,17 @@ def _batch_size() -> int:
 def _queue_battle_reports(session: Session, settings: Any, cast: _Cast, league_name: str,
                           rnd: Round, battle: Battle, result: Any, now: dt.datetime, *,
                           key_suffix: str = "",
-                          notes: dict[str, tuple[str, bool]] | None = None) -> int:
+                          notes: dict[str, tuple[str, bool]] | None = None,
+                          known: set[str] | None = None,
+                          defer: list[dict[str, Any]] | None = None) -> int:
     """Queue the battle report to both players (dedupe keys ``report:<battle id>:<side>``): text
     and HTML in each player's language and charset, threaded under the mail that entered the
     player's active sheet. The body is built once per (language, charset) and stamped per
     recipient (``app.league.outbox``). ``notes`` maps a language to ``(engine note, show the
-    log)`` (see :func:`engine_note`; default: no note, log shown). Returns the number of mails
-    queued (keys queued before are skipped)."""
+    log)`` (see :func:`engine_note`; default: no note, log shown). ``known``: the keys already
+    in the outbox when the caller has looked them up (else they are queried); ``defer``: collect
+    the rows for one bulk insert by the caller. Returns the number of mails queued (keys queued
+    before are skipped)."""
     from app.league.outbox import Copy, existing_keys, queue_copies
     from app.reports.battle import render_battle
     from app.reports.league_battle import LeagueBattleContext, render_league_battle, subject
@@ -445,7 +450,7 @@ def _queue_battle_reports(session: Session, settings: Any, cast: _Cast, league_n
     assert battle.entry_b_id is not None and battle.sheet_a_id and battle.sheet_b_id
     sides = ((0, battle.entry_a_id, battle.sheet_a_id), (1, battle.entry_b_id, battle.sheet_b_id))
     keys = {side: f"report:{battle.id}:{side}{key_suffix}" for side, _, _ in sides}
-    done = existing_keys(session, list(keys.values()))
+    done = known if known is not None else existing_keys(session, list(keys.values()))
     groups: dict[tuple[str, str], list[Copy]] = {}
     for side, entry_id, sheet_id in sides:
         if keys[side] in done:
@@ -475,7 +480,8 @@ def _queue_battle_reports(session: Session, settings: Any, cast: _Cast, league_n
             engine_version=battle.engine_version or "", engine_note=note,
         )
         queued += queue_copies(
-            session, copies, kind="report", now=now, sender=settings.server_address,
+            session, copies, kind="report", now=now, checked=True, defer=defer,
+            sender=settings.server_address,
             sender_name=settings.server_name, subject=subject(ctx, lang),
             text=render_league_battle(ctx, lang=lang, fmt="text"),
             html=render_league_battle(ctx, lang=lang, fmt="html"), charset=charset,
@@ -485,22 +491,30 @@ def _queue_battle_reports(session: Session, settings: Any, cast: _Cast, league_n
 
 def _fight_batch(session: Session, settings: Any, cast: _Cast, rnd: Round,
                  battles: list[Battle], now: dt.datetime, counter: list[int]) -> None:
+    """Fight ``battles`` (pending, of round ``rnd``), store their results and queue their
+    reports, all in the caller's transaction: the outbox rows go in one bulk insert."""
+    from app.league.outbox import existing_keys, insert_rows
+
     rules = _rules()
     version = str(rules.ENGINE_VERSION)
+    known = existing_keys(session, [f"report:{b.id}:{side}" for b in battles for side in (0, 1)])
+    rows: list[dict[str, Any]] = []
+    updates: list[dict[str, Any]] = []
     for b in battles:
         assert b.entry_b_id is not None and b.sheet_a_id and b.sheet_b_id
         ua, ub = cast.unit(b.sheet_a_id), cast.unit(b.sheet_b_id)
         result = rules.battle(ua, ub, log=True)  # one run: the result and the report's log
-        b.engine_version = version
-        b.winner = result.winner
-        b.reason = result.reason.value
-        b.turns = result.turns
-        b.hp_a, b.hp_b = result.final[0].hp, result.final[1].hp
-        b.final = _final_json(result)
-        b.state = "done"
-        b.fought_at = now
-        _queue_battle_reports(session, settings, cast, cast.league_name, rnd, b, result, now)
+        values = dict(engine_version=version, winner=result.winner, reason=result.reason.value,
+                      turns=result.turns, hp_a=result.final[0].hp, hp_b=result.final[1].hp,
+                      final=_final_json(result), state="done", fought_at=now)
+        for k, v in values.items():
+            set_committed_value(b, k, v)  # the row is written by the bulk update below
+        updates.append(dict(id=b.id, **values))
+        _queue_battle_reports(session, settings, cast, cast.league_name, rnd, b, result, now,
+                              known=known, defer=rows)
         _kill_hook(counter)
+    session.execute(update(Battle), updates)
+    insert_rows(session, rows)
 
 
 def _play_round(factory: sessionmaker[Session], settings: Any, league_id: int, round_id: int,
