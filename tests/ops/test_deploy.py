@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import os
 import re
 import shutil
 import subprocess
@@ -105,3 +106,79 @@ def test_dovecot_config_parses() -> None:
     assert done.returncode == 0, done.stderr
     assert "protocols = imap lmtp" in done.stdout
     assert "mail_location = maildir:/var/mail/%n" in done.stdout
+
+
+@pytest.mark.dovecot
+@pytest.mark.skipif(shutil.which("dovecot") is None or os.geteuid() != 0,
+                    reason="needs Debian's dovecot-imapd/-lmtpd and root (.ci/run installs it)")
+def test_the_compose_dovecot_config_delivers_plus_addresses_over_lmtp_to_the_imap_inbox() -> None:
+    """Run config/docker/dovecot/dovecot.conf for real, moved to loopback and a temporary folder: the
+    password is hashed the way the entrypoint does it, Postfix's LMTP delivery to tourney+spring@ lands in
+    tourney's INBOX, an unknown user is refused at RCPT, and the app's IMAP login works."""
+    import smtplib
+    import tempfile
+    import time
+
+    from tests.servers import free_port, imap_client, wait_for_greeting
+
+    base = Path(tempfile.mkdtemp(prefix="dcc"))  # short: unix socket paths are limited to 108 bytes
+    imap_port, lmtp_port = free_port(), free_port()
+    conf = (ROOT / "config/docker/dovecot/dovecot.conf").read_text(encoding="utf-8")
+    for old, new in (("listen = *", "listen = 127.0.0.1"), ("port = 143", f"port = {imap_port}"),
+                     ("port = 24", f"port = {lmtp_port}"), ("/var/mail", f"{base}/mail"),
+                     ("/etc/dovecot/users", f"{base}/users"), ("vmail", "dovecot"),
+                     ("first_valid_uid = 5000", "first_valid_uid = 1"),
+                     ("log_path = /dev/stderr", f"log_path = {base}/dovecot.log"),
+                     ("info_log_path = /dev/stdout", f"info_log_path = {base}/dovecot.log")):
+        assert old in conf, old
+        conf = conf.replace(old, new)
+    conf = (f"base_dir = {base}/run\nstate_dir = {base}/state\ninstance_name = dcc-{imap_port}\n"
+            "default_internal_user = dovecot\ndefault_login_user = dovenull\n" + conf)
+    for sub in ("run", "state", "mail"):
+        (base / sub).mkdir()
+    shutil.chown(base / "mail", "dovecot", "dovecot")
+    (base / "dovecot.conf").write_text(conf, encoding="utf-8")
+    # the entrypoint's hashing command
+    hashed = subprocess.run(["doveadm", "pw", "-s", "SHA512-CRYPT", "-p", "pw-mailbox"],
+                            capture_output=True, text=True, check=True).stdout.strip()
+    assert hashed.startswith("{SHA512-CRYPT}$6$")
+    base.chmod(0o755)
+    (base / "users").write_text(f"tourney:{hashed}\n", encoding="utf-8")
+    shutil.chown(base / "users", "root", "dovecot")  # as the entrypoint: root:dovecot, umask 027
+    (base / "users").chmod(0o640)
+    proc = subprocess.Popen(["dovecot", "-F", "-c", str(base / "dovecot.conf")],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    try:
+        wait_for_greeting(imap_port, b"* OK", proc=proc)
+        wait_for_greeting(lmtp_port, b"220", proc=proc)
+        msg = ("From: player@example.org\r\nTo: tourney+spring@league.example\r\nSubject: [spring] entry\r\n"
+               "Message-ID: <m1@example.org>\r\n\r\nGrisk: 10/1/1/2\r\n").encode()
+        with smtplib.LMTP("127.0.0.1", lmtp_port) as lmtp:
+            lmtp.sendmail("player@example.org", ["tourney+spring@league.example"], msg)
+            with pytest.raises(smtplib.SMTPRecipientsRefused):
+                lmtp.sendmail("player@example.org", ["ghost@league.example"], msg)
+        client = imap_client("127.0.0.1", imap_port, "tourney", "pw-mailbox")
+        try:
+            client.select_folder("INBOX")
+            deadline = time.monotonic() + 5
+            uids = client.search(["ALL"])
+            while not uids and time.monotonic() < deadline:
+                time.sleep(0.05)
+                client.noop()
+                uids = client.search(["ALL"])
+            [uid] = uids
+            raw = client.fetch([uid], ["BODY.PEEK[]"])[uid][b"BODY[]"]
+            assert b"Delivered-To: tourney+spring@league.example" in raw or b"Delivered-To: <tourney" in raw
+            assert b"Message-ID: <m1@example.org>" in raw
+            assert [f.decode() if isinstance(f, bytes) else f for _fl, _d, f in client.list_folders()] == \
+                ["INBOX"]  # no "spring" folder: the detail is not a mailbox
+        finally:
+            client.logout()
+        with pytest.raises(Exception):  # noqa: B017 - imapclient's LoginError
+            imap_client("127.0.0.1", imap_port, "tourney", "wrong")
+    finally:
+        proc.terminate()
+        proc.wait(timeout=15)
+        log = (base / "dovecot.log").read_text(errors="replace") if (base / "dovecot.log").exists() else ""
+        shutil.rmtree(base, ignore_errors=True)
+        print(log)  # shown by pytest when the test fails
