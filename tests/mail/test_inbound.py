@@ -159,3 +159,28 @@ def test_run_forever_answers_within_a_second_and_stops(mail_user, db_url, factor
         stop.set()
         worker.join(5)
     assert not worker.is_alive()
+
+
+@pytest.mark.dovecot
+def test_two_pollers_at_once_store_each_mail_once(mail_user, postgres_url, pg_factory) -> None:
+    """Two poll passes racing on one mailbox (PostgreSQL): the unique Message-ID key and the
+    per-row savepoint make each mail stored exactly once, and neither pass fails."""
+    settings = make_settings(postgres_url, imap_url=mail_user.imap_url)
+    imap_append(mail_user.imap_url, [mail(i) for i in range(300)])
+    results: list[int] = []
+    errors: list[BaseException] = []
+
+    def one() -> None:
+        try:
+            results.append(poll_once(settings, pg_factory, now=NOW, process=False))
+        except BaseException as exc:  # noqa: BLE001 - reported below
+            errors.append(exc)
+
+    threads = [threading.Thread(target=one) for _ in range(2)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(60)
+    assert not errors, errors
+    assert sum(results) == 300
+    assert count(pg_factory) == 300
