@@ -172,14 +172,18 @@ def register(group: click.Group) -> None:
         if once:
             from imapclient.exceptions import IMAPClientError
 
+            from app.mail.pipeline import process_pending
+
             try:
-                n = inbound.poll_once(settings, factory)
+                n = inbound.poll_once(settings, factory, process=False)
             except (OSError, IMAPClientError) as exc:
                 ep = settings.imap
+                process_pending(settings, factory)  # mail stored earlier still gets its answer
                 raise click.ClickException(
                     f"IMAP server {ep.host}:{ep.port} ({ep.security}): {exc}; nothing was lost, run again"
                 ) from exc
-            click.echo(f"stored {n} new mail(s)")
+            done = process_pending(settings, factory)
+            click.echo(f"stored {n} new mail(s), processed {done}")
         else:
             inbound.run_forever(settings, factory)
 

@@ -27,7 +27,7 @@ def test_poll_and_send_once(tmp_path, mail_user, smtp_sink, db_url, factory) -> 
     runner = CliRunner()
     res = runner.invoke(main, ["poll", "--once"], env=env)
     assert res.exit_code == 0, res.output
-    assert "stored 1 new mail(s)" in res.output
+    assert "stored 1 new mail(s), processed 1" in res.output
     res = runner.invoke(main, ["send", "--once"], env=env)
     assert res.exit_code == 0, res.output
     assert "sent 1," in res.output
