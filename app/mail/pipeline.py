@@ -214,6 +214,8 @@ class Handler:
 
         self.stage = "command"
         cmd = parse_command(mail.subject, mail.text)
+        if cmd.source == "default" and cmd.name == "help" and any(looks_like_sheet(a) for a in mail.attachments):
+            cmd.name = "entry"  # only an attached sheet: an entry, like a sheet in the body
         self.row.command = cmd.name
         svc = _service()
         try:

@@ -203,3 +203,15 @@ def test_unusable_sender_is_ignored_not_shunted(db_url, factory) -> None:
     process_pending(settings, factory, now=NOW)
     row, text = outcome(factory, rid)
     assert row.status == "ignored" and row.rules == ["bad-sender"] and text is None
+
+
+def test_attachment_only_mail_is_an_entry(db_url, factory) -> None:
+    settings = make_settings(db_url)
+    open_league(factory, "spring")
+    raw = ("From: a@example.com\nTo: tourney@localhost\nSubject: my unit\nMessage-ID: <att@x>\n"
+           "Content-Type: multipart/mixed; boundary=b\n\n--b\nContent-Type: text/plain; charset=utf-8\n"
+           "Content-Disposition: attachment; filename=bolt.txt\n\n" + BOLT + "--b--\n")
+    rid = store(factory, raw)
+    process_pending(settings, factory, now=NOW)
+    row, text = outcome(factory, rid)
+    assert row.command == "entry" and "is accepted" in text
