@@ -4,7 +4,7 @@ Nothing here is a mock: each helper starts a real server process or thread on a 
 and stops it by its own PID/handle. Other suites import these helpers and fixtures::
 
     from tests.servers import dovecot, smtp_sink, pymap_server, mail_user   # pytest fixtures
-    from tests.servers import Dovecot, SmtpSink, Pymap, imap_append, free_port
+    from tests.servers import Dovecot, SmtpSink, Pymap, imap_append, imap_list, free_port
 
 Fixtures
 --------
@@ -21,6 +21,14 @@ Fixtures
     (``.messages``) and can be told to answer the next transactions with a 4xx/5xx code.
 ``pymap_server`` (session scope)
     A :class:`Pymap` ``dict`` backend subprocess (one user ``tourney``/``secret``).
+
+Helpers
+-------
+``Dovecot(tls=True)`` also listens with implicit TLS on ``.imaps_port`` and offers STARTTLS on
+``.imap_port``, with a throw-away certificate ``.cert`` (clients trust it via ``SSL_CERT_FILE``);
+``Dovecot.lmtp_deliver(raw, rcpt)`` delivers like an MTA. ``SmtpSink(tls="starttls"|"tls",
+cert=self_signed_cert(dir))`` is a TLS sink; ``.fail_next("451 …")`` makes it refuse the next
+DATA. ``imap_append(url, raws)`` (MULTIAPPEND) and ``imap_list(url)`` read and write a mailbox.
 
 All servers bind 127.0.0.1 only.
 """

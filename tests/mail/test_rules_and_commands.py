@@ -215,3 +215,14 @@ def test_attachment_only_mail_is_an_entry(db_url, factory) -> None:
     process_pending(settings, factory, now=NOW)
     row, text = outcome(factory, rid)
     assert row.command == "entry" and "is accepted" in text
+
+
+from hypothesis import given  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+
+@given(st.text(max_size=80), st.text(max_size=300))
+def test_parse_command_never_raises(subject: str, body: str) -> None:
+    cmd = parse_command(subject, body)
+    assert cmd.name in WORDS or cmd.name in ("entry", "help")
+    assert cmd.source in ("subject", "body", "default")
