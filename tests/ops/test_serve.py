@@ -211,3 +211,52 @@ def test_status_check_fails_when_the_mailbox_is_unreachable(
                           cwd=tmp_path, capture_output=True, text=True, timeout=60)
     assert done.returncode == 1
     assert "mailbox   FAILED (ConnectionRefusedError" in done.stdout
+
+
+NUT = """ヌト：１０／３／１／１／命の剣、魔法剣、絶対剣
+・命の剣（１）：ライフ与え＜リミテッド＞
+・魔法剣（１）：ＨＰ減殺＜リミテッド＞＜遅延起動２＞
+・絶対剣（１）：防御無視攻撃＜遅延起動３＞
+"""
+
+
+def test_the_scheduler_closes_entries_at_the_deadline_and_the_round_reports_go_out(
+        tmp_path: Path, stack: EmbeddedMailStack, env: dict[str, str]) -> None:
+    f = session_factory(env["AMARYLLIS_DATABASE_URL"])
+    from app.league import service
+
+    now = dt.datetime.now(dt.timezone.utc)
+    deadline = now + dt.timedelta(seconds=6)
+    with transaction(f) as s:
+        service.create_league(s, "blitz", entry_deadline=deadline, rounds_every=dt.timedelta(hours=1),
+                              now=now)
+    proc = _start({**env, "AMARYLLIS_TICK_INTERVAL": "0.5"}, tmp_path)
+    try:
+        _wait_running(env, proc)
+        for sender, sheet in (("grisk@example.jp", GRISK), ("nut@example.jp", NUT)):
+            msg = _entry_mail()
+            del msg["From"]
+            msg["From"] = sender
+            del msg["Subject"]
+            msg["Subject"] = "[blitz] 登録"
+            msg.set_content(sheet)
+            _send(stack, msg)
+        replies = stack.wait_for_sink(2, timeout=15)
+        assert dt.datetime.now(dt.timezone.utc) < deadline, "entries must arrive before the deadline"
+        # round 1 is due at close time: each player gets the battle report and the standings
+        mails = stack.wait_for_sink(6, timeout=20)
+    finally:
+        code, records = _stop(proc)
+    assert code == 0
+    assert {m.recipient for m in replies} == {"grisk@example.jp", "nut@example.jp"}
+    later = mails[2:]
+    assert sorted(m.recipient for m in later) == ["grisk@example.jp"] * 2 + ["nut@example.jp"] * 2
+    battle = [m for m in later if "グリスク" in m.subject and "ヌト" in m.subject]
+    assert len(battle) == 2 and all("ヌトの勝利" in m.text for m in battle)
+    ticked = [r for r in records if r["event"] == "ticked"]
+    assert any("closed entries of blitz" in a for r in ticked for a in r["actions"])
+    assert any("played round 1 of blitz" in a for r in ticked for a in r["actions"])
+    with f() as s:
+        league = service.get_league(s, "blitz")
+        assert league.state == "finished"
+    f.kw["bind"].dispose()
