@@ -7,6 +7,8 @@ import email
 import email.policy
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 from sqlalchemy import select
 
 from app.db.models import Entry, InboundMessage, League, OutboxMessage, Player
@@ -215,10 +217,6 @@ def test_attachment_only_mail_is_an_entry(db_url, factory) -> None:
     process_pending(settings, factory, now=NOW)
     row, text = outcome(factory, rid)
     assert row.command == "entry" and "is accepted" in text
-
-
-from hypothesis import given  # noqa: E402
-from hypothesis import strategies as st  # noqa: E402
 
 
 @given(st.text(max_size=80), st.text(max_size=300))
