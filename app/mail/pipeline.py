@@ -386,8 +386,9 @@ class Handler:
         texts, htmls = [], []
         for other in opponents:
             result = rules.battle(me, other, log=True)
-            texts.append(render_battle(me, other, result, lang=self.lang, fmt="text"))
-            htmls.append(render_battle(me, other, result, lang=self.lang, fmt="html"))
+            title = f"{me.name} ― {other.name}" if self.lang == "ja" else f"{me.name} vs {other.name}"
+            texts.append(render_battle(me, other, result, lang=self.lang, fmt="text", title=title))
+            htmls.append(render_battle(me, other, result, lang=self.lang, fmt="html", title=title))
         self.out.html = "\n<hr>\n".join(htmls)
         self.reply("test", reports=texts, samples=len(parsed) < 2)
 
