@@ -162,13 +162,19 @@ def register(group: click.Group) -> None:
 
     @group.command("poll")
     @click.option("--once", is_flag=True, help="one pass (store, mark, process) and exit")
-    def poll_cmd(once: bool) -> None:
+    @click.option("--retry-shunted", is_flag=True,
+                  help="put shunted mail (an unexpected error) back to 'stored' first")
+    def poll_cmd(once: bool, retry_shunted: bool) -> None:
         """Read new mail from the IMAP mailbox, store it, mark it and process it."""
         from app.config import load_settings
         from app.mail import inbound
 
         settings = load_settings()
         factory = _factory(settings)
+        if retry_shunted:
+            from app.mail.pipeline import requeue_shunted
+
+            click.echo(f"{requeue_shunted(factory)} shunted mail(s) back in the queue")
         if once:
             from imapclient.exceptions import IMAPClientError
 

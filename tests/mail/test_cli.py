@@ -45,3 +45,19 @@ def test_poll_without_server_fails_cleanly(tmp_path, db_url) -> None:
     res = CliRunner().invoke(main, ["poll", "--once"], env=env)
     assert res.exit_code == 1
     assert "IMAP server 127.0.0.1" in res.output and "nothing was lost" in res.output
+
+
+def test_retry_shunted_option(tmp_path, db_url, factory) -> None:
+    from app.db.models import InboundMessage
+    from app.db.session import transaction
+    from tests.servers import free_port
+
+    with transaction(factory) as s:
+        s.add(InboundMessage(message_key="<s@x>", raw=b"Subject: help\r\n\r\n", status="shunted", error="x"))
+    env = {"AMARYLLIS_CONFIG": str(tmp_path / "none.toml"), "AMARYLLIS_DATABASE_URL": db_url,
+           "AMARYLLIS_IMAP_URL": f"imap://a:b@127.0.0.1:{free_port()}/INBOX"}
+    res = CliRunner().invoke(main, ["poll", "--once", "--retry-shunted"], env=env)
+    assert "1 shunted mail(s) back in the queue" in res.output
+    with factory() as s:
+        row = s.query(InboundMessage).one()
+        assert row.status == "ignored" and row.rules == ["no-sender"]  # processed again
