@@ -102,8 +102,9 @@ def decode_iso2022jp(data: bytes) -> str:
             shifted = False
             pos += 1
             continue
-        if b in (0x0A, 0x0D):  # line ends reset nothing in theory but broken mailers rely on it
+        if b in (0x0A, 0x0D):  # RFC 1468: every line ends in ASCII; reset if a mailer forgot
             out.append(chr(b))
+            mode, shifted = "ascii", False
             pos += 1
             continue
         if shifted or mode == "kana":

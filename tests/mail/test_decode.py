@@ -106,3 +106,8 @@ def test_broken_input_does_not_raise() -> None:
                 b"Content-Type: text/plain; charset=utf-8\r\nContent-Transfer-Encoding: base64\r\n\r\n!!!notbase64"):
         d = decode_message(raw)
         assert isinstance(d.text, str)
+
+
+def test_iso2022jp_line_end_resets_to_ascii() -> None:
+    # a mailer that forgot ESC ( B before the line end: the next line is still ASCII
+    assert decode_iso2022jp(b"\x1b$BF|K\\\nabc") == "日本\nabc"
