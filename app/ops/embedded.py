@@ -125,17 +125,6 @@ def _bind(port: int) -> socket.socket:
     return sock
 
 
-class _LenientSMTP(SMTP):
-    """aiosmtpd's SMTP session, accepting DATA whose lines end in a bare LF.
-
-    aiosmtpd reads DATA with ``readuntil(b"\\r\\n")`` under a 1001-byte stream limit (RFC 5321
-    §4.5.3.1.6), so a message sent with bare ``\\n`` line ends (``smtplib.sendmail`` passes bytes through
-    unchanged) fails with ``500 Line too long`` once it exceeds 1000 bytes. Postfix, the production MTA,
-    accepts bare LF; so does this stack, by raising the limit to the message size limit."""
-
-    line_length_limit = 33_554_432
-
-
 class EmbeddedMailStack:
     """pymap IMAP + aiosmtpd SMTP on 127.0.0.1 in one background thread (see the module docstring).
 
@@ -305,8 +294,8 @@ class EmbeddedMailStack:
             loop = asyncio.get_running_loop()
             servers.append(
                 await loop.create_server(
-                    lambda: _LenientSMTP(self, hostname=self._domain, enable_SMTPUTF8=True,
-                                         ident="Amaryllis embedded SMTP"),
+                    lambda: SMTP(self, hostname=self._domain, enable_SMTPUTF8=True,
+                                 ident="Amaryllis embedded SMTP"),
                     sock=smtp_sock,
                 )
             )

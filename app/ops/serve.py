@@ -359,6 +359,11 @@ def serve(settings: Settings, *, stop: threading.Event | None = None,
     previous: dict[int, Any] = {}
     if install_signal_handlers and threading.current_thread() is threading.main_thread():
         def _on_signal(signum: int, _frame: Any) -> None:
+            if stop.is_set():  # a second signal: the next one kills the process at once
+                log.warning("stop_requested_again", signal=signal.Signals(signum).name,
+                            note="finishing the current unit of work; send the signal again to kill")
+                signal.signal(signum, signal.SIG_DFL)
+                return
             log.info("stop_requested", signal=signal.Signals(signum).name)
             stop.set()
 

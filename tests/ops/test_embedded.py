@@ -197,3 +197,20 @@ def test_bad_server_address_is_refused(tmp_path: Path) -> None:
 def test_wait_for_sink_times_out_with_a_count(stack: EmbeddedMailStack) -> None:
     with pytest.raises(TimeoutError, match="0 of 1"):
         stack.wait_for_sink(1, timeout=0.2)
+
+
+def test_smtp_insists_on_crlf_line_ends_as_rfc_5321_says(stack: EmbeddedMailStack) -> None:
+    """A long message with bare LF line ends is refused (so the outbox must send CRLF); with CRLF it is
+    delivered."""
+    body = "\n".join(f"line {i}: グリスク" for i in range(100))
+    bare = f"From: tourney@localhost\nTo: p@example.org\nSubject: x\n\n{body}\n".encode()
+    ep = parse_endpoint(stack.smtp_url)
+    with smtplib.SMTP(ep.host, ep.port, timeout=10) as smtp:
+        with pytest.raises(smtplib.SMTPDataError) as refused:
+            smtp.sendmail("tourney@localhost", ["p@example.org"], bare, mail_options=["BODY=8BITMIME"])
+        assert refused.value.smtp_code == 500
+    with smtplib.SMTP(ep.host, ep.port, timeout=10) as smtp:
+        smtp.sendmail("tourney@localhost", ["p@example.org"], bare.replace(b"\n", b"\r\n"),
+                      mail_options=["BODY=8BITMIME"])
+    [mail] = stack.wait_for_sink(1, timeout=5)
+    assert "line 99: グリスク" in mail.text
