@@ -203,7 +203,9 @@ def test_smtp_insists_on_crlf_line_ends_as_rfc_5321_says(stack: EmbeddedMailStac
     """A long message with bare LF line ends is refused (so the outbox must send CRLF); with CRLF it is
     delivered."""
     body = "\n".join(f"line {i}: グリスク" for i in range(100))
-    bare = f"From: tourney@localhost\nTo: p@example.org\nSubject: x\n\n{body}\n".encode()
+    bare = ("From: tourney@localhost\nTo: p@example.org\nSubject: x\nMIME-Version: 1.0\n"
+            "Content-Type: text/plain; charset=utf-8\nContent-Transfer-Encoding: 8bit\n\n"
+            f"{body}\n").encode()
     ep = parse_endpoint(stack.smtp_url)
     with smtplib.SMTP(ep.host, ep.port, timeout=10) as smtp:
         with pytest.raises(smtplib.SMTPDataError) as refused:
