@@ -41,13 +41,26 @@ def stack(tmp_path: Path):
 
 
 @pytest.fixture
-def env(tmp_path: Path, stack: EmbeddedMailStack) -> dict[str, str]:
+def env(request: pytest.FixtureRequest, tmp_path: Path, stack: EmbeddedMailStack):
+    """The server's environment: the embedded stack, and SQLite (default) or a fresh PostgreSQL database
+    (``@pytest.mark.parametrize("env", ["sqlite", "postgres"], indirect=True)``)."""
+    backend = getattr(request, "param", "sqlite")
+    if backend == "postgres":
+        from tests.db.pgutil import fresh_postgres
+
+        with fresh_postgres("amaryllis_ops") as url:
+            yield _env(tmp_path, stack, url)
+    else:
+        yield _env(tmp_path, stack, f"sqlite:///{tmp_path / 'data' / 'db.sqlite3'}")
+
+
+def _env(tmp_path: Path, stack: EmbeddedMailStack, db_url: str) -> dict[str, str]:
     data = tmp_path / "data"
     out = {k: v for k, v in os.environ.items() if not k.startswith("AMARYLLIS_")}
     out.update({
         "AMARYLLIS_CONFIG": str(tmp_path / "no-config.toml"),
         "AMARYLLIS_DATA_DIR": str(data),
-        "AMARYLLIS_DATABASE_URL": f"sqlite:///{data / 'db.sqlite3'}",
+        "AMARYLLIS_DATABASE_URL": db_url,
         "AMARYLLIS_IMAP_URL": stack.imap_url,
         "AMARYLLIS_SMTP_URL": stack.smtp_url,
         "AMARYLLIS_SERVER_ADDRESS": "tourney@localhost",
@@ -115,6 +128,7 @@ def _send(stack: EmbeddedMailStack, msg: EmailMessage) -> None:
         smtp.send_message(msg)
 
 
+@pytest.mark.parametrize("env", ["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)], indirect=True)
 def test_serve_answers_a_sheet_then_stops_cleanly_on_sigterm(
         tmp_path: Path, stack: EmbeddedMailStack, env: dict[str, str], factory) -> None:
     proc = _start(env, tmp_path)
@@ -170,6 +184,7 @@ def test_a_mail_in_flight_at_sigterm_is_answered_exactly_once_across_a_restart(
         assert len(s.scalars(select(InboundMessage)).all()) == 1
 
 
+@pytest.mark.parametrize("env", ["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)], indirect=True)
 def test_status_reports_mailbox_queues_leagues_and_last_poll(
         tmp_path: Path, stack: EmbeddedMailStack, env: dict[str, str], factory) -> None:
     proc = _start(env, tmp_path)
