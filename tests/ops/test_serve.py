@@ -34,6 +34,9 @@ GRISK = """グリスク：１０／１／１／２／シールド、スピア、
 """
 
 
+BACKENDS = ["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)]
+
+
 @pytest.fixture
 def stack(tmp_path: Path):
     with EmbeddedMailStack(tmp_path / "sink") as s:
@@ -128,7 +131,7 @@ def _send(stack: EmbeddedMailStack, msg: EmailMessage) -> None:
         smtp.send_message(msg)
 
 
-@pytest.mark.parametrize("env", ["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)], indirect=True)
+@pytest.mark.parametrize("env", BACKENDS, indirect=True)
 def test_serve_answers_a_sheet_then_stops_cleanly_on_sigterm(
         tmp_path: Path, stack: EmbeddedMailStack, env: dict[str, str], factory) -> None:
     proc = _start(env, tmp_path)
@@ -184,7 +187,7 @@ def test_a_mail_in_flight_at_sigterm_is_answered_exactly_once_across_a_restart(
         assert len(s.scalars(select(InboundMessage)).all()) == 1
 
 
-@pytest.mark.parametrize("env", ["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)], indirect=True)
+@pytest.mark.parametrize("env", BACKENDS, indirect=True)
 def test_status_reports_mailbox_queues_leagues_and_last_poll(
         tmp_path: Path, stack: EmbeddedMailStack, env: dict[str, str], factory) -> None:
     proc = _start(env, tmp_path)
