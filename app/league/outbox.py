@@ -9,8 +9,8 @@ message **once** with :func:`app.mail.compose.build_message`, removes the per-re
 as those headers (RFC 5322 §3.6: header order is free) followed by the shared bytes. Rows go to the
 outbox in one bulk insert, with the same dedupe-key semantics as
 :func:`app.mail.compose.enqueue` (a key queued before is skipped). A copy whose headers are not
-plain ASCII of a safe length (an internationalized address, say) falls back to ``build_message``
-and ``enqueue``.
+plain ASCII of a safe length (an internationalized address, say) gets its own ``build_message``.
+:func:`build_rows` needs no database, so worker processes can build rows in parallel.
 """
 
 from __future__ import annotations
@@ -53,27 +53,25 @@ def existing_keys(session: Session, keys: list[str]) -> set[str]:
     return found
 
 
-def queue_copies(session: Session, copies: list[Copy], *, kind: str, now: dt.datetime,
-                 checked: bool = False, defer: list[dict[str, Any]] | None = None,
-                 **message: Any) -> int:
-    """Queue one message per copy in the caller's transaction; ``message`` holds the keyword
-    arguments of :func:`app.mail.compose.build_message` except ``to``, ``in_reply_to`` and
-    ``references``. Keys already queued are skipped (``checked=True``: the caller has already
-    left them out). With ``defer``, the outbox rows of the fast path are appended to that list
-    for the caller to insert in bulk (:func:`insert_rows`) in the same transaction. Returns the
-    number of mails queued. Raises ``ValueError`` as ``build_message`` does for an unparsable
-    sender."""
-    from app.mail.compose import build_message, enqueue
+def build_rows(copies: list[Copy], *, kind: str, now: dt.datetime,
+               **message: Any) -> list[dict[str, Any]]:
+    """The outbox rows (column values) of one message per copy, without a database: the shared
+    body is built once with :func:`app.mail.compose.build_message` and stamped per recipient;
+    a copy with unusual headers gets its own ``build_message``. ``message`` holds the keyword
+    arguments of ``build_message`` except ``to``, ``in_reply_to`` and ``references``. Raises
+    ``ValueError`` as ``build_message`` does for an unparsable sender."""
+    from app.mail.compose import build_message
 
-    queued = set() if checked else existing_keys(session, [c.key for c in copies])
-    todo = [c for c in copies if c.key not in queued]
-    if not todo:
-        return 0
-    fast = [c for c in todo if _safe(c.to) and (c.in_reply_to is None or _safe(c.in_reply_to))]
-    slow = [c for c in todo if c not in fast]
-    for c in slow:
+    rows: list[dict[str, Any]] = []
+    fast = [c for c in copies if _safe(c.to) and (c.in_reply_to is None or _safe(c.in_reply_to))]
+    for c in copies:
+        if c in fast:
+            continue
         msg = build_message(to=c.to, in_reply_to=c.in_reply_to, now=now, **message)
-        enqueue(session, dedupe_key=c.key, message=msg, kind=kind)
+        rows.append(dict(dedupe_key=c.key, message_id=str(msg["Message-ID"]),
+                         recipient=msg["To"].addresses[0].addr_spec,
+                         sender=msg["From"].addresses[0].addr_spec, raw=msg.as_bytes(),
+                         kind=kind, inbound_id=None))
     if fast:
         base: EmailMessage = build_message(to=fast[0].to, now=now, **message)
         sender = base["From"].addresses[0].addr_spec
@@ -81,7 +79,6 @@ def queue_copies(session: Session, copies: list[Copy], *, kind: str, now: dt.dat
             del base[header]
         body = base.as_bytes()
         domain = sender.rpartition("@")[2] or "localhost"
-        rows = []
         for c in fast:
             mid = make_msgid(domain=domain)
             head = [f"To: {c.to}", f"Message-ID: {mid}"]
@@ -90,14 +87,21 @@ def queue_copies(session: Session, copies: list[Copy], *, kind: str, now: dt.dat
             raw = ("\n".join(head) + "\n").encode("ascii") + body
             rows.append(dict(dedupe_key=c.key, message_id=mid, recipient=c.to, sender=sender,
                              raw=raw, kind=kind, inbound_id=None))
-        if defer is not None:
-            defer.extend(rows)
-        else:
-            insert_rows(session, rows)
-    return len(todo)
+    return rows
+
+
+def queue_copies(session: Session, copies: list[Copy], *, kind: str, now: dt.datetime,
+                 **message: Any) -> int:
+    """Queue one message per copy in the caller's transaction (:func:`build_rows`), skipping
+    keys queued before — the semantics of :func:`app.mail.compose.enqueue`, for many
+    recipients at once. Returns the number of mails queued."""
+    queued = existing_keys(session, [c.key for c in copies])
+    rows = build_rows([c for c in copies if c.key not in queued], kind=kind, now=now, **message)
+    insert_rows(session, rows)
+    return len(rows)
 
 
 def insert_rows(session: Session, rows: list[dict[str, Any]]) -> None:
-    """Insert outbox rows built by :func:`queue_copies` (one executemany)."""
+    """Insert outbox rows built by :func:`build_rows` (one executemany)."""
     if rows:
         session.execute(insert(OutboxMessage), rows)

@@ -345,19 +345,79 @@ def close_entries(session: Session, league: League, *, now: dt.datetime) -> None
 # --------------------------------------------------------------------------- playing rounds
 
 
+@dataclass(frozen=True, slots=True)
+class _P:
+    """A player as the report builders need it (picklable)."""
+
+    address: str
+    display_name: str
+    lang: str
+    charset: str
+
+
+@dataclass(frozen=True, slots=True)
+class _E:
+    """An entry: its player and status."""
+
+    player_id: int
+    status: str
+
+
+@dataclass(frozen=True, slots=True)
+class _S:
+    """A sheet version: the texts to parse and whether it is the entry's active one."""
+
+    id: int
+    entry_id: int
+    version: int
+    normalized: str
+    text: str
+    active: bool
+
+
+@dataclass(frozen=True, slots=True)
+class _B:
+    """A battle's inputs and recorded result (from a row, or just fought)."""
+
+    id: int
+    board: int
+    entry_a_id: int
+    entry_b_id: int
+    sheet_a_id: int
+    sheet_b_id: int
+    winner: int | None = None
+    reason: str | None = None
+    turns: int | None = None
+    hp_a: int | None = None
+    hp_b: int | None = None
+    engine_version: str | None = None
+
+    @classmethod
+    def of(cls, b: Battle) -> _B:
+        assert b.entry_b_id is not None and b.sheet_a_id and b.sheet_b_id
+        return cls(b.id, b.board, b.entry_a_id, b.entry_b_id, b.sheet_a_id, b.sheet_b_id,
+                   b.winner, b.reason, b.turns, b.hp_a, b.hp_b, b.engine_version)
+
+
 @dataclass
 class _Cast:
-    """Per-run caches: entries, players, sheets (parsed once per sheet id) and thread keys."""
+    """A plain, picklable snapshot of a league for playing rounds and building reports (in this
+    process or in worker processes): entries, players, sheets (each parsed once per process)
+    and thread keys (sheet id → Message-ID of the mail that entered it)."""
 
     league_id: int
     league_name: str
-    entries: dict[int, Entry]
-    players: dict[int, Player]
-    sheets: dict[int, SheetVersion]
-    thread: dict[int, str]  # sheet id -> Message-ID of the mail that entered it
+    entries: dict[int, _E]
+    players: dict[int, _P]
+    sheets: dict[int, _S]
+    thread: dict[int, str]
+    sender: str = ""
+    sender_name: str = ""
     units: dict[int, Any] = dataclasses.field(default_factory=dict)
 
     def unit(self, sheet_id: int) -> Any:
+        """The parsed unit of sheet ``sheet_id``; raises :class:`BadState` when it no longer
+        parses (the stored normalized text is tried first, then the text as sent)."""
         if sheet_id not in self.units:
             sv = self.sheets[sheet_id]
             rules = _rules()
@@ -375,26 +435,35 @@ class _Cast:
         p = self.players[self.entries[entry_id].player_id]
         return p.display_name or p.address
 
+    def player_of(self, entry_id: int) -> _P:
+        return self.players[self.entries[entry_id].player_id]
 
-def _load_cast(session: Session, league: League) -> _Cast:
-    entries = {e.id: e for e in session.scalars(select(Entry).where(Entry.league_id == league.id))}
+
+def _load_cast(session: Session, league: League, settings: Any = None) -> _Cast:
+    entries = {e.id: _E(e.player_id, e.status)
+               for e in session.scalars(select(Entry).where(Entry.league_id == league.id))}
     pids = {e.player_id for e in entries.values()}
-    players = {p.id: p for p in session.scalars(select(Player).where(Player.id.in_(pids)))} \
+    players = {p.id: _P(p.address, p.display_name or "", p.lang or "ja", p.charset or "utf-8")
+               for p in session.scalars(select(Player).where(Player.id.in_(pids)))} \
         if pids else {}
-    sheets = {s.id: s for s in session.scalars(
-        select(SheetVersion).where(SheetVersion.entry_id.in_(list(entries))))} if entries else {}
-    inbound_ids = {s.inbound_id for s in sheets.values() if s.inbound_id is not None}
+    rows = list(session.scalars(select(SheetVersion).where(
+        SheetVersion.entry_id.in_(list(entries))))) if entries else []
+    sheets = {s.id: _S(s.id, s.entry_id, s.version, s.normalized, s.text, bool(s.active))
+              for s in rows}
+    inbound = {s.id: s.inbound_id for s in rows if s.inbound_id is not None}
     keys: dict[int, str] = {}
-    if inbound_ids:
+    if inbound:
         for iid, key in session.execute(select(InboundMessage.id, InboundMessage.message_key)
-                                        .where(InboundMessage.id.in_(inbound_ids))):
+                                        .where(InboundMessage.id.in_(set(inbound.values())))):
             keys[iid] = key
     thread: dict[int, str] = {}
-    for s in sheets.values():
-        key = keys.get(s.inbound_id) if s.inbound_id is not None else None
+    for sid, iid in inbound.items():
+        key = keys.get(iid)
         if key and not key.startswith("sha256:"):
-            thread[s.id] = key if key.startswith("<") else f"<{key}>"
-    return _Cast(league.id, league.name, entries, players, sheets, thread)
+            thread[sid] = key if key.startswith("<") else f"<{key}>"
+    return _Cast(league.id, league.name, entries, players, sheets, thread,
+                 sender=getattr(settings, "server_address", ""),
+                 sender_name=getattr(settings, "server_name", ""))
 
 
 def _lock_league(session: Session, league_id: int) -> League:
@@ -404,9 +473,6 @@ def _lock_league(session: Session, league_id: int) -> League:
     assert league is not None
     session.refresh(league)
     return league
-
-
-_REASON_OF = {"death": "death", "overkill": "overkill", "hp": "hp", "draw": "draw"}
 
 
 def _final_json(result: Any) -> dict[str, Any]:
@@ -422,127 +488,194 @@ def _kill_hook(counter: list[int]) -> None:
         os.kill(os.getpid(), signal.SIGKILL)
 
 
-def _batch_size() -> int:
+def _env_int(name: str, default: int, minimum: int) -> int:
     try:
-        return max(1, int(os.environ.get("AMARYLLIS_LEAGUE_BATCH", BATCH)))
+        return max(minimum, int(os.environ.get(name, default)))
     except ValueError:
-        return BATCH
+        return default
 
 
-def _queue_battle_reports(session: Session, settings: Any, cast: _Cast, league_name: str,
-                          rnd: Round, battle: Battle, result: Any, now: dt.datetime, *,
-                          key_suffix: str = "",
-                          notes: dict[str, tuple[str, bool]] | None = None,
-                          known: set[str] | None = None,
-                          defer: list[dict[str, Any]] | None = None) -> int:
-    """Queue the battle report to both players (dedupe keys ``report:<battle id>:<side>``): text
-    and HTML in each player's language and charset, threaded under the mail that entered the
-    player's active sheet. The body is built once per (language, charset) and stamped per
-    recipient (``app.league.outbox``). ``notes`` maps a language to ``(engine note, show the
-    log)`` (see :func:`engine_note`; default: no note, log shown). ``known``: the keys already
-    in the outbox when the caller has looked them up (else they are queried); ``defer``: collect
-    the rows for one bulk insert by the caller. Returns the number of mails queued (keys queued
-    before are skipped)."""
-    from app.league.outbox import Copy, existing_keys, queue_copies
+def _batch_size() -> int:
+    return _env_int("AMARYLLIS_LEAGUE_BATCH", BATCH, 1)
+
+
+def _report_rows(cast: _Cast, round_number: int, b: _B, result: Any, now: dt.datetime, *,
+                 key_suffix: str = "", notes: dict[str, tuple[str, bool]] | None = None,
+                 skip: set[str] | frozenset[str] = frozenset()) -> list[dict[str, Any]]:
+    """The outbox rows of the battle report to both players (dedupe keys
+    ``report:<battle id>:<side><key_suffix>``, those in ``skip`` left out): text and HTML in each
+    player's language and charset, threaded under the mail that entered the player's active
+    sheet; built once per (language, charset) and stamped per recipient
+    (``app.league.outbox``). ``result`` is the logged engine run of the two sheets; ``b`` holds
+    the recorded result the header states. ``notes`` maps a language to ``(engine note, show
+    the log)`` (see :func:`engine_note`; default: no note, log shown). No database needed."""
+    from app.league.outbox import Copy, build_rows
     from app.reports.battle import render_battle
     from app.reports.league_battle import LeagueBattleContext, render_league_battle, subject
 
-    assert battle.entry_b_id is not None and battle.sheet_a_id and battle.sheet_b_id
-    sides = ((0, battle.entry_a_id, battle.sheet_a_id), (1, battle.entry_b_id, battle.sheet_b_id))
-    keys = {side: f"report:{battle.id}:{side}{key_suffix}" for side, _, _ in sides}
-    done = known if known is not None else existing_keys(session, list(keys.values()))
     groups: dict[tuple[str, str], list[Copy]] = {}
-    for side, entry_id, sheet_id in sides:
-        if keys[side] in done:
+    for side, entry_id, sheet_id in ((0, b.entry_a_id, b.sheet_a_id),
+                                     (1, b.entry_b_id, b.sheet_b_id)):
+        key = f"report:{b.id}:{side}{key_suffix}"
+        if key in skip:
             continue
-        player = cast.players[cast.entries[entry_id].player_id]
+        player = cast.player_of(entry_id)
         lang = player.lang if player.lang in ("ja", "en") else "ja"
-        groups.setdefault((lang, player.charset or "utf-8"), []).append(
-            Copy(keys[side], player.address, cast.thread.get(sheet_id)))
-    if not groups:
-        return 0
-    ua, ub = cast.unit(battle.sheet_a_id), cast.unit(battle.sheet_b_id)
-    winner = {0: "A", 1: "B"}.get(battle.winner, "") if battle.winner is not None else ""
-    queued = 0
+        groups.setdefault((lang, player.charset), []).append(
+            Copy(key, player.address, cast.thread.get(sheet_id)))
+    ua, ub = cast.unit(b.sheet_a_id), cast.unit(b.sheet_b_id)
+    winner = {0: "A", 1: "B"}.get(b.winner, "") if b.winner is not None else ""
+    rows: list[dict[str, Any]] = []
     logs: dict[str, str] = {}
     for (lang, charset), copies in groups.items():
         note, show_log = (notes or {}).get(lang, ("", True))
         if show_log and lang not in logs:
             logs[lang] = render_battle(ua, ub, result, lang=lang, fmt="text")
         ctx = LeagueBattleContext(
-            league=league_name, round=rnd.number, board=battle.board,
-            player_a=cast.name(battle.entry_a_id), unit_a=ua.name,
-            player_b=cast.name(battle.entry_b_id), unit_b=ub.name, winner=winner,
-            winner_unit=(ua.name if battle.winner == 0 else ub.name) if winner else "",
-            reason=battle.reason or "", turns=battle.turns or 0,
-            hp=(int(battle.hp_a or 0), int(battle.hp_b or 0)),
+            league=cast.league_name, round=round_number, board=b.board,
+            player_a=cast.name(b.entry_a_id), unit_a=ua.name,
+            player_b=cast.name(b.entry_b_id), unit_b=ub.name, winner=winner,
+            winner_unit=(ua.name if b.winner == 0 else ub.name) if winner else "",
+            reason=b.reason or "", turns=b.turns or 0, hp=(int(b.hp_a or 0), int(b.hp_b or 0)),
             report=logs.get(lang, "") if show_log else "",
-            engine_version=battle.engine_version or "", engine_note=note,
+            engine_version=b.engine_version or "", engine_note=note,
         )
-        queued += queue_copies(
-            session, copies, kind="report", now=now, checked=True, defer=defer,
-            sender=settings.server_address,
-            sender_name=settings.server_name, subject=subject(ctx, lang),
-            text=render_league_battle(ctx, lang=lang, fmt="text"),
+        rows += build_rows(
+            copies, kind="report", now=now, sender=cast.sender, sender_name=cast.sender_name,
+            subject=subject(ctx, lang), text=render_league_battle(ctx, lang=lang, fmt="text"),
             html=render_league_battle(ctx, lang=lang, fmt="html"), charset=charset,
             auto_submitted="auto-generated")
-    return queued
+    return rows
 
 
-def _fight_batch(session: Session, settings: Any, cast: _Cast, rnd: Round,
-                 battles: list[Battle], now: dt.datetime, counter: list[int]) -> None:
-    """Fight ``battles`` (pending, of round ``rnd``), store their results and queue their
-    reports, all in the caller's transaction: the outbox rows go in one bulk insert."""
-    from app.league.outbox import existing_keys, insert_rows
-
+def _fight(cast: _Cast, round_number: int, pending: list[_B],
+           now: dt.datetime) -> list[tuple[int, dict[str, Any], list[dict[str, Any]]]]:
+    """Fight ``pending`` battles: for each, ``(battle id, result column values, report rows)``.
+    Pure computation (no database), so it runs in this process or in a worker."""
     rules = _rules()
     version = str(rules.ENGINE_VERSION)
-    known = existing_keys(session, [f"report:{b.id}:{side}" for b in battles for side in (0, 1)])
-    rows: list[dict[str, Any]] = []
-    updates: list[dict[str, Any]] = []
-    for b in battles:
-        assert b.entry_b_id is not None and b.sheet_a_id and b.sheet_b_id
-        ua, ub = cast.unit(b.sheet_a_id), cast.unit(b.sheet_b_id)
-        result = rules.battle(ua, ub, log=True)  # one run: the result and the report's log
+    out = []
+    for p in pending:
+        result = rules.battle(cast.unit(p.sheet_a_id), cast.unit(p.sheet_b_id), log=True)
         values = dict(engine_version=version, winner=result.winner, reason=result.reason.value,
                       turns=result.turns, hp_a=result.final[0].hp, hp_b=result.final[1].hp,
-                      final=_final_json(result), state="done", fought_at=now)
-        for k, v in values.items():
-            set_committed_value(b, k, v)  # the row is written by the bulk update below
-        updates.append(dict(id=b.id, **values))
-        _queue_battle_reports(session, settings, cast, cast.league_name, rnd, b, result, now,
-                              known=known, defer=rows)
+                      final=_final_json(result), state="done")
+        fought = dataclasses.replace(p, winner=result.winner, reason=result.reason.value,
+                                     turns=result.turns, hp_a=result.final[0].hp,
+                                     hp_b=result.final[1].hp, engine_version=version)
+        out.append((p.id, values, _report_rows(cast, round_number, fought, result, now)))
+    return out
+
+
+def _worker_fight(args: tuple[_Cast, int, list[_B], dt.datetime]) -> list[
+        tuple[int, dict[str, Any], list[dict[str, Any]]]]:
+    """:func:`_fight` in a worker process (the cast travels with the task, units parsed)."""
+    return _fight(*args)
+
+
+def _workers(pending: int) -> int:
+    """Worker processes for a run with ``pending`` battles: ``AMARYLLIS_LEAGUE_WORKERS`` if set
+    (0: none), else one per CPU from 500 battles up (below that, starting them costs more)."""
+    if "AMARYLLIS_LEAGUE_WORKERS" in os.environ:
+        return _env_int("AMARYLLIS_LEAGUE_WORKERS", 0, 0)
+    return (os.cpu_count() or 1) if pending >= 500 else 0
+
+
+def _apply(session: Session, results: list[tuple[int, dict[str, Any], list[dict[str, Any]]]],
+           now: dt.datetime, counter: list[int]) -> None:
+    """Store fought battles and queue their reports, in the caller's transaction. Battles no
+    longer pending (another runner did them) and report keys already queued are skipped."""
+    from app.league.outbox import existing_keys, insert_rows
+
+    ids = [bid for bid, _, _ in results]
+    pending = set(session.scalars(select(Battle.id).where(Battle.id.in_(ids),
+                                                          Battle.state == "pending")))
+    fresh = [r for r in results if r[0] in pending]
+    known = existing_keys(session, [row["dedupe_key"] for _, _, rows in fresh for row in rows])
+    updates: list[dict[str, Any]] = []
+    out: list[dict[str, Any]] = []
+    for bid, values, rows in fresh:
+        updates.append(dict(id=bid, fought_at=now, **values))
+        out += [row for row in rows if row["dedupe_key"] not in known]
         _kill_hook(counter)
-    session.execute(update(Battle), updates)
-    insert_rows(session, rows)
+    if updates:
+        session.execute(update(Battle), updates)
+    insert_rows(session, out)
 
 
-def _play_round(factory: sessionmaker[Session], settings: Any, league_id: int, round_id: int,
-                now: dt.datetime, counter: list[int]) -> bool:
-    """Play one round to the end (resuming whatever is pending). Returns False when it was done
-    already (a no-op)."""
+@dataclass
+class _Prepared:
+    """A round about to be played: its cast and its pending battles in chunks."""
+
+    league_id: int
+    league_name: str
+    round_id: int
+    number: int
+    cast: _Cast
+    chunks: list[list[_B]]
+
+
+def _prepare_round(factory: sessionmaker[Session], settings: Any, league_id: int,
+                   round_id: int, workers: int) -> _Prepared | None:
+    """Load a round's pending battles (``None`` when the round is done already) and mark the
+    league running. Every sheet is parsed here, so a bad sheet fails before any work."""
+    with transaction(factory) as session:
+        league = _lock_league(session, league_id)
+        rnd = session.get(Round, round_id)
+        assert rnd is not None
+        session.refresh(rnd)
+        if rnd.state == "done":
+            return None
+        if league.state == "closed":
+            league.state = "running"
+        cast = _load_cast(session, league, settings)
+        pending = [_B.of(b) for b in session.scalars(
+            select(Battle).where(Battle.round_id == round_id, Battle.state == "pending")
+            .order_by(Battle.board))]
+        number, name = rnd.number, league.name
+    for sid in sorted({s for b in pending for s in (b.sheet_a_id, b.sheet_b_id)}):
+        cast.unit(sid)
     size = _batch_size()
-    cast: _Cast | None = None
-    while True:
-        with transaction(factory) as session:
-            league = _lock_league(session, league_id)
-            rnd = session.get(Round, round_id)
-            assert rnd is not None
-            session.refresh(rnd)
-            if rnd.state == "done":
-                return False
-            if cast is None:
-                cast = _load_cast(session, league)  # read-only afterwards (kept across batches)
-            if league.state == "closed":
-                league.state = "running"
-            battles = list(session.scalars(
-                select(Battle).where(Battle.round_id == round_id, Battle.state == "pending")
-                .order_by(Battle.board).limit(size)
-            ))
-            if not battles:
-                _finish_round(session, settings, league, rnd, now, cast)
-                return True
-            _fight_batch(session, settings, cast, rnd, battles, now, counter)
+    if workers:  # enough chunks to keep every worker busy
+        size = max(1, min(size, -(-len(pending) // (2 * workers))))
+    chunks = [pending[i:i + size] for i in range(0, len(pending), size)]
+    return _Prepared(league_id, name, round_id, number, cast, chunks)
+
+
+def _store_chunk(factory: sessionmaker[Session], prep: _Prepared,
+                 results: list[tuple[int, dict[str, Any], list[dict[str, Any]]]],
+                 now: dt.datetime, counter: list[int]) -> bool:
+    """Store one chunk of fought battles with their reports in one transaction. Returns False
+    when the round was finished meanwhile (by another runner)."""
+    with transaction(factory) as session:
+        _lock_league(session, prep.league_id)
+        rnd = session.get(Round, prep.round_id)
+        assert rnd is not None
+        session.refresh(rnd)
+        if rnd.state == "done":
+            return False
+        _apply(session, results, now, counter)
+        return True
+
+
+def _close_round(factory: sessionmaker[Session], settings: Any, prep: _Prepared,
+                 now: dt.datetime) -> bool:
+    """Finish a round whose battles are all stored (:func:`_finish_round`) in one transaction.
+    Returns False when it was done already. Raises :class:`BadState` if battles are pending."""
+    with transaction(factory) as session:
+        league = _lock_league(session, prep.league_id)
+        rnd = session.get(Round, prep.round_id)
+        assert rnd is not None
+        session.refresh(rnd)
+        if rnd.state == "done":
+            return False
+        left = session.scalar(select(func.count()).select_from(Battle).where(
+            Battle.round_id == prep.round_id, Battle.state == "pending"))
+        if left:
+            raise BadState(f"round {prep.number} still has {left} pending battles",
+                           "round-incomplete")
+        _finish_round(session, settings, league, rnd, now, prep.cast)
+        return True
 
 
 def _finish_round(session: Session, settings: Any, league: League, rnd: Round,
@@ -587,13 +720,50 @@ def run_round(factory: sessionmaker[Session], settings: Any, league_name: str, *
         else:
             pending = [r for r in rounds if r.state != "done"]
             chosen = pending if all_rounds else pending[:1]
-        league_id = league.id
-        todo = [(r.id, r.number) for r in chosen if r.state != "done"]
-    played: list[int] = []
+        todo = [(league.id, league.name, r.id, r.number) for r in chosen if r.state != "done"]
+    return [number for _, _, number in _play_rounds(factory, settings, todo, now)]
+
+
+def _play_rounds(factory: sessionmaker[Session], settings: Any,
+                 todo: list[tuple[int, str, int, int]],
+                 now: dt.datetime) -> list[tuple[int, str, int]]:
+    """Play rounds ``(league id, league name, round id, round number)`` in order; returns those
+    actually played as ``(league id, league name, round number)``.
+
+    Battles are fought in chunks, each stored with its reports in one transaction; a round is
+    closed (standings queued, marked done) once all its chunks are stored, before any battle of
+    a later round is stored. With many pending battles (:func:`_workers`) the chunks are fought
+    by worker processes while this process stores earlier chunks and closes earlier rounds."""
+    if not todo:
+        return []
+    with transaction(factory) as session:
+        pending = session.scalar(select(func.count()).select_from(Battle).where(
+            Battle.round_id.in_([rid for _, _, rid, _ in todo]), Battle.state == "pending")) or 0
+    workers = _workers(pending)
+    preps = [p for p in (_prepare_round(factory, settings, lid, rid, workers)
+                         for lid, _, rid, _ in todo) if p is not None]
+    tasks = [(prep.cast, prep.number, chunk, now) for prep in preps for chunk in prep.chunks]
     counter = [0]
-    for rid, number in todo:
-        if _play_round(factory, settings, league_id, rid, now, counter):
-            played.append(number)
+    played: list[tuple[int, str, int]] = []
+    pool = None
+    if workers > 0 and tasks:
+        import multiprocessing
+
+        pool = multiprocessing.get_context("spawn").Pool(workers)  # no inherited connections
+    try:
+        results = (pool.imap(_worker_fight, tasks) if pool is not None
+                   else (_fight(*task) for task in tasks))
+        for prep in preps:
+            alive = True
+            for _ in prep.chunks:
+                chunk_results = next(results)
+                alive = alive and _store_chunk(factory, prep, chunk_results, now, counter)
+            if alive and _close_round(factory, settings, prep, now):
+                played.append((prep.league_id, prep.league_name, prep.number))
+    finally:
+        if pool is not None:
+            pool.terminate()
+            pool.join()
     return played
 
 
@@ -621,10 +791,8 @@ def tick(factory: sessionmaker[Session], settings: Any, *, now: dt.datetime) -> 
                 if at is None or at > now:
                     break
                 work.append((league.id, league.name, rnd.id, rnd.number))
-    counter = [0]
-    for lid, name, rid, number in work:
-        if _play_round(factory, settings, lid, rid, now, counter):
-            done.append(f"played round {number} of {name}")
+    for _, name, number in _play_rounds(factory, settings, work, now):
+        done.append(f"played round {number} of {name}")
     return done
 
 
@@ -752,7 +920,7 @@ def queue_standings(session: Session, settings: Any, league: League, round_numbe
     from app.reports.standings import render_standings_context
 
     if cast is None:
-        cast = _load_cast(session, league)
+        cast = _load_cast(session, league, settings)
     ctx = standings_context(session, league, upto_round=round_number)
     active_sheet_of = {s.entry_id: s.id for s in cast.sheets.values() if s.active}
     groups: dict[tuple[str, str], list[Copy]] = {}
@@ -836,6 +1004,7 @@ def resend(factory: sessionmaker[Session], settings: Any, league_name: str,
     queued. Raises :class:`NoSuchLeague`, or :class:`BadState` when the round does not exist or
     is not played yet."""
     from app.db.models import utcnow
+    from app.league.outbox import existing_keys, insert_rows
 
     now = now or utcnow()
     rules = _rules()
@@ -850,7 +1019,7 @@ def resend(factory: sessionmaker[Session], settings: Any, league_name: str,
             raise BadState(f"round {round_number} of {league.name!r} is not played yet",
                            "round-not-played")
         suffix = f":resend{_next_resend(session, league, rnd)}"
-        cast = _load_cast(session, league)
+        cast = _load_cast(session, league, settings)
         queued = 0
         for b in session.scalars(select(Battle).where(Battle.round_id == rnd.id,
                                                       Battle.state == "done")
@@ -862,8 +1031,12 @@ def resend(factory: sessionmaker[Session], settings: Any, league_name: str,
                 continue
             result = rules.battle(cast.unit(b.sheet_a_id), cast.unit(b.sheet_b_id), log=True)
             notes = {lg: engine_note(b, result, lg, current) for lg in ("ja", "en")}
-            queued += _queue_battle_reports(session, settings, cast, league.name, rnd, b, result,
-                                            now, key_suffix=suffix, notes=notes)
+            rows = _report_rows(cast, rnd.number, _B.of(b), result, now, key_suffix=suffix,
+                                notes=notes)
+            known = existing_keys(session, [r["dedupe_key"] for r in rows])
+            rows = [r for r in rows if r["dedupe_key"] not in known]
+            insert_rows(session, rows)
+            queued += len(rows)
         queued += queue_standings(session, settings, league, round_number, now=now, cast=cast,
                                   key_suffix=suffix)
         return queued
