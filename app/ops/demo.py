@@ -163,7 +163,12 @@ def run_demo(out: Path | str = Path("amaryllis-demo"), *, lang: str = "ja",
     # the demo's own progress lines are the output; library warnings still reach stderr
     logging.getLogger().setLevel(logging.WARNING)
 
-    with EmbeddedMailStack(mail_dir, server_address=SERVER_ADDRESS) as stack:
+    stack = EmbeddedMailStack(mail_dir, server_address=SERVER_ADDRESS)
+    try:
+        stack.start()
+    except (OSError, RuntimeError) as exc:
+        raise DemoError(f"the embedded mail server could not start: {exc}") from exc
+    with stack:
         db_url = f"sqlite:///{(out / 'data' / 'amaryllis.sqlite3').as_posix()}"
         settings = load_settings(
             data_dir=out / "data", database_url=db_url, imap_url=stack.imap_url,

@@ -260,7 +260,8 @@ class EmbeddedMailStack:
         self._thread = None
 
     def __enter__(self) -> EmbeddedMailStack:
-        return self.start()
+        """Start the stack unless :meth:`start` was called already."""
+        return self if self._thread is not None else self.start()
 
     def __exit__(self, *exc: object) -> None:
         self.stop()

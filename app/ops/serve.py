@@ -306,8 +306,8 @@ def serve(settings: Settings, *, stop: threading.Event | None = None,
     """Run the poller, the scheduler and the sender until SIGTERM/SIGINT (or ``stop`` is set).
 
     Returns the exit code: 0 after a graceful stop. Raises ``ImportError`` with a clear message when a
-    part of the product (mail inbound/pipeline/send, league service) is missing, and whatever
-    ``app.db.session.session_factory`` raises when the database cannot be migrated."""
+    part of the product (mail inbound/pipeline/send, league service) is missing, and ``RuntimeError`` when
+    the database cannot be opened and migrated or another sender holds ``data_dir/sender.lock``."""
     from app.db.session import session_factory
 
     stop = stop or threading.Event()
@@ -322,7 +322,11 @@ def serve(settings: Settings, *, stop: threading.Event | None = None,
 
     log.info("serve_starting", database=_mask(url), imap=_mask(settings.imap_url),
              smtp=_mask(settings.smtp_url), server_address=settings.server_address)
-    factory = session_factory(url, migrate=True)
+    try:
+        factory = session_factory(url, migrate=True)
+    except Exception as exc:  # noqa: BLE001 - unreachable server, bad URL, failed migration
+        log.error("database_unavailable", error=repr(exc))
+        raise RuntimeError(f"cannot open and migrate the database {_mask(url)}: {exc}") from exc
     log.info("database_migrated")
 
     def tick() -> list[str]:

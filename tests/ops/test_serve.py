@@ -278,3 +278,14 @@ def test_the_scheduler_closes_entries_at_the_deadline_and_the_round_reports_go_o
         league = service.get_league(s, "blitz")
         assert league.state == "finished"
     f.kw["bind"].dispose()
+
+
+def test_serve_with_an_unreachable_database_says_so_and_exits_non_zero(
+        tmp_path: Path, env: dict[str, str]) -> None:
+    bad = {**env, "AMARYLLIS_DATABASE_URL": "postgresql+psycopg://nobody:pw@127.0.0.1:1/none"}
+    done = subprocess.run([sys.executable, "-m", "app.cli", "serve"], env=bad, cwd=tmp_path,
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 1
+    assert "cannot open and migrate the database postgresql+psycopg://nobody:***@127.0.0.1:1/none" \
+        in done.stderr
+    assert "pw@" not in done.stderr
