@@ -152,17 +152,26 @@ def run_demo(out: Path | str = Path("amaryllis-demo"), *, lang: str = "ja",
     ``lang`` is the language of the printed standings (``ja`` or ``en``); ``echo`` receives each progress
     line. Raises :class:`DemoError` when a part is missing, the folder cannot be wiped, or a reply or
     report does not arrive within ``timeout`` seconds."""
+    inbound, pipeline, send, service = _parts()
+    out = Path(out).resolve()
+    _prepare(out)
+    # the demo's own progress lines are the output; library warnings still reach stderr
+    root = logging.getLogger()
+    level = root.level
+    root.setLevel(logging.WARNING)
+    try:
+        return _run(out, lang, echo, timeout, inbound, pipeline, send, service)
+    finally:
+        root.setLevel(level)
+
+
+def _run(out: Path, lang: str, echo: Callable[[str], None], timeout: float, inbound: Any,
+         pipeline: Any, send: Any, service: Any) -> DemoSummary:
     from app.config import load_settings
     from app.db.session import session_factory, transaction
     from app.ops.embedded import EmbeddedMailStack
 
-    inbound, pipeline, send, service = _parts()
-    out = Path(out).resolve()
-    _prepare(out)
     mail_dir = out / "mail"
-    # the demo's own progress lines are the output; library warnings still reach stderr
-    logging.getLogger().setLevel(logging.WARNING)
-
     stack = EmbeddedMailStack(mail_dir, server_address=SERVER_ADDRESS)
     try:
         stack.start()
