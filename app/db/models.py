@@ -200,11 +200,12 @@ class MailboxState(Base):
 
 
 class OutboxMessage(Base):
-    """A mail to send. ``status``: queued -> sending -> sent | failed (5xx or attempts exhausted).
+    """A mail to send. ``status``: queued -> sending -> sent | failed (5xx or attempts
+    exhausted) | unknown (found ``sending`` after a crash: never resent automatically).
 
     ``dedupe_key`` makes queuing idempotent (e.g. ``reply:<inbound id>``, ``report:<battle id>:<side>``).
-    ``sending`` is set and committed before the SMTP transaction; a row found ``sending`` after a
-    crash is checked, not resent blindly (see ``app.mail.outbox``).
+    ``sending`` is set and committed before the SMTP transaction, so a crash can lose a mail
+    (until ``amaryllis send --requeue``) but never send it twice (see ``app.mail.send``).
     """
 
     __tablename__ = "outbox"
