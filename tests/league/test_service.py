@@ -370,3 +370,31 @@ def test_a_new_engine_version_never_changes_a_recorded_result(factory: Factory,
         # the standings follow the recorded result, not a recomputation
         assert changed[0].entry_id == (b.entry_a_id, b.entry_b_id)[other]
         assert changed[0].points == 3 and changed != before
+
+
+def test_worker_processes_give_the_same_results_and_reports(
+        factory: Factory, settings: Settings, monkeypatch: pytest.MonkeyPatch) -> None:
+    for name in ("Solo", "Pool"):
+        fill_league(factory, name, 6)
+        _close(factory, name)
+    monkeypatch.setenv("AMARYLLIS_LEAGUE_WORKERS", "0")
+    assert svc.run_round(factory, settings, "Solo", all_rounds=True, now=DEADLINE) == [1, 2, 3,
+                                                                                       4, 5]
+    monkeypatch.setenv("AMARYLLIS_LEAGUE_WORKERS", "2")
+    assert svc.run_round(factory, settings, "Pool", all_rounds=True, now=DEADLINE) == [1, 2, 3,
+                                                                                       4, 5]
+
+    def summary(name: str) -> tuple[list[tuple[object, ...]], Counter[str], list[str]]:
+        with transaction(factory) as s:
+            league = svc.get_league(s, name)
+            results = [(r.number, b.board, b.winner, b.reason, b.turns, b.hp_a, b.hp_b, b.state)
+                       for r in league.rounds for b in r.battles]
+            ids = {b.id for r in league.rounds for b in r.battles}
+            rows = [m for m in s.scalars(select(OutboxMessage))
+                    if (m.kind == "report" and int(m.dedupe_key.split(":")[1]) in ids)
+                    or m.dedupe_key.startswith(f"standings:{league.id}:")]
+            bodies = sorted(_parse(m.raw).get_body(("plain",)).get_content()
+                            .replace(name, "LEAGUE") for m in rows if m.kind == "report")
+            return results, Counter(m.kind for m in rows), bodies
+
+    assert summary("Solo") == summary("Pool")
