@@ -23,10 +23,11 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def _cli(db_url: str, cwd: Path, *args: str, kill_after: int | None = None,
-         batch: int = 4) -> subprocess.CompletedProcess[str]:
+         batch: int = 4, workers: int = 0) -> subprocess.CompletedProcess[str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("AMARYLLIS_")}
     env |= {"AMARYLLIS_DATABASE_URL": db_url, "AMARYLLIS_NOW": DEADLINE.isoformat(),
-            "AMARYLLIS_LEAGUE_BATCH": str(batch), "PYTHONPATH": str(ROOT)}
+            "AMARYLLIS_LEAGUE_BATCH": str(batch), "AMARYLLIS_LEAGUE_WORKERS": str(workers),
+            "PYTHONPATH": str(ROOT)}
     if kill_after is not None:
         env[svc.KILL_ENV] = str(kill_after)
     return subprocess.run([sys.executable, "-m", "app.cli", *args], cwd=cwd, env=env,
@@ -95,3 +96,26 @@ def test_killed_during_the_last_batch_before_the_standings(
     states, keys, _ = _state(factory)
     assert states == {"done": 3}
     assert Counter(k.split(":")[0] for k in keys) == {"report": 4, "standings": 5}
+
+
+def test_killed_with_worker_processes_resumes_without_duplicates(
+        db_url: str, factory: sessionmaker[Session], tmp_path: Path) -> None:
+    fill_league(factory, "Pool", 21)  # 10 battles + a bye per round
+    with transaction(factory) as s:
+        svc.close_entries(s, svc.get_league(s, "Pool"), now=DEADLINE)
+    killed = _cli(db_url, tmp_path, "league", "run-round", "Pool", "--all", kill_after=25,
+                  workers=2)
+    assert killed.returncode == -signal.SIGKILL, killed.stderr
+    with transaction(factory) as s:
+        states = Counter(b.state for b in s.scalars(select(Battle)))
+        rounds = Counter(r.state for r in s.scalars(select(Round)))
+    assert 0 < states["pending"] < 210 and rounds["done"] >= 1  # died part-way
+    again = _cli(db_url, tmp_path, "league", "run-round", "Pool", "--all", workers=2)
+    assert again.returncode == 0, again.stderr
+    with transaction(factory) as s:
+        assert Counter(b.state for b in s.scalars(select(Battle))) == {"done": 21 * 11}
+        keys = list(s.scalars(select(OutboxMessage.dedupe_key)))
+        assert len(keys) == len(set(keys))
+        assert Counter(k.split(":")[0] for k in keys) == {"report": 21 * 10 * 2,
+                                                          "standings": 21 * 21}
+        assert svc.get_league(s, "Pool").state == "finished"
