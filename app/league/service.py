@@ -867,20 +867,19 @@ def standings_context(session: Session, league: League, *, upto_round: int | Non
     pairings: list[PairingView] = []
     if nxt is not None:
         cast_names = {r.entry_id: (r.name, r.unit) for r in rows}
-        for b in session.scalars(select(Battle).where(Battle.round_id == nxt.id)
-                                 .order_by(Battle.board)):
-            if b.state == "void":
+        for board, ea, eb, state in session.execute(
+                select(Battle.board, Battle.entry_a_id, Battle.entry_b_id, Battle.state)
+                .where(Battle.round_id == nxt.id).order_by(Battle.board)):
+            if state == "void":
                 continue
-            na = cast_names.get(b.entry_a_id, ("?", "?"))
-            nb = cast_names.get(b.entry_b_id, ("?", "?")) if b.entry_b_id else None
-            pairings.append(PairingView(b.board, na[0], na[1], nb[0] if nb else None,
+            na = cast_names.get(ea, ("?", "?"))
+            nb = cast_names.get(eb, ("?", "?")) if eb else None
+            pairings.append(PairingView(board, na[0], na[1], nb[0] if nb else None,
                                         nb[1] if nb else None))
-    dq = list(session.scalars(
-        select(Player.display_name).join(Entry, Entry.player_id == Player.id)
-        .where(Entry.league_id == league.id, Entry.status == "disqualified")))
-    dq_addr = list(session.scalars(
-        select(Player.address).join(Entry, Entry.player_id == Player.id)
-        .where(Entry.league_id == league.id, Entry.status == "disqualified")))
+    dq = [name or address for name, address in session.execute(
+        select(Player.display_name, Player.address).join(Entry, Entry.player_id == Player.id)
+        .where(Entry.league_id == league.id, Entry.status == "disqualified")
+        .order_by(Entry.id))]
     if rounds and after == len(rounds):
         state = "finished"
     else:
@@ -890,7 +889,7 @@ def standings_context(session: Session, league: League, *, upto_round: int | Non
         points=f"{league.points_win}/{league.points_draw}/{league.points_loss}", rows=rows,
         next_round=nxt.number if nxt else None, next_round_at=iso(nxt.scheduled_at) if nxt else "",
         next_pairings=pairings,
-        disqualified=[d or a for d, a in zip(dq, dq_addr, strict=True)],
+        disqualified=dq,
     )
 
 
