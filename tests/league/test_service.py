@@ -398,3 +398,51 @@ def test_worker_processes_give_the_same_results_and_reports(
             return results, Counter(m.kind for m in rows), bodies
 
     assert summary("Solo") == summary("Pool")
+
+
+def test_the_stored_schedule_is_the_berger_table(factory: Factory) -> None:
+    fill_league(factory, "Berger", 5, double=True)
+    _close(factory, "Berger")
+    with transaction(factory) as s:
+        league = svc.get_league(s, "Berger")
+        seat = {e.id: e.seat for e in league.entries}
+        from app.league.schedule import berger_schedule
+
+        expected = [[(p.a, p.b) for p in boards] for boards in berger_schedule(5, double=True)]
+        stored = [[(seat[b.entry_a_id], seat[b.entry_b_id] if b.entry_b_id else None)
+                   for b in r.battles] for r in league.rounds]
+        assert stored == expected
+        byes = Counter(b.entry_a_id for r in league.rounds for b in r.battles
+                       if b.entry_b_id is None)
+        assert set(byes.values()) == {2} and len(byes) == 5
+        assert all(b.state == "done" and b.reason == "bye" for r in league.rounds
+                   for b in r.battles if b.entry_b_id is None)
+
+
+def test_two_runners_at_once_fight_each_battle_once(factory: Factory,
+                                                    settings: Settings) -> None:
+    import threading
+
+    fill_league(factory, "Race", 8)
+    _close(factory, "Race")
+    errors: list[BaseException] = []
+    played: list[list[int]] = []
+
+    def runner() -> None:
+        try:
+            played.append(svc.run_round(factory, settings, "Race", all_rounds=True,
+                                        now=DEADLINE))
+        except BaseException as exc:  # noqa: BLE001 - reported below
+            errors.append(exc)
+
+    threads = [threading.Thread(target=runner) for _ in range(2)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=120)
+    assert not errors, errors
+    # every round was played by exactly one of the two runners
+    assert sorted(n for p in played for n in p) == list(range(1, 8))
+    out = _outbox(factory)
+    assert Counter(m.kind for m in out) == {"report": 2 * 28, "standings": 7 * 8}
+    assert len({m.dedupe_key for m in out}) == len(out)
