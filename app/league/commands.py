@@ -178,7 +178,7 @@ def league_show(name: str) -> None:
         lg = svc.get_league(session, name)
         click.echo(f"league {lg.name} ({lg.state})")
         click.echo(f"  entry deadline: {iso(lg.entry_deadline)}")
-        every = f"{lg.rounds_every_s // 3600}h" if lg.rounds_every_s else "by hand"
+        every = str(dt.timedelta(seconds=lg.rounds_every_s)) if lg.rounds_every_s else "by hand"
         click.echo(f"  rounds every: {every}; next round: {iso(lg.next_round_at) or '-'}")
         click.echo(f"  points: {lg.points_win}/{lg.points_draw}/{lg.points_loss}"
                    f"{'; double round-robin' if lg.double else ''}")
