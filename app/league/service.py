@@ -616,9 +616,11 @@ class _Prepared:
 
 
 def _prepare_round(factory: sessionmaker[Session], settings: Any, league_id: int,
-                   round_id: int, workers: int) -> _Prepared | None:
+                   round_id: int, workers: int,
+                   casts: dict[int, _Cast] | None = None) -> _Prepared | None:
     """Load a round's pending battles (``None`` when the round is done already) and mark the
-    league running. Every sheet is parsed here, so a bad sheet fails before any work."""
+    league running. Every sheet is parsed here, so a bad sheet fails before any work. ``casts``
+    keeps one cast per league across the rounds of a run (sheets are parsed once)."""
     with transaction(factory) as session:
         league = _lock_league(session, league_id)
         rnd = session.get(Round, round_id)
@@ -628,7 +630,9 @@ def _prepare_round(factory: sessionmaker[Session], settings: Any, league_id: int
             return None
         if league.state == "closed":
             league.state = "running"
-        cast = _load_cast(session, league, settings)
+        cast = (casts or {}).get(league_id) or _load_cast(session, league, settings)
+        if casts is not None:
+            casts[league_id] = cast
         pending = [_B.of(b) for b in session.scalars(
             select(Battle).where(Battle.round_id == round_id, Battle.state == "pending")
             .order_by(Battle.board))]
@@ -740,7 +744,8 @@ def _play_rounds(factory: sessionmaker[Session], settings: Any,
         pending = session.scalar(select(func.count()).select_from(Battle).where(
             Battle.round_id.in_([rid for _, _, rid, _ in todo]), Battle.state == "pending")) or 0
     workers = _workers(pending)
-    preps = [p for p in (_prepare_round(factory, settings, lid, rid, workers)
+    casts: dict[int, _Cast] = {}
+    preps = [p for p in (_prepare_round(factory, settings, lid, rid, workers, casts)
                          for lid, _, rid, _ in todo) if p is not None]
     tasks = [(prep.cast, prep.number, chunk, now) for prep in preps for chunk in prep.chunks]
     counter = [0]
