@@ -24,7 +24,6 @@ from typing import Any
 
 from sqlalchemy import func, select, update
 from sqlalchemy.orm import Session, sessionmaker
-from sqlalchemy.orm.attributes import set_committed_value
 
 from app.db.models import (
     Battle,
