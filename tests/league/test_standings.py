@@ -129,3 +129,43 @@ def test_points_parse() -> None:
 def test_duplicate_entries_are_refused() -> None:
     with pytest.raises(ValueError):
         compute([1, 1], [])
+
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as hs  # noqa: E402
+
+
+@hs.composite
+def leagues(draw):  # type: ignore[no-untyped-def]
+    n = draw(hs.integers(2, 8))
+    games = []
+    for a in range(n):
+        for b in range(a + 1, n):
+            winner = draw(hs.sampled_from([0, 1, None]))
+            hp = draw(hs.integers(-5, 30))
+            other = hp if winner is None else draw(hs.integers(-5, 30))
+            if winner == 0 and other >= hp:
+                other = hp - 1
+            if winner == 1 and other <= hp:
+                other = hp + 1
+            games.append(GameResult(a, b, winner, hp, other))
+    return list(range(n)), games
+
+
+@given(leagues(), hs.randoms())
+@settings(max_examples=150, deadline=None)
+def test_standings_invariants(league, rnd) -> None:  # type: ignore[no-untyped-def]
+    entries, games = league
+    scores = compute(entries, games)
+    # every game hands out 3 points (win/loss) or 2 (draw)
+    assert sum(s.points for s in scores) == sum(2 if g.winner is None else 3 for g in games)
+    assert sum(s.hp_margin for s in scores) == 0
+    ranks = [s.rank for s in scores]
+    assert ranks == sorted(ranks) and ranks[0] == 1
+    for s in scores:
+        assert s.shared == (ranks.count(s.rank) > 1)
+        assert s.played == len(entries) - 1 == s.wins + s.draws + s.losses
+    # the ranking does not depend on the order the entries are listed in
+    shuffled = entries[:]
+    rnd.shuffle(shuffled)
+    assert {s.entry: s.rank for s in compute(shuffled, games)} == {s.entry: s.rank for s in scores}
