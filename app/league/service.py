@@ -574,10 +574,11 @@ def _worker_fight(args: tuple[_Cast, int, list[_B], dt.datetime]) -> list[
 
 def _workers(pending: int) -> int:
     """Worker processes for a run with ``pending`` battles: ``AMARYLLIS_LEAGUE_WORKERS`` if set
-    (0: none), else one per CPU from 500 battles up (below that, starting them costs more)."""
+    (0: none), else one per CPU (at most 8) from 500 battles up (below that, starting them
+    costs more than they save)."""
     if "AMARYLLIS_LEAGUE_WORKERS" in os.environ:
         return _env_int("AMARYLLIS_LEAGUE_WORKERS", 0, 0)
-    return (os.cpu_count() or 1) if pending >= 500 else 0
+    return min(8, os.cpu_count() or 1) if pending >= 500 else 0
 
 
 def _apply(session: Session, results: list[tuple[int, dict[str, Any], list[dict[str, Any]]]],
