@@ -51,6 +51,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.services import skip_or_fail
+
 LOOPBACK = "127.0.0.1"
 
 
@@ -514,7 +516,7 @@ def dovecot() -> Iterator[Dovecot]:
     """A running Dovecot for the whole session (skipped when it cannot run here)."""
     reason = dovecot_available()
     if reason:
-        pytest.skip(reason)
+        skip_or_fail(reason)
     with Dovecot() as server:
         yield server
 

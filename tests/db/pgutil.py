@@ -17,6 +17,8 @@ import pytest
 from sqlalchemy import create_engine, text
 from sqlalchemy.engine import make_url
 
+from tests.services import skip_or_fail
+
 ADMIN_URL = os.environ.get("AMARYLLIS_TEST_POSTGRES_URL",
                            "postgresql+psycopg://postgres@127.0.0.1:5432/test")
 
@@ -29,9 +31,9 @@ def fresh_postgres(prefix: str = "amaryllis_league") -> Iterator[str]:
     try:
         with admin.connect() as conn:
             conn.execute(text(f'CREATE DATABASE "{name}"'))
-    except Exception as exc:  # no server: skip, saying why
+    except Exception as exc:  # no server: skip (fail in CI), saying why
         admin.dispose()
-        pytest.skip(f"PostgreSQL not reachable at {ADMIN_URL}: {exc}")
+        skip_or_fail(f"PostgreSQL not reachable at {ADMIN_URL}: {exc}")
     url = make_url(ADMIN_URL).set(database=name).render_as_string(hide_password=False)
     try:
         yield url

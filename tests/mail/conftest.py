@@ -71,32 +71,13 @@ def open_league(factory, name: str = "spring", **kw: object) -> None:
 @pytest.fixture(scope="session")
 def postgres_url():
     """A uniquely named PostgreSQL database for this test session, migrated to head, dropped at the
-    end (``$AMARYLLIS_TEST_POSTGRES_URL``; skipped when the server is not reachable)."""
-    import os
-    import uuid
-
-    from sqlalchemy import create_engine, text
-    from sqlalchemy.engine import make_url
-
+    end (``$AMARYLLIS_TEST_POSTGRES_URL``; skipped when the server is not reachable, failed in CI)."""
     from app.db.session import upgrade
+    from tests.db.pgutil import fresh_postgres
 
-    base = os.environ.get("AMARYLLIS_TEST_POSTGRES_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/test")
-    name = f"amaryllis_mail_{uuid.uuid4().hex[:12]}"
-    admin = create_engine(base, isolation_level="AUTOCOMMIT")
-    try:
-        with admin.connect() as conn:
-            conn.execute(text(f'CREATE DATABASE "{name}"'))
-    except Exception as exc:  # noqa: BLE001 - no server: skip, saying why
-        admin.dispose()
-        pytest.skip(f"PostgreSQL not reachable at {base}: {exc}")
-    url = make_url(base).set(database=name).render_as_string(hide_password=False)
-    upgrade(url)
-    try:
+    with fresh_postgres("amaryllis_mail") as url:
+        upgrade(url)
         yield url
-    finally:
-        with admin.connect() as conn:
-            conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
-        admin.dispose()
 
 
 @pytest.fixture

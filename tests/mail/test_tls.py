@@ -8,6 +8,8 @@ import shutil
 
 import pytest
 
+from tests.services import skip_or_fail
+
 from app.mail.inbound import poll_once
 from app.mail.send import send_once
 from tests.mail.conftest import NOW, make_settings
@@ -20,7 +22,7 @@ pytestmark = pytest.mark.skipif(shutil.which("openssl") is None, reason="needs t
 def tls_dovecot():
     reason = dovecot_available()
     if reason:
-        pytest.skip(reason)
+        skip_or_fail(reason)
     with Dovecot(tls=True) as server:
         yield server
 

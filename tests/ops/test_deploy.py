@@ -11,6 +11,8 @@ import sys
 from pathlib import Path
 
 import pytest
+
+from tests.services import skip_or_fail
 from ruamel.yaml import YAML
 
 from app.config import Settings
@@ -97,8 +99,9 @@ def test_app_image_runs_serve_as_a_non_root_user() -> None:
         assert f"COPY {folder} ./{folder}" in lines
 
 
-@pytest.mark.skipif(shutil.which("doveconf") is None, reason="Dovecot not installed (.ci/run installs it)")
 def test_dovecot_config_parses() -> None:
+    if shutil.which("doveconf") is None:
+        skip_or_fail("Dovecot not installed (.ci/run installs it)")
     done = subprocess.run(
         ["doveconf", "-n", "-c", str(ROOT / "config/docker/dovecot/dovecot.conf")],
         capture_output=True, text=True, timeout=30,
@@ -109,12 +112,12 @@ def test_dovecot_config_parses() -> None:
 
 
 @pytest.mark.dovecot
-@pytest.mark.skipif(shutil.which("dovecot") is None or os.geteuid() != 0,
-                    reason="needs Debian's dovecot-imapd/-lmtpd and root (.ci/run installs it)")
 def test_the_compose_dovecot_config_delivers_plus_addresses_over_lmtp_to_the_imap_inbox() -> None:
     """Run config/docker/dovecot/dovecot.conf for real, moved to loopback and a temporary folder: the
     password is hashed the way the entrypoint does it, Postfix's LMTP delivery to tourney+spring@ lands in
     tourney's INBOX, an unknown user is refused at RCPT, and the app's IMAP login works."""
+    if shutil.which("dovecot") is None or os.geteuid() != 0:
+        skip_or_fail("needs Debian's dovecot-imapd/-lmtpd and root (.ci/run installs it)")
     import smtplib
     import tempfile
     import time
