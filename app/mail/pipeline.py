@@ -182,12 +182,19 @@ class Handler:
         return None
 
     def sheet_text(self, cmd: Command) -> str:
-        if looks_like_sheet(cmd.body) or not self.mail or not self.mail.attachments:
-            return cmd.body
-        for att in self.mail.attachments:
-            if looks_like_sheet(att):
-                return att
-        return cmd.body
+        """The sheet of the mail: the body, or a text attachment holding a sheet; a greeting
+        above the unit line is blanked (line numbers stay those of the mail) with a note."""
+        text = cmd.body
+        if not looks_like_sheet(cmd.body) and self.mail and self.mail.attachments:
+            text = next((att for att in self.mail.attachments if looks_like_sheet(att)), cmd.body)
+        skip = _rules().greeting_lines(text)
+        if skip and self.mail is not None:
+            lines = text.splitlines()
+            text = "\n" * skip + "\n".join(lines[skip:])
+            self.mail.notes.append(
+                f"本文の最初の{skip}行はユニット行より前の挨拶として読み飛ばしました" if self.lang == "ja"
+                else f"the first {skip} line(s), above the unit line, were read as a greeting and skipped")
+        return text
 
     # -- the pipeline ----------------------------------------------------------------------
 

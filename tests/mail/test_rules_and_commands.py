@@ -219,6 +219,26 @@ def test_attachment_only_mail_is_an_entry(db_url, factory) -> None:
     assert row.command == "entry" and "is accepted" in text
 
 
+def test_a_greeting_above_the_sheet_is_skipped_and_line_numbers_stay(db_url, factory) -> None:
+    settings = make_settings(db_url)
+    open_league(factory, "spring")
+    good = store(factory, mail_from("a@example.com", "entry", "Hi all,\nhere is my unit.\n\n" + BOLT, 1))
+    bad = store(factory, mail_from("b@example.com", "entry",
+                                   "Hello!\n" + BOLT.replace("Direct Attack", "Direkt Attack"), 2))
+    # an action line above the unit line belongs to the sheet: nothing is skipped
+    kept = store(factory, mail_from("c@example.com", "check",
+                                    "- Spark (1): Direct Attack\n" + BOLT.split("\n")[0] + "\n", 3))
+    process_pending(settings, factory, now=NOW)
+    row, text = outcome(factory, good)
+    assert row.status == "done" and "is accepted" in text
+    assert "the first 3 line(s), above the unit line, were read as a greeting and skipped" in text
+    row, text = outcome(factory, bad)
+    assert "is not accepted" in text or "not accepted" in text
+    assert "line 3" in text.lower() and "Direkt Attack" in text  # the mail's own line number
+    row, text = outcome(factory, kept)
+    assert "greeting" not in text
+
+
 @given(st.text(max_size=80), st.text(max_size=300))
 def test_parse_command_never_raises(subject: str, body: str) -> None:
     cmd = parse_command(subject, body)

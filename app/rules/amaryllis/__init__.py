@@ -5,18 +5,15 @@ Public interface (``docs/contracts.md``): ``parse_sheet``, ``format_sheet``, ``f
 """
 
 from .costtext import format_costs
+from .engine import ENGINE_VERSION, battle, result_json
 from .notation import (
-    SheetError, SheetResult, format_sheet, format_state, parse_sheet, parse_unit, valid_name,
+    SheetError, SheetResult, format_sheet, format_state, greeting_lines, parse_sheet, parse_unit,
+    valid_name,
 )
 from .problems import Problem, format_problems, localize
 
-try:
-    from .engine import ENGINE_VERSION, battle, result_json
-except ImportError:  # pragma: no cover - only while the engine is being written
-    pass
-
 __all__ = [
     "ENGINE_VERSION", "Problem", "SheetError", "SheetResult", "battle", "format_costs",
-    "format_problems", "format_sheet", "format_state", "localize", "parse_sheet", "parse_unit",
+    "format_problems", "format_sheet", "format_state", "greeting_lines", "localize", "parse_sheet", "parse_unit",
     "result_json", "valid_name",
 ]

@@ -36,7 +36,7 @@ from .vocab import STATUS_NAMES, class_name, custom_name, normalize_name, num
 
 __all__ = [
     "SheetError", "SheetResult", "format_costs", "format_problems", "format_sheet",
-    "format_state", "parse_sheet", "parse_unit", "valid_name",
+    "format_state", "greeting_lines", "parse_sheet", "parse_unit", "valid_name",
 ]
 
 
@@ -114,6 +114,23 @@ def parse_sheet(text: str, *, lang: str | None = None, default_lang: str = "ja")
     ]
     problems.sort(key=lambda p: p.line if p.line is not None else 0)
     return SheetResult(unit=unit, problems=problems, lang=out_lang)
+
+
+def greeting_lines(text: str) -> int:
+    """How many lines at the start of ``text`` stand before its unit line and hold nothing of a
+    sheet: no action line, no TECH line (a greeting above the sheet in a mail body).
+
+    Returns 0 when the unit line comes first, when there is no unit line, or when a sheet line
+    stands before the unit line (then those lines belong to the sheet and are validated). The mail
+    layer blanks these lines, so that line numbers in problems still match the mail.
+    """
+    lexed = lex(text)
+    if not lexed.units:
+        return 0
+    first = lexed.units[0].line
+    if any(a.line < first for a in lexed.actions) or any(t[0] < first for t in lexed.techs):
+        return 0
+    return first - 1
 
 
 def parse_unit(text: str) -> Unit:
