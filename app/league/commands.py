@@ -213,12 +213,13 @@ def league_show(name: str) -> None:
 @click.argument("name")
 @_refusals
 def league_close(name: str) -> None:
-    """Close entries of NAME now: seat the entries and draw up the Berger schedule."""
+    """Close entries of NAME now: seat the entries, draw up the Berger schedule and mail every
+    player the pairings of round 1."""
     from app.db.models import Round
 
-    with _session() as (_s, _f, session):
+    with _session() as (settings, _f, session):
         lg = svc.get_league(session, name)
-        svc.close_entries(session, lg, now=now())
+        svc.close_entries(session, lg, now=now(), settings=settings)
         n = session.scalar(select(func.count()).select_from(Round).where(Round.league_id == lg.id))
         click.echo(f"closed entries of {lg.name}: {n} rounds scheduled ({lg.state})")
 

@@ -291,13 +291,16 @@ def active_sheet(session: Session, entry: Entry) -> SheetVersion | None:
 # --------------------------------------------------------------------------- closing
 
 
-def close_entries(session: Session, league: League, *, now: dt.datetime) -> None:
+def close_entries(session: Session, league: League, *, now: dt.datetime,
+                  settings: Any = None) -> None:
     """Close entries: seat the active entries (in order of entry, seat 0 first) and create every
     round and battle of the Berger schedule, with each side's active sheet version fixed.
 
     Round k is scheduled at ``now + (k - 1) × rounds_every`` (unscheduled without an interval:
     the organizer runs rounds). With fewer than two entries the league is finished at once.
-    Raises :class:`BadState` unless the league is open.
+    With ``settings`` (the server's :class:`app.config.Settings`), every seated player is mailed
+    the pairings of round 1 (the standings "before round 1", :func:`queue_standings` with round 0),
+    so the schedule is known before any battle. Raises :class:`BadState` unless the league is open.
     """
     if league.state != "open":
         raise BadState(f"league {league.name!r} is {league.state}, not open")
@@ -339,6 +342,9 @@ def close_entries(session: Session, league: League, *, now: dt.datetime) -> None
         session.execute(Battle.__table__.insert(), rows)
     league.state = "closed" if schedule else "finished"
     league.next_round_at = round_rows[0].scheduled_at if round_rows else None
+    if settings is not None and schedule:
+        session.flush()
+        queue_standings(session, settings, league, 0, now=now)
 
 
 # --------------------------------------------------------------------------- playing rounds
@@ -784,7 +790,7 @@ def tick(factory: sessionmaker[Session], settings: Any, *, now: dt.datetime) -> 
         with transaction(factory) as session:
             league = _lock_league(session, lid)
             if league.state == "open":
-                close_entries(session, league, now=now)
+                close_entries(session, league, now=now, settings=settings)
                 done.append(f"closed entries of {league.name}")
     with transaction(factory) as session:
         work: list[tuple[int, str, int, int]] = []
@@ -909,6 +915,9 @@ def render_standings(session: Session, league: League, *, lang: str, fmt: str = 
 
 
 def _standings_subject(league: str, after: int, lang: str, final: bool) -> str:
+    if after == 0:  # sent when entries close: the schedule is the news
+        return (f"[{league}] エントリー締切：第1回戦の組み合わせ" if lang == "ja"
+                else f"[{league}] Entries closed: the pairings of round 1")
     if lang == "ja":
         return f"[{league}] 第{after}回戦終了時の順位表" + ("（最終）" if final else "")
     return f"[{league}] Standings after round {after}" + (" (final)" if final else "")

@@ -450,7 +450,7 @@ class Handler:
         if league is None:
             return
         try:
-            svc.close_entries(self.s, league, now=self.now)
+            svc.close_entries(self.s, league, now=self.now, settings=self.settings)
         except svc.LeagueError as exc:
             self.refuse("league-error", "error", code="league-error", league=league.name, detail=str(exc))
             return

@@ -236,7 +236,7 @@ def _run(out: Path, lang: str, echo: Callable[[str], None], timeout: float, inbo
 
         with transaction(factory) as session:
             league = service.get_league(session, LEAGUE)
-            service.close_entries(session, league, now=_now())
+            service.close_entries(session, league, now=_now(), settings=settings)
             entries = sum(1 for e in league.entries if e.status == "active")
             rounds_total = len(league.rounds)
         summary.entries = entries

@@ -162,8 +162,11 @@ def test_every_battle_report_and_standings_mail_arrived_once_threaded_to_the_ent
             hits = [m for m in by_recipient[addr] if a_name in m.subject and b_name in m.subject
                     and "vs" in m.subject]
             assert len(hits) == 1, (addr, a_name, b_name)
-    # per player: 7 battle reports + 7 standings mails
-    assert {addr: len(ms) for addr, ms in by_recipient.items()} == {a: 14 for a in active_msgid}
+    # per player: the round-1 pairings at close + 7 battle reports + 7 standings mails
+    assert {addr: len(ms) for addr, ms in by_recipient.items()} == {a: 15 for a in active_msgid}
+    for addr, ms in by_recipient.items():
+        first = ms[0]  # sent when entries closed, before any battle
+        assert "vs" not in first.subject and "1" in first.text, (addr, first.subject)
 
 
 def test_the_seed_battle_report_shows_nut_winning_in_turn_4_exactly_as_in_the_seed(demo) -> None:
