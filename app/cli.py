@@ -19,7 +19,25 @@ PARTS = (
 )
 
 
-@click.group()
+class _Main(click.Group):
+    """The root group: configuration and database errors end the command with one line on stderr
+    and exit code 1, never a traceback (bugs still show theirs)."""
+
+    def invoke(self, ctx: click.Context):  # type: ignore[no-untyped-def]
+        from sqlalchemy.exc import SQLAlchemyError
+
+        from app.config import ConfigError
+
+        try:
+            return super().invoke(ctx)
+        except ConfigError as exc:
+            raise click.ClickException(str(exc)) from exc
+        except SQLAlchemyError as exc:
+            detail = str(getattr(exc, "orig", None) or exc).strip().splitlines()[0]
+            raise click.ClickException(f"database error: {detail}") from exc
+
+
+@click.group(cls=_Main)
 @click.version_option(package_name="amaryllis-server")
 def main() -> None:
     """Amaryllis play-by-mail tournament server."""

@@ -16,15 +16,23 @@ from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
-from pydantic import Field
+import tomllib
+
+from pydantic import Field, ValidationError, field_validator
 from pydantic_settings import (
     BaseSettings,
     PydanticBaseSettingsSource,
     SettingsConfigDict,
+    SettingsError,
     TomlConfigSettingsSource,
 )
 
 DEFAULT_CONFIG = Path("config/amaryllis.toml")
+
+
+class ConfigError(ValueError):
+    """The configuration cannot be used: a missing or unreadable file, a value of the wrong type,
+    an unknown key in the file, a bad URL. The message names the key or file and what is wrong."""
 
 
 @dataclass(frozen=True)
@@ -85,14 +93,34 @@ class Settings(BaseSettings):
     server_name: str = Field("Amaryllis", description="display name in From")
     organizers: list[str] = Field(default_factory=list, description="organizer addresses")
     organizer_password: str = Field("", description="password line required on organizer mail")
-    rate_limit_per_day: int = Field(50, description="replies per sender per day before one notice")
-    max_mail_bytes: int = Field(1_000_000, description="larger mails are refused with a reply")
-    max_lines: int = Field(500, description="lines of a mail body read; the rest is cut")
-    poll_interval: float = Field(30.0, description="seconds between polls when IDLE is absent")
-    tick_interval: float = Field(60.0, description="seconds between scheduler ticks in serve")
-    send_interval: float = Field(5.0, description="seconds between outbox passes in serve")
-    smtp_max_attempts: int = Field(8, description="temporary SMTP failures before giving up")
+    rate_limit_per_day: int = Field(50, ge=1, description="replies per sender per day before one notice")
+    max_mail_bytes: int = Field(1_000_000, ge=1_000, description="larger mails are refused with a reply")
+    max_lines: int = Field(500, ge=10, description="lines of a mail body read; the rest is cut")
+    poll_interval: float = Field(30.0, gt=0, description="seconds between polls when IDLE is absent")
+    tick_interval: float = Field(60.0, gt=0, description="seconds between scheduler ticks in serve")
+    send_interval: float = Field(5.0, gt=0, description="seconds between outbox passes in serve")
+    smtp_max_attempts: int = Field(8, ge=1, description="temporary SMTP failures before giving up")
     require_auth_results: bool = Field(False, description="refuse mail failing DKIM/SPF")
+
+    @field_validator("imap_url", "smtp_url")
+    @classmethod
+    def _mail_url(cls, value: str) -> str:
+        parse_endpoint(value)  # raises ValueError with the URL in the message
+        return value
+
+    @field_validator("database_url")
+    @classmethod
+    def _database_url(cls, value: str | None) -> str | None:
+        if value:
+            from sqlalchemy.engine import make_url
+            from sqlalchemy.exc import ArgumentError
+
+            try:
+                url = make_url(value)
+                url.get_dialect()
+            except (ArgumentError, ImportError, ValueError) as exc:
+                raise ValueError(f"not a usable SQLAlchemy URL: {value!r} ({exc})") from None
+        return value
 
     @classmethod
     def settings_customise_sources(
@@ -103,9 +131,9 @@ class Settings(BaseSettings):
         dotenv_settings: PydanticBaseSettingsSource,
         file_secret_settings: PydanticBaseSettingsSource,
     ) -> tuple[PydanticBaseSettingsSource, ...]:
-        path = Path(os.environ.get("AMARYLLIS_CONFIG", DEFAULT_CONFIG))
+        path = config_path()
         sources: list[PydanticBaseSettingsSource] = [init_settings, env_settings]
-        if path.is_file():
+        if path is not None:
             sources.append(TomlConfigSettingsSource(settings_cls, toml_file=path))
         return tuple(sources)
 
@@ -127,7 +155,43 @@ class Settings(BaseSettings):
         return parse_endpoint(self.smtp_url)
 
 
+def config_path() -> Path | None:
+    """The TOML file to read: ``$AMARYLLIS_CONFIG`` (which must exist), else
+    ``config/amaryllis.toml`` when it exists, else ``None``. Raises :class:`ConfigError` when
+    ``$AMARYLLIS_CONFIG`` names no file."""
+    named = os.environ.get("AMARYLLIS_CONFIG")
+    if named:
+        if not Path(named).is_file():
+            raise ConfigError(f"AMARYLLIS_CONFIG={named}: no such file")
+        return Path(named)
+    return DEFAULT_CONFIG if DEFAULT_CONFIG.is_file() else None
+
+
 def load_settings(**overrides: object) -> Settings:
-    """Read the settings (file, then environment, then ``overrides``). Raises pydantic's
-    ``ValidationError`` on a bad value."""
-    return Settings(**overrides)  # type: ignore[arg-type]
+    """Read the settings (file, then environment, then ``overrides``).
+
+    Raises :class:`ConfigError` for a missing ``$AMARYLLIS_CONFIG`` file, a file that is not valid
+    TOML, a key the file should not have, or a value that does not fit its setting (every bad key
+    is named in the message).
+    """
+    path = config_path()
+    if path is not None:
+        try:
+            data = tomllib.loads(path.read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+            raise ConfigError(f"{path}: {exc}") from None
+        unknown = sorted(set(data) - set(Settings.model_fields))
+        if unknown:
+            raise ConfigError(f"{path}: unknown key(s) {', '.join(unknown)} "
+                              f"(known: {', '.join(Settings.model_fields)})")
+    try:
+        return Settings(**overrides)  # type: ignore[arg-type]
+    except ValidationError as exc:
+        problems = "; ".join(
+            f"{'.'.join(str(x) for x in err['loc']) or 'settings'}: {err['msg']}"
+            for err in exc.errors())
+        raise ConfigError(f"bad configuration: {problems}") from None
+    except SettingsError as exc:  # e.g. a list setting given as something that is not JSON
+        cause = f" ({exc.__cause__})" if exc.__cause__ else ""
+        raise ConfigError(f"bad configuration: {exc}{cause}; list settings such as "
+                          "AMARYLLIS_ORGANIZERS take JSON: '[\"a@example.org\"]'") from None

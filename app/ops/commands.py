@@ -10,14 +10,9 @@ import click
 
 
 def _settings():  # type: ignore[no-untyped-def]
-    from pydantic import ValidationError
-
     from app.config import load_settings
 
-    try:
-        return load_settings()
-    except ValidationError as exc:
-        raise click.ClickException(f"bad configuration: {exc}") from exc
+    return load_settings()  # a ConfigError becomes a one-line error in app.cli
 
 
 def register(group: click.Group) -> None:
