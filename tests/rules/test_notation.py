@@ -323,3 +323,17 @@ def test_mangled_valid_sheets_never_crash(unit: Unit, data: st.DataObject) -> No
         assert result.unit.bonus_points == 10  # type: ignore[union-attr]
     for p in result.problems:
         assert p.message and p.fix and (p.line is None or p.line >= 1)
+
+
+def test_greeting_lines_above_the_unit_line() -> None:
+    from app.rules.amaryllis import greeting_lines
+
+    sheet = "Bolt: 10/2/2/2/Spark, Spark\n- Spark (1): Direct Attack\n"
+    assert greeting_lines(sheet) == 0
+    assert greeting_lines("Hello!\nHere is my unit.\n\n" + sheet) == 3
+    # prose with a colon, even with a number after it, is not a sheet line
+    assert greeting_lines("Hi: 2 questions first\nThanks! Here is my fixed sheet:\n" + sheet) == 2
+    # a real action line or a TECH line above the unit line belongs to the sheet
+    assert greeting_lines("- Spark (1): Direct Attack\n" + sheet) == 0
+    assert greeting_lines("TECH 4\n" + sheet) == 0
+    assert greeting_lines("no unit line here\n") == 0

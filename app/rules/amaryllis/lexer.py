@@ -35,7 +35,9 @@ MAX_DIGITS = 6
 BULLETS = "・-*•◦●○◆◇■□"
 _INT = re.compile(r"[+-]?[0-9]+")
 _TECH = re.compile(r"(?i)(技術|tech)\s*[:=]?\s*([+-]?[0-9]+)")
-_UNIT_BODY = re.compile(r"\s*[+-]?[0-9]")
+# a unit line's body starts with a number followed by a slash, another number or the end of the
+# line ("10/1/1/2", "10 1 1 2", "10"); "2 questions first" is not one
+_UNIT_BODY = re.compile(r"\s*[+-]?[0-9]+\s*(?:[/,]|$|[+-]?[0-9])")
 _BRACKETS_RUN = re.compile(r"(?:\s*<[^<>]*>)*")
 _BRACKET_INNER = re.compile(r"<([^<>]*)>")
 _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff]")

@@ -118,7 +118,8 @@ def parse_sheet(text: str, *, lang: str | None = None, default_lang: str = "ja")
 
 def greeting_lines(text: str) -> int:
     """How many lines at the start of ``text`` stand before its unit line and hold nothing of a
-    sheet: no action line, no TECH line (a greeting above the sheet in a mail body).
+    sheet: no TECH line, no action line with a known class (a greeting above the sheet in a mail
+    body, even one with a colon such as "Hi: 2 questions first").
 
     Returns 0 when the unit line comes first, when there is no unit line, or when a sheet line
     stands before the unit line (then those lines belong to the sheet and are validated). The mail
@@ -128,7 +129,9 @@ def greeting_lines(text: str) -> int:
     if not lexed.units:
         return 0
     first = lexed.units[0].line
-    if any(a.line < first for a in lexed.actions) or any(t[0] < first for t in lexed.techs):
+    # an action line whose class cannot be read ("Thanks! Here is my sheet:") is prose here
+    if (any(a.line < first and a.cls is not None for a in lexed.actions)
+            or any(t[0] < first for t in lexed.techs)):
         return 0
     return first - 1
 
