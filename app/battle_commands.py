@@ -10,20 +10,18 @@ import click
 
 
 def _load(path: Path):  # type: ignore[no-untyped-def]
-    """Read and validate one sheet file; exits 1 printing every error when it is invalid."""
+    """Read and validate one sheet file: ``(unit, None)``, or ``(None, errors as text)``."""
     from app.rules.amaryllis import format_problems, parse_sheet
     from app.sheetfile import read_sheet_file
 
     try:
         text = read_sheet_file(path)
     except (OSError, ValueError) as exc:
-        raise click.ClickException(f"{path}: {exc}") from exc
+        return None, str(exc)
     sheet = parse_sheet(text)
     if sheet.unit is None:
-        click.echo(f"{path}:", err=True)
-        click.echo(format_problems(sheet.errors, sheet.lang), err=True)
-        sys.exit(1)
-    return sheet.unit
+        return None, format_problems(sheet.errors, sheet.lang)
+    return sheet.unit, None
 
 
 @click.command("battle")
@@ -35,11 +33,25 @@ def _load(path: Path):  # type: ignore[no-untyped-def]
 @click.option("--html", "as_html", is_flag=True, help="print the HTML report")
 def battle_command(sheet_a: Path, sheet_b: Path, as_json: bool, lang: str | None,
                    as_html: bool) -> None:
-    """Fight SHEET_A (side A) against SHEET_B and print the battle report."""
+    """Fight SHEET_A (side A) against SHEET_B and print the battle report.
+
+    Exit 1 when a sheet is invalid, with the errors of both sheets (on stderr, or as
+    ``{"errors": {"A": ..., "B": ...}}`` with ``--json``)."""
     from app.reports.battle import render_battle
     from app.rules.amaryllis import battle, result_json
 
-    a, b = _load(sheet_a), _load(sheet_b)
+    if as_json and as_html:
+        raise click.UsageError("--json and --html exclude each other")
+    (a, errors_a), (b, errors_b) = _load(sheet_a), _load(sheet_b)
+    if a is None or b is None:
+        errors = {side: text for side, text in (("A", errors_a), ("B", errors_b)) if text}
+        if as_json:
+            click.echo(json.dumps({"errors": errors}, ensure_ascii=False, indent=1))
+        else:
+            for side, path in (("A", sheet_a), ("B", sheet_b)):
+                if side in errors:
+                    click.echo(f"{path}:\n{errors[side]}", err=True)
+        sys.exit(1)
     result = battle(a, b)
     if as_json:
         click.echo(json.dumps(result_json(result), ensure_ascii=False, indent=1))

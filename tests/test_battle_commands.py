@@ -49,11 +49,18 @@ def test_battle_english_report(seed_files) -> None:
     assert out.exit_code == 0 and "ヌト wins" in out.output and "Turn 4" in out.output
 
 
-def test_battle_with_an_invalid_sheet_exits_1(tmp_path: Path, seed_files) -> None:
+def test_battle_with_invalid_sheets_lists_the_errors_of_both(tmp_path: Path, seed_files) -> None:
     bad = tmp_path / "bad.txt"
     bad.write_text("ダメ：１１／１／１／２\n", encoding="utf-8")
-    out = CliRunner().invoke(main, ["battle", str(bad), str(seed_files[1])])
+    worse = tmp_path / "worse.txt"
+    worse.write_text("Worse: 10/1/1/2/Nothing\n", encoding="utf-8")
+    out = CliRunner().invoke(main, ["battle", str(bad), str(worse)])
     assert out.exit_code == 1
+    assert "bad.txt" in out.stderr and "worse.txt" in out.stderr and "Nothing" in out.stderr
+    out = CliRunner().invoke(main, ["battle", "--json", str(bad), str(seed_files[1])])
+    assert out.exit_code == 1 and set(json.loads(out.stdout)["errors"]) == {"A"}
+    out = CliRunner().invoke(main, ["battle", "--json", "--html", *map(str, seed_files)])
+    assert out.exit_code == 2
 
 
 def _field(tmp_path: Path, n: int) -> Path:
