@@ -113,3 +113,11 @@ def _no_unexpected_error_logs(request: pytest.FixtureRequest, caplog: pytest.Log
         return
     errors = [r for r in caplog.get_records("call") if r.levelno >= logging.ERROR]
     assert not errors, [f"{r.name}: {r.getMessage()}" for r in errors]
+
+
+def empty_config(folder: Path) -> Path:
+    """An empty configuration file in ``folder`` (settings then come from the environment only;
+    ``AMARYLLIS_CONFIG`` naming a missing file is an error)."""
+    path = folder / "empty.toml"
+    path.write_text("", encoding="utf-8")
+    return path

@@ -7,7 +7,7 @@ import pytest
 from click.testing import CliRunner
 
 from app.cli import main
-from tests.mail.conftest import open_league
+from tests.mail.conftest import empty_config, open_league
 from tests.servers import imap_append
 
 
@@ -15,7 +15,7 @@ from tests.servers import imap_append
 def test_poll_and_send_once(tmp_path, mail_user, smtp_sink, db_url, factory) -> None:
     open_league(factory, "spring")
     env = {
-        "AMARYLLIS_CONFIG": str(tmp_path / "none.toml"),
+        "AMARYLLIS_CONFIG": str(empty_config(tmp_path)),
         "AMARYLLIS_DATA_DIR": str(tmp_path),
         "AMARYLLIS_DATABASE_URL": db_url,
         "AMARYLLIS_IMAP_URL": mail_user.imap_url,
@@ -40,7 +40,7 @@ def test_poll_and_send_once(tmp_path, mail_user, smtp_sink, db_url, factory) -> 
 def test_poll_without_server_fails_cleanly(tmp_path, db_url) -> None:
     from tests.servers import free_port
 
-    env = {"AMARYLLIS_CONFIG": str(tmp_path / "none.toml"), "AMARYLLIS_DATABASE_URL": db_url,
+    env = {"AMARYLLIS_CONFIG": str(empty_config(tmp_path)), "AMARYLLIS_DATABASE_URL": db_url,
            "AMARYLLIS_IMAP_URL": f"imap://a:b@127.0.0.1:{free_port()}/INBOX"}
     res = CliRunner().invoke(main, ["poll", "--once"], env=env)
     assert res.exit_code == 1
@@ -54,7 +54,7 @@ def test_retry_shunted_option(tmp_path, db_url, factory) -> None:
 
     with transaction(factory) as s:
         s.add(InboundMessage(message_key="<s@x>", raw=b"Subject: help\r\n\r\n", status="shunted", error="x"))
-    env = {"AMARYLLIS_CONFIG": str(tmp_path / "none.toml"), "AMARYLLIS_DATABASE_URL": db_url,
+    env = {"AMARYLLIS_CONFIG": str(empty_config(tmp_path)), "AMARYLLIS_DATABASE_URL": db_url,
            "AMARYLLIS_IMAP_URL": f"imap://a:b@127.0.0.1:{free_port()}/INBOX"}
     res = CliRunner().invoke(main, ["poll", "--once", "--retry-shunted"], env=env)
     assert "1 shunted mail(s) back in the queue" in res.output

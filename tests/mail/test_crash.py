@@ -16,7 +16,7 @@ import pytest
 from sqlalchemy import select
 
 from app.db.models import InboundMessage, OutboxMessage
-from tests.mail.conftest import open_league
+from tests.mail.conftest import empty_config, open_league
 from tests.servers import imap_append, imap_list
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -34,7 +34,7 @@ def cli(args: list[str], env: dict[str, str], crash: str | None = None) -> subpr
 
 def environment(tmp_path: Path, db_url: str, imap_url: str, smtp_url: str, address: str) -> dict[str, str]:
     return {
-        "AMARYLLIS_CONFIG": str(tmp_path / "none.toml"),
+        "AMARYLLIS_CONFIG": str(empty_config(tmp_path)),
         "AMARYLLIS_DATA_DIR": str(tmp_path),
         "AMARYLLIS_DATABASE_URL": db_url,
         "AMARYLLIS_IMAP_URL": imap_url,
