@@ -34,6 +34,17 @@ JAPANESE_WORDS = frozenset(w for ws in WORDS.values() for w in ws if not w.isasc
 _PASSWORD = re.compile(r"^\s*(password|pass|パスワード|合言葉)\s*[:：=]\s*(\S.*?)\s*$", re.I)
 _REPLY_PREFIX = re.compile(r"^\s*((re|fwd?|aw|sv|転送|返信)\s*(\[\d+\])?\s*[:：]\s*)+", re.I)
 _TAG = re.compile(r"\[([^\]\s]{1,64})\]")
+#: a unit line (``名前：HP／ATK／DEF／SPD…``) after NFKC normalization and ``、`` -> ``,`` (rules §1)
+_UNIT_LINE = re.compile(r"^[^・\-\*\s].*?[:].*?/.*?/.*?/")
+
+
+def is_unit_line(line: str) -> bool:
+    """True when ``line`` looks like a unit line (``名前：HP／ATK／DEF／SPD／…``, rules §1).
+
+    Such a line is never a command line nor a password line: ``Test Pilot: 10/1/1/2/G`` is a unit
+    named "Test Pilot", not the ``test`` command, and ``Pass: 10/1/1/2/G`` is a unit named "Pass".
+    """
+    return bool(_UNIT_LINE.match(unicodedata.normalize("NFKC", line.replace("、", ",")).strip()))
 
 
 @dataclass
@@ -46,7 +57,8 @@ class Command:
         args: the words after the command word (e.g. ``["iso-2022-jp"]`` for ``charset``).
         source: ``"subject"``, ``"body"`` or ``"default"`` (no command word found).
         lang: ``"ja"`` when the command word was Japanese, ``"en"`` when English, else ``None``.
-        body: the body without the command line and password lines (the sheet text).
+        body: the body with the command line and the password line blanked (replaced by empty
+            lines, so that line numbers stay those of the mail body).
         password: the value of a ``password:``/``パスワード：`` line, or ``None``.
         tag: the league named by a ``[NAME]`` subject tag, or ``None``.
     """
@@ -112,16 +124,20 @@ def parse_command(subject: str, body: str) -> Command:
     Order: the subject (after ``Re:``/``Fwd:`` and a ``[NAME]`` tag), then the first non-blank body
     line; for a reply (subject starting with ``Re:``/``Fwd:``) the body line comes first, since the
     subject is then the old one. Without a command word the mail is an ``entry`` when the body has text (a sheet), else
-    ``help``. Password lines are removed from ``body`` and returned in ``password``. Never raises.
+    ``help``. The first password line is blanked in ``body`` and returned in ``password``; a body
+    command line is blanked too (empty lines, so that line numbers in replies are those of the
+    mail). A line that looks like a unit line (:func:`is_unit_line`) is never a command line nor a
+    password line. Never raises.
     """
     rest, tag = strip_subject(subject)
     lines = (body or "").split("\n")
     password = None
     kept: list[str] = []
     for line in lines:
-        m = _PASSWORD.match(unicodedata.normalize("NFKC", line))
+        m = None if is_unit_line(line) else _PASSWORD.match(unicodedata.normalize("NFKC", line))
         if m and password is None:
             password = m.group(2)
+            kept.append("")
             continue
         kept.append(line)
     is_reply = bool(_REPLY_PREFIX.match(subject or ""))
@@ -131,14 +147,16 @@ def parse_command(subject: str, body: str) -> Command:
         found = match_command(rest)
     if found is None:
         idx = next((i for i, line in enumerate(kept) if line.strip()), None)
-        if idx is not None:
+        if idx is not None and not is_unit_line(kept[idx]):
             found = match_command(kept[idx])
             if found is not None:
                 source = "body"
-                kept = kept[:idx] + kept[idx + 1:]
+                kept[idx] = ""
     if found is None and is_reply and rest:
         found = match_command(rest)
-    text = "\n".join(kept).strip("\n")
+    text = "\n".join(kept).rstrip("\n")
+    if not text.strip():
+        text = ""
     if found is None:
         name = "entry" if text.strip() else "help"
         return Command(name=name, source="default", body=text, password=password, tag=tag)

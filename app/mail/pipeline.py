@@ -22,8 +22,6 @@ from __future__ import annotations
 
 import datetime as dt
 import logging
-import re
-import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from email.utils import getaddresses
@@ -36,7 +34,7 @@ from sqlalchemy.orm import Session, sessionmaker
 from app.config import Settings
 from app.db.models import InboundMessage, Player, SenderCounter, utcnow
 from app.db.session import transaction
-from app.mail.commands import WORDS, Command, parse_command
+from app.mail.commands import WORDS, Command, is_unit_line, parse_command
 from app.mail.compose import build_message, enqueue, reply_subject
 from app.mail.decode import DecodedMail, decode_message
 from app.mail.protect import check_auto_reply, check_authentication
@@ -75,15 +73,10 @@ def _service() -> Any:
     return service
 
 
-_UNIT_LINE = re.compile(r"^[^・\-\*\s].*?[:].*?/.*?/.*?/")
-
-
 def looks_like_sheet(text: str) -> bool:
-    """True when some line looks like a unit line (``名前：HP／ATK／DEF／SPD…``)."""
-    for line in text.split("\n"):
-        if _UNIT_LINE.match(unicodedata.normalize("NFKC", line.replace("、", ",")).strip()):
-            return True
-    return False
+    """True when some line looks like a unit line (``名前：HP／ATK／DEF／SPD…``,
+    :func:`app.mail.commands.is_unit_line`)."""
+    return any(is_unit_line(line) for line in text.split("\n"))
 
 
 def split_sheets(text: str) -> list[str]:
@@ -91,7 +84,7 @@ def split_sheets(text: str) -> list[str]:
     belong to the first sheet)."""
     chunks: list[list[str]] = []
     for line in text.split("\n"):
-        if _UNIT_LINE.match(unicodedata.normalize("NFKC", line.replace("、", ",")).strip()) or not chunks:
+        if is_unit_line(line) or not chunks:
             chunks.append([line])
         else:
             chunks[-1].append(line)
@@ -188,8 +181,9 @@ class Handler:
         if not looks_like_sheet(cmd.body) and self.mail and self.mail.attachments:
             text = next((att for att in self.mail.attachments if looks_like_sheet(att)), cmd.body)
         skip = _rules().greeting_lines(text)
-        if skip and self.mail is not None:
-            lines = text.splitlines()
+        lines = text.split("\n")
+        if skip and any(line.strip() for line in lines[:skip]) and self.mail is not None:
+            # (blank lines above the unit line, e.g. a blanked command line, are no greeting)
             text = "\n" * skip + "\n".join(lines[skip:])
             self.mail.notes.append(
                 f"本文の最初の{skip}行はユニット行より前の挨拶として読み飛ばしました" if self.lang == "ja"

@@ -66,7 +66,7 @@ def test_command_words_and_order() -> None:
     cmd = parse_command("Re: [spring] entry", "standings\n> quoted")
     assert cmd.name == "standings" and cmd.tag == "spring" and cmd.source == "body"
     cmd = parse_command("test battle", "パスワード：ひみつ\n" + BOLT)
-    assert cmd.name == "test" and cmd.password == "ひみつ" and cmd.body == BOLT.rstrip("\n")
+    assert cmd.name == "test" and cmd.password == "ひみつ" and cmd.body == "\n" + BOLT.rstrip("\n")
     assert parse_command("", BOLT).name == "entry"
     assert parse_command("hello", "").name == "help"
     assert parse_command("open spring 2026-12-01 7d", "").args == ["spring", "2026-12-01", "7d"]

@@ -1,0 +1,77 @@
+"""Bugs found by a user test of the mail interface, each reproduced with inline RFC 5322 text:
+sheets whose unit name starts with a command word, line numbers of the mail body, organizer
+replies, league addresses, test battles with several sheets, password and re-entry wording,
+folded subjects."""
+
+from __future__ import annotations
+
+import email
+import email.policy
+
+import pytest
+from sqlalchemy import select
+
+from app.db.models import InboundMessage, OutboxMessage
+from app.mail.commands import parse_command
+from app.mail.pipeline import process_pending
+from tests.mail.conftest import NOW, make_settings, open_league
+from tests.mail.test_rules_and_commands import mail_from, outcome, store
+
+GUARD = "- G: Guard"
+
+
+# ------------------------------------------------------------ 1. a sheet alone is an entry
+
+
+@pytest.mark.parametrize("unit_line", [
+    "Test Pilot: 10/1/1/2/G", "Check Mate: 10/1/1/2/G", "Battle Angel: 10/1/1/2/G",
+    "Pass: 10/1/1/2/G", "Password: 10/1/1/2/G", "Help Desk: 10/1/1/2/G",
+])
+@pytest.mark.parametrize("subject", ["", "[春]"])
+def test_a_unit_line_is_never_a_command_nor_a_password(unit_line: str, subject: str) -> None:
+    body = f"{unit_line}\n{GUARD}\n"
+    cmd = parse_command(subject, body)
+    assert cmd.name == "entry" and cmd.source == "default"
+    assert cmd.password is None
+    assert cmd.body.split("\n")[:2] == [unit_line, GUARD]
+
+
+def test_sheet_only_mails_are_entered(db_url, factory) -> None:
+    settings = make_settings(db_url)
+    open_league(factory, "春")
+    ids = [store(factory, mail_from(f"p{i}@example.com", subject, f"{line}\n{GUARD}\n", i))
+           for i, (subject, line) in enumerate([
+               ("", "Test Pilot: 10/1/1/2/G"), ("[春]", "Check Mate: 10/1/1/2/G"),
+               ("", "Battle Angel: 10/1/1/2/G"), ("[春]", "Pass: 10/1/1/2/G")])]
+    process_pending(settings, factory, now=NOW)
+    for rid in ids:
+        row, text = outcome(factory, rid)
+        assert row.command == "entry" and row.status == "done", (row.command, text)
+        assert "is accepted" in text and "No unit line" not in text, text
+
+
+# ------------------------------------------------------------ 2. line numbers of the mail body
+
+
+def test_command_and_password_lines_are_blanked_not_removed() -> None:
+    cmd = parse_command("", "check\n\nGrisk: 12/1/1/1/A\n")
+    assert cmd.name == "check" and cmd.body.split("\n")[2] == "Grisk: 12/1/1/1/A"
+    cmd = parse_command("entry", "password: sesame\nGrisk: 10/1/1/2/G\n")
+    assert cmd.password == "sesame" and cmd.body.split("\n") == ["", "Grisk: 10/1/1/2/G"]
+
+
+def test_problem_line_numbers_are_those_of_the_mail(db_url, factory) -> None:
+    settings = make_settings(db_url)
+    open_league(factory, "spring", password="sesame")
+    sheet = "Grisk: 12/1/1/2/G\n- G: Guard\n"
+    with_cmd = store(factory, mail_from("a@example.com", "", "check\n\n" + sheet, 1))
+    without = store(factory, mail_from("b@example.com", "check", "\n\n" + sheet.replace("Grisk", "Nut"), 2))
+    entry = store(factory, mail_from("c@example.com", "entry", "password: sesame\n" + sheet, 3))
+    process_pending(settings, factory, now=NOW)
+    text = outcome(factory, with_cmd)[1]
+    assert 'Line 3: "Grisk: 12/1/1/2/G"' in text, text
+    assert "greeting" not in text  # a blanked command line is no greeting
+    # decode drops the leading blank lines of a body, so "without" starts at its unit line
+    assert "Line 1:" in outcome(factory, without)[1]
+    text = outcome(factory, entry)[1]
+    assert 'Line 2: "Grisk: 12/1/1/2/G"' in text and "greeting" not in text, text
