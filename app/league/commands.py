@@ -288,13 +288,21 @@ def league_resend(name: str, round_number: int) -> None:
 
 @click.command("tick")
 def tick_command() -> None:
-    """Do whatever is due now (close entries, play rounds); safe to run every minute."""
+    """Do whatever is due now (close entries, play rounds); safe to run every minute.
+
+    A league that fails is reported (``error in league NAME: …`` on stderr) without stopping the
+    others; the command then exits 1."""
     settings, factory = _settings_and_factory()
     done = svc.tick(factory, settings, now=now())
+    failed = False
     for line in done:
-        click.echo(line)
+        is_error = line.startswith("error in league ")
+        failed = failed or is_error
+        click.echo(line, err=is_error)
     if not done:
         click.echo("nothing due")
+    if failed:
+        raise SystemExit(1)
 
 
 def register(group: click.Group) -> None:

@@ -15,6 +15,7 @@ which serializes concurrent runners (row lock on PostgreSQL, the write lock on S
 from __future__ import annotations
 
 import dataclasses
+import logging
 import datetime as dt
 import os
 import signal
@@ -46,6 +47,8 @@ BATCH = 100
 KILL_ENV = "AMARYLLIS_LEAGUE_KILL_AFTER_BATTLES"
 
 STATES = ("open", "closed", "running", "finished")
+
+_log = logging.getLogger("amaryllis.league")
 
 
 # --------------------------------------------------------------------------- errors
@@ -143,13 +146,28 @@ def get_or_create_player(session: Session, address: str, *, display_name: str = 
     return player
 
 
+#: the latest entry deadline :func:`create_league` accepts, counted from ``now``
+MAX_DEADLINE_AHEAD = dt.timedelta(days=3653)  # 10 years
+#: the bounds of ``rounds_every`` in :func:`create_league`
+MIN_ROUNDS_EVERY = dt.timedelta(minutes=1)
+MAX_ROUNDS_EVERY = dt.timedelta(days=365)
+#: the largest number of points :func:`create_league` accepts for a win, draw or loss
+MAX_POINTS = 1000
+
+
 def create_league(session: Session, name: str, *, entry_deadline: dt.datetime,
                   rounds_every: dt.timedelta | None = None,
                   points: tuple[int, int, int] = (3, 1, 0), double: bool = False,
                   password: str | None = None, now: dt.datetime) -> League:
     """Create an open league. ``name``: 1-64 characters without spaces; ``points``: win, draw,
-    loss. Raises :class:`BadState` for a taken or bad name, a deadline not after ``now``, bad
-    points, or a non-positive ``rounds_every``."""
+    loss, each in ``0 .. MAX_POINTS`` (1000) with win >= draw >= loss; ``entry_deadline``
+    after ``now`` and at most ``MAX_DEADLINE_AHEAD`` (10 years) ahead; ``rounds_every`` (when
+    given) from ``MIN_ROUNDS_EVERY`` (1 minute) to ``MAX_ROUNDS_EVERY`` (365 days), so that
+    every round of the schedule has a representable time.
+
+    Raises :class:`BadState` (codes ``bad-name``, ``league-exists``, ``bad-deadline``,
+    ``bad-points``, ``bad-interval``) for a taken or bad name, a deadline out of range, bad
+    points, or an interval out of range."""
     name = name.strip()
     if not name or len(name) > 64 or any(c.isspace() for c in name):
         raise BadState(f"bad league name {name!r}: 1-64 characters, no spaces", "bad-name")
@@ -159,15 +177,21 @@ def create_league(session: Session, name: str, *, entry_deadline: dt.datetime,
     assert deadline is not None
     if deadline <= now:
         raise BadState(f"the entry deadline {iso(deadline)} is not in the future", "bad-deadline")
+    if deadline - now > MAX_DEADLINE_AHEAD:
+        raise BadState(f"the entry deadline {iso(deadline)} is more than 10 years ahead",
+                       "bad-deadline")
     w, d, l_ = points
+    if not all(isinstance(p, int) and 0 <= p <= MAX_POINTS for p in points):
+        raise BadState(f"points must each be 0..{MAX_POINTS}, got {w}/{d}/{l_}", "bad-points")
     if not (w >= d >= l_ >= 0):
         raise BadState(f"points must satisfy win >= draw >= loss >= 0, got {w}/{d}/{l_}",
                        "bad-points")
     every = None
     if rounds_every is not None:
+        if not MIN_ROUNDS_EVERY <= rounds_every <= MAX_ROUNDS_EVERY:
+            raise BadState("rounds must be from 1 minute to 365 days apart, got "
+                           f"{int(rounds_every.total_seconds())} seconds", "bad-interval")
         every = int(rounds_every.total_seconds())
-        if every <= 0:
-            raise BadState("rounds_every must be positive", "bad-interval")
     league = League(name=name, entry_deadline=deadline, rounds_every_s=every, points_win=w,
                     points_draw=d, points_loss=l_, double=double, password=password,
                     state="open", created_at=now)
@@ -321,8 +345,13 @@ def close_entries(session: Session, league: League, *, now: dt.datetime,
     every = dt.timedelta(seconds=league.rounds_every_s) if league.rounds_every_s else None
     round_rows: list[Round] = []
     for k, boards in enumerate(schedule):
-        rnd = Round(league_id=league.id, number=k + 1, state="scheduled",
-                    scheduled_at=(now + k * every) if every else None)
+        try:
+            at = (now + k * every) if every else None
+        except OverflowError:
+            raise BadState(f"league {league.name!r}: round {k + 1} would be scheduled past the "
+                           f"year 9999 (rounds every {league.rounds_every_s} s)",
+                           "bad-interval") from None
+        rnd = Round(league_id=league.id, number=k + 1, state="scheduled", scheduled_at=at)
         session.add(rnd)
         round_rows.append(rnd)
     session.flush()
@@ -781,30 +810,54 @@ def _play_rounds(factory: sessionmaker[Session], settings: Any,
 def tick(factory: sessionmaker[Session], settings: Any, *, now: dt.datetime) -> list[str]:
     """Do whatever is due at ``now``: close entries of open leagues past their deadline and play
     every scheduled round whose time has come (in order). Idempotent: a second call at the same
-    ``now`` does nothing. Returns one line per thing done."""
+    ``now`` does nothing. Returns one line per thing done.
+
+    Each league is handled on its own (its own transactions): an error in one league (a
+    :class:`LeagueError` or anything unexpected, e.g. a schedule out of the date range) rolls
+    back that league's step, is logged at ERROR (logger ``amaryllis.league``, with the league
+    name) and comes back as a line ``error in league <name>: …``; the other leagues still
+    proceed. The next tick tries the failed league again."""
     done: list[str] = []
     with transaction(factory) as session:
-        due = [lg.id for lg in open_leagues(session)
+        due = [(lg.id, lg.name) for lg in open_leagues(session)
                if lg.entry_deadline is not None and as_utc(lg.entry_deadline) <= now]
-    for lid in due:
-        with transaction(factory) as session:
-            league = _lock_league(session, lid)
-            if league.state == "open":
-                close_entries(session, league, now=now, settings=settings)
-                done.append(f"closed entries of {league.name}")
+    for lid, lname in due:
+        try:
+            with transaction(factory) as session:
+                league = _lock_league(session, lid)
+                if league.state == "open":
+                    close_entries(session, league, now=now, settings=settings)
+                    done.append(f"closed entries of {league.name}")
+        except Exception as exc:  # noqa: BLE001 - one league must not stop the others
+            done.append(_tick_error(lname, "closing entries", exc))
     with transaction(factory) as session:
-        work: list[tuple[int, str, int, int]] = []
-        for league in session.scalars(select(League).where(League.state.in_(("closed", "running")))):
+        work: dict[int, list[tuple[int, str, int, int]]] = {}
+        for league in session.scalars(select(League).where(League.state.in_(("closed", "running")))
+                                      .order_by(League.id)):
             for rnd in session.scalars(select(Round).where(Round.league_id == league.id,
                                                            Round.state != "done")
                                        .order_by(Round.number)):
                 at = as_utc(rnd.scheduled_at)
                 if at is None or at > now:
                     break
-                work.append((league.id, league.name, rnd.id, rnd.number))
-    for _, name, number in _play_rounds(factory, settings, work, now):
-        done.append(f"played round {number} of {name}")
+                work.setdefault(league.id, []).append((league.id, league.name, rnd.id,
+                                                       rnd.number))
+    for rounds in work.values():
+        try:
+            for _, name, number in _play_rounds(factory, settings, rounds, now):
+                done.append(f"played round {number} of {name}")
+        except Exception as exc:  # noqa: BLE001 - one league must not stop the others
+            done.append(_tick_error(rounds[0][1], "playing rounds", exc))
     return done
+
+
+def _tick_error(league: str, step: str, exc: BaseException) -> str:
+    """Log a league's failed tick step at ERROR (with the traceback unless it is a
+    :class:`LeagueError`) and return the line :func:`tick` reports."""
+    text = f"{exc.__class__.__name__}: {exc}".splitlines()[0]
+    _log.error("tick failed in league %s (%s): %s", league, step, text,
+               exc_info=not isinstance(exc, LeagueError))
+    return f"error in league {league}: {step} failed: {text}"
 
 
 # --------------------------------------------------------------------------- standings

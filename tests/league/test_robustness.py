@@ -1,0 +1,137 @@
+"""Bugs found by the user test: one league's bad data must not stop the others, absurd
+settings are refused at creation, and the CLI answers bad input with one line, never a
+traceback."""
+
+from __future__ import annotations
+
+import datetime as dt
+import logging
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner, Result
+from sqlalchemy import select
+from sqlalchemy.orm import Session, sessionmaker
+
+from app.cli import main
+from app.config import Settings
+from app.db.models import League
+from app.db.session import session_factory, transaction
+from app.league import service as svc
+from tests.league.helpers import DEADLINE, T0, fill_league, sheet_text
+
+Factory = sessionmaker[Session]
+#: a clock late enough that a stored interval of ~68 years (the largest a 32-bit column holds,
+#: as a row from before the range check could have) pushes round 3 past the year 9999
+LATE = dt.datetime(9990, 1, 1, tzinfo=dt.timezone.utc)
+BAD_EVERY = 2**31 - 1
+
+
+@pytest.fixture
+def cli(db_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch):  # type: ignore[no-untyped-def]
+    """Run ``amaryllis …`` against the test database, clock at ``T0`` unless ``now`` is given."""
+    monkeypatch.delenv("AMARYLLIS_CONFIG", raising=False)
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("AMARYLLIS_DATABASE_URL", db_url)
+
+    def run(*args: str, now: str = T0.isoformat(), input: str | None = None) -> Result:
+        return CliRunner().invoke(main, list(args), env={"AMARYLLIS_NOW": now}, input=input)
+
+    return run
+
+
+def _enter(db_url: str, league: str, n: int) -> None:
+    factory = session_factory(db_url)
+    with transaction(factory) as s:
+        lg = svc.get_league(s, league)
+        for i in range(n):
+            p = svc.get_or_create_player(s, f"p{i}@example.org", display_name=f"Player {i}",
+                                         lang="en")
+            assert svc.submit_entry(s, lg, p, sheet_text(i, "en"), now=T0).accepted
+    factory.kw["bind"].dispose()
+
+
+def _one_line_error(result: Result, code: int) -> None:
+    """The command failed with ``code`` and said why without a traceback."""
+    assert result.exit_code == code, (result.exit_code, result.output, result.exception)
+    assert "Traceback" not in result.output
+    assert not isinstance(result.exception, Exception) or isinstance(result.exception, SystemExit)
+
+
+# --------------------------------------------------------------------------- 1: bad schedules
+
+
+@pytest.mark.parametrize("args", [
+    ["--rounds-every", "99999999d"], ["--rounds-every", "366d"], ["--rounds-every", "59s"],
+    ["--entry-deadline", "+3654d"], ["--points", "1001/1/0"],
+])
+def test_create_refuses_absurd_settings(cli, args: list[str]) -> None:  # type: ignore[no-untyped-def]
+    base = {"--entry-deadline": "+1d"}
+    opts = dict(base, **dict(zip(args[::2], args[1::2], strict=True)))
+    result = cli("league", "create", "big3", *[x for kv in opts.items() for x in kv])
+    _one_line_error(result, 1 if args[0] != "--entry-deadline" or "9999" not in args[1] else 2)
+    assert "Error:" in result.output
+    assert cli("league", "list").output.strip() == "no leagues"
+
+
+def test_create_accepts_the_bounds(cli) -> None:  # type: ignore[no-untyped-def]
+    assert cli("league", "create", "a", "--entry-deadline", "+3650d", "--rounds-every", "1m",
+               "--points", "1000/1000/1000").exit_code == 0
+    assert cli("league", "create", "b", "--entry-deadline", "+1d",
+               "--rounds-every", "365d").exit_code == 0
+
+
+def test_one_leagues_bad_schedule_does_not_stop_tick(factory: Factory, settings: Settings,
+                                                      caplog: pytest.LogCaptureFixture) -> None:
+    fill_league(factory, "big3", 3, rounds_every=dt.timedelta(days=1))
+    fill_league(factory, "good", 2, rounds_every=dt.timedelta(days=1))
+    with transaction(factory) as s:  # a row written before create_league checked the range
+        s.execute(League.__table__.update().where(League.name == "big3")
+                  .values(rounds_every_s=BAD_EVERY))
+    with caplog.at_level(logging.ERROR, logger="amaryllis.league"):
+        done = svc.tick(factory, settings, now=LATE)
+    assert "closed entries of good" in done and "played round 1 of good" in done
+    errors = [line for line in done if line.startswith("error in league big3:")]
+    assert len(errors) == 1 and "year 9999" in errors[0]
+    assert any("big3" in r.getMessage() and r.levelno == logging.ERROR for r in caplog.records)
+    with transaction(factory) as s:
+        states = dict(s.execute(select(League.name, League.state)).all())
+    assert states == {"big3": "open", "good": "finished"}  # big3's step was rolled back
+
+
+def test_an_unexpected_error_while_playing_is_isolated(factory: Factory, settings: Settings,
+                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    fill_league(factory, "a", 2, rounds_every=dt.timedelta(days=1))
+    fill_league(factory, "b", 2, rounds_every=dt.timedelta(days=1))
+    real = svc._prepare_round
+
+    def broken(factory, settings, league_id, *args, **kwargs):  # type: ignore[no-untyped-def]
+        with transaction(factory) as s:
+            name = s.get(League, league_id).name  # type: ignore[union-attr]
+        if name == "a":
+            raise RuntimeError("disk on fire")
+        return real(factory, settings, league_id, *args, **kwargs)
+
+    monkeypatch.setattr(svc, "_prepare_round", broken)
+    done = svc.tick(factory, settings, now=DEADLINE)
+    assert "played round 1 of b" in done
+    assert "error in league a: playing rounds failed: RuntimeError: disk on fire" in done
+
+
+def test_tick_cli_reports_the_failed_league_and_exits_1(cli, db_url: str) -> None:  # type: ignore[no-untyped-def]
+    assert cli("league", "create", "big3", "--entry-deadline", "+1d",
+               "--rounds-every", "1d").exit_code == 0
+    assert cli("league", "create", "ok", "--entry-deadline", "+1d").exit_code == 0
+    _enter(db_url, "big3", 3)
+    f = session_factory(db_url)
+    with transaction(f) as s:
+        s.execute(League.__table__.update().where(League.name == "big3")
+                  .values(rounds_every_s=BAD_EVERY))
+    f.kw["bind"].dispose()
+    closing = cli("league", "close-entries", "big3", now=LATE.isoformat())
+    _one_line_error(closing, 1)
+    assert "year 9999" in closing.output
+    ticked = cli("tick", now=LATE.isoformat())
+    _one_line_error(ticked, 1)
+    assert "closed entries of ok" in ticked.output
+    assert "error in league big3" in ticked.output
