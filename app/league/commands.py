@@ -27,10 +27,15 @@ from app.league.timeparse import iso, parse_duration, parse_instant
 
 
 def now() -> dt.datetime:
-    """The command's clock: ``AMARYLLIS_NOW`` if set (ISO 8601), else the current UTC time."""
+    """The command's clock: ``AMARYLLIS_NOW`` if set (ISO 8601), else the current UTC time.
+    Raises :class:`click.ClickException` (exit 1, naming the variable) when ``AMARYLLIS_NOW`` is
+    not a time."""
     fixed = os.environ.get("AMARYLLIS_NOW")
     if fixed:
-        return parse_instant(fixed, dt.datetime.now(dt.timezone.utc))
+        try:
+            return parse_instant(fixed, dt.datetime.now(dt.timezone.utc))
+        except ValueError as exc:
+            raise click.ClickException(f"bad environment variable AMARYLLIS_NOW: {exc}") from exc
     return dt.datetime.now(dt.timezone.utc)
 
 
@@ -67,8 +72,9 @@ def _refusals(fn: Callable[..., None]) -> Callable[..., None]:
 def _instant(_ctx: click.Context, _param: click.Parameter, value: str | None) -> dt.datetime | None:
     if value is None:
         return None
+    clock = now()  # a bad AMARYLLIS_NOW is reported as such, not blamed on the option
     try:
-        return parse_instant(value, now())
+        return parse_instant(value, clock)
     except ValueError as exc:
         raise click.BadParameter(str(exc)) from exc
 
@@ -97,6 +103,17 @@ def db_group() -> None:
     """Database schema (Alembic migrations)."""
 
 
+@contextmanager
+def _alembic_errors() -> Iterator[None]:
+    """Turn Alembic's ``CommandError`` (unknown revision, …) into exit code 1 with its message."""
+    from alembic.util import CommandError
+
+    try:
+        yield
+    except CommandError as exc:
+        raise click.ClickException(f"{exc}".splitlines()[0]) from exc
+
+
 @db_group.command("upgrade")
 @click.option("--revision", default="head", show_default=True, help="target revision")
 def db_upgrade(revision: str) -> None:
@@ -105,18 +122,25 @@ def db_upgrade(revision: str) -> None:
     from app.db.session import upgrade
 
     url = load_settings().resolved_database_url
-    upgrade(url, revision)
+    with _alembic_errors():
+        upgrade(url, revision)
     click.echo(f"database at revision {revision}")
 
 
 @db_group.command("downgrade")
 @click.argument("revision")
-def db_downgrade(revision: str) -> None:
-    """Migrate the database down to REVISION (``base``: empty)."""
+@click.option("--yes", is_flag=True, help="do not ask for confirmation")
+def db_downgrade(revision: str, yes: bool) -> None:
+    """Migrate the database down to REVISION (``base``: empty). This drops tables and their data
+    (``base``: everything), so it asks first unless ``--yes`` is given."""
     from app.config import load_settings
     from app.db.session import downgrade
 
-    downgrade(load_settings().resolved_database_url, revision)
+    if not yes:
+        click.confirm(f"Downgrade the database to {revision}? Tables dropped lose their data "
+                      "(base: everything)", abort=True)
+    with _alembic_errors():
+        downgrade(load_settings().resolved_database_url, revision)
     click.echo(f"database at revision {revision}")
 
 
@@ -250,13 +274,27 @@ def league_run_round(name: str, all_rounds: bool, round_number: int | None) -> N
 @_refusals
 def league_standings(name: str, lang: str, html_file: Path | None) -> None:
     """Print the standings of NAME (and write HTML with --html FILE)."""
+    if html_file is not None:
+        folder = html_file.parent if str(html_file.parent) else Path(".")
+        if not folder.is_dir():
+            raise click.BadParameter(f"folder {str(folder)!r} does not exist",
+                                     param_hint="--html")
+        if not os.access(folder, os.W_OK) or (html_file.exists()
+                                              and not os.access(html_file, os.W_OK)):
+            raise click.BadParameter(f"{str(html_file)!r} is not writable", param_hint="--html")
     with _session() as (_s, _f, session):
         lg = svc.get_league(session, name)
-        click.echo(svc.render_standings(session, lg, lang=lang, fmt="text"), nl=False)
-        if html_file is not None:
-            html_file.write_text(svc.render_standings(session, lg, lang=lang, fmt="html"),
-                                 encoding="utf-8")
-            click.echo(f"wrote {html_file}")
+        text = svc.render_standings(session, lg, lang=lang, fmt="text")
+        html = svc.render_standings(session, lg, lang=lang, fmt="html") if html_file else None
+    if html_file is not None and html is not None:
+        try:
+            html_file.write_text(html, encoding="utf-8")
+        except OSError as exc:
+            raise click.ClickException(f"cannot write {html_file}: {exc.strerror or exc}") \
+                from exc
+    click.echo(text, nl=False)
+    if html_file is not None:
+        click.echo(f"wrote {html_file}")
 
 
 @league_group.command("disqualify")

@@ -23,7 +23,10 @@ def parse_duration(text: str) -> dt.timedelta:
     seconds = sum(int(n) * _UNITS[u] for n, u in _SPAN.findall(s))
     if seconds <= 0:
         raise ValueError(f"duration must be positive: {text!r}")
-    return dt.timedelta(seconds=seconds)
+    try:
+        return dt.timedelta(seconds=seconds)
+    except OverflowError:
+        raise ValueError(f"duration too long: {text!r}") from None
 
 
 def parse_instant(text: str, now: dt.datetime) -> dt.datetime:
@@ -35,18 +38,21 @@ def parse_instant(text: str, now: dt.datetime) -> dt.datetime:
     if rel and not _SPAN.sub("", rel.lower().replace(" ", "")):
         try:
             return now.astimezone(dt.timezone.utc) + parse_duration(rel)
-        except ValueError:
-            pass
+        except OverflowError:
+            raise ValueError(f"time too far in the future: {text!r}") from None
+        except ValueError as exc:
+            if "too long" in str(exc):
+                raise ValueError(f"time too far in the future: {text!r}") from None
     iso = s[:-1] + "+00:00" if s.endswith(("Z", "z")) else s
     try:
         value = dt.datetime.fromisoformat(iso)
-    except ValueError:
+        if value.tzinfo is None:
+            value = value.replace(tzinfo=dt.timezone.utc)
+        return value.astimezone(dt.timezone.utc)
+    except (ValueError, OverflowError):
         raise ValueError(
             f"not a time: {text!r} (use ISO 8601 such as 2026-12-01T12:00Z, or +2d, 48h)"
         ) from None
-    if value.tzinfo is None:
-        value = value.replace(tzinfo=dt.timezone.utc)
-    return value.astimezone(dt.timezone.utc)
 
 
 def as_utc(value: dt.datetime | None) -> dt.datetime | None:

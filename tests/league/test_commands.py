@@ -43,7 +43,7 @@ def _enter(db_url: str, league: str, n: int) -> None:
 def test_db_upgrade_and_downgrade(cli) -> None:  # type: ignore[no-untyped-def]
     up = cli("db", "upgrade")
     assert up.exit_code == 0 and "head" in up.output
-    down = cli("db", "downgrade", "base")
+    down = cli("db", "downgrade", "base", "--yes")
     assert down.exit_code == 0 and "base" in down.output
     assert cli("db", "upgrade").exit_code == 0
 

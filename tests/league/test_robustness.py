@@ -135,3 +135,54 @@ def test_tick_cli_reports_the_failed_league_and_exits_1(cli, db_url: str) -> Non
     _one_line_error(ticked, 1)
     assert "closed entries of ok" in ticked.output
     assert "error in league big3" in ticked.output
+
+
+# --------------------------------------------------------------------------- 2: no tracebacks
+
+
+@pytest.mark.parametrize("args", [
+    ["league", "create", "x", "--entry-deadline", "+7d", "--points", "99999999999999999999/1/0"],
+    ["league", "create", "x", "--entry-deadline", "+99999999d"],
+    ["league", "create", "x", "--entry-deadline", "+1d", "--rounds-every", "99999999999999w"],
+    ["league", "create", "x", "--entry-deadline", "99999-01-01"],
+])
+def test_overflowing_numbers_are_one_line_errors(cli, args: list[str]) -> None:  # type: ignore[no-untyped-def]
+    result = cli(*args)
+    assert result.exit_code in (1, 2)
+    _one_line_error(result, result.exit_code)
+    assert cli("league", "list").output.strip() == "no leagues"
+
+
+def test_standings_to_an_unwritable_path_fails_before_printing(cli, db_url: str,  # type: ignore[no-untyped-def]
+                                                               tmp_path: Path) -> None:
+    assert cli("league", "create", "spring", "--entry-deadline", "+1d").exit_code == 0
+    result = cli("league", "standings", "spring", "--html", str(tmp_path / "no" / "x.html"))
+    _one_line_error(result, 2)
+    assert "does not exist" in result.output and "Points:" not in result.output  # nothing printed
+    ok = cli("league", "standings", "spring", "--html", str(tmp_path / "x.html"))
+    assert ok.exit_code == 0 and (tmp_path / "x.html").read_text(encoding="utf-8")
+
+
+def test_db_downgrade_unknown_revision_is_one_line(cli) -> None:  # type: ignore[no-untyped-def]
+    result = cli("db", "downgrade", "nosuchrev", "--yes")
+    _one_line_error(result, 1)
+    assert "nosuchrev" in result.output
+    _one_line_error(cli("db", "upgrade", "--revision", "nosuchrev"), 1)
+
+
+def test_db_downgrade_asks_before_dropping_data(cli) -> None:  # type: ignore[no-untyped-def]
+    assert cli("league", "create", "keep", "--entry-deadline", "+1d").exit_code == 0
+    refused = cli("db", "downgrade", "base", input="n\n")
+    assert refused.exit_code == 1 and "Aborted" in refused.output
+    assert "keep" in cli("league", "list").output  # nothing dropped
+    agreed = cli("db", "downgrade", "base", input="y\n")
+    assert agreed.exit_code == 0 and "database at revision base" in agreed.output
+    assert cli("db", "upgrade").exit_code == 0
+    assert cli("league", "list").output.strip() == "no leagues"
+
+
+@pytest.mark.parametrize("args", [["tick"], ["league", "create", "x", "--entry-deadline", "+1d"]])
+def test_a_bad_clock_variable_is_named(cli, args: list[str]) -> None:  # type: ignore[no-untyped-def]
+    result = cli(*args, now="garbage")
+    _one_line_error(result, 1)
+    assert "AMARYLLIS_NOW" in result.output and "--entry-deadline" not in result.output
