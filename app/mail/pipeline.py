@@ -104,7 +104,7 @@ class Outcome:
     reply: tuple[str, dict[str, Any]] | None = None  # (template, context)
     html: str | None = None
     reply_subject: str | None = None
-    deferred: Callable[[], dict[str, Any]] | None = None  # runs after commit; returns context
+    deferred: Callable[[], tuple[str, dict[str, Any]]] | None = None  # after commit: (template, context)
 
 
 class Handler:
@@ -394,6 +394,17 @@ class Handler:
         self.reply("test", reports=texts, samples=len(parsed) < 2)
 
     # -- organizer commands ----------------------------------------------------------------
+    #
+    # Every organizer command checks its arguments, catches the league layer's errors
+    # (LeagueError, ValueError, OverflowError) and answers with a reply that says in words what
+    # was done, or why nothing was done.
+
+    _ALL = ("all", "全部", "全て", "すべて")
+    _MAX_AHEAD = dt.timedelta(days=3660)  # a deadline at most ~10 years ahead
+    _MAX_EVERY = dt.timedelta(days=366)  # rounds at least once a year
+
+    def _say(self, ja: str, en: str) -> str:
+        return ja if self.lang == "ja" else en
 
     def _organizer(self, cmd: Command) -> bool:
         sender = self.mail.sender if self.mail else ""
@@ -404,7 +415,17 @@ class Handler:
             return False
         return True
 
-    def _target(self, cmd: Command) -> Any | None:
+    def _bad_arguments(self, usage: str, detail: str = "") -> None:
+        self.refuse("bad-arguments", "error", code="bad-arguments", usage=usage, detail=detail)
+
+    def _failed(self, action: str, league: str, exc: BaseException) -> None:
+        self.refuse(getattr(exc, "code", "league-error"), "error", code="organizer-failed",
+                    action=action, league=league, detail=_error_text(exc))
+
+    def _target(self, cmd: Command, *, states: tuple[str, ...] | None = None) -> Any | None:
+        """The league named by the first argument, else by the plus address / tag, else the
+        only league in one of ``states`` (``None``: open leagues); sets an error reply and
+        returns ``None`` when it cannot be chosen."""
         svc = _service()
         if cmd.args:
             league = svc.find_league(self.s, cmd.args[0])
@@ -412,7 +433,14 @@ class Handler:
                 self.refuse("no-such-league", "error", code="no-such-league", league=cmd.args[0],
                             open=[lg.name for lg in svc.open_leagues(self.s)])
             return league
-        return self.league(cmd, any_state=True)
+        if states is None or self._plus_names() or cmd.tag:
+            return self.league(cmd)
+        candidates = [lg for lg in svc.all_leagues(self.s) if lg.state in states]
+        if len(candidates) == 1:
+            return candidates[0]
+        self.refuse("which-league", "error", code="which-league", league="",
+                    open=[lg.name for lg in candidates])
+        return None
 
     def cmd_open(self, cmd: Command) -> None:
         if not self._organizer(cmd):
@@ -420,70 +448,184 @@ class Handler:
         svc = _service()
         from app.league.timeparse import parse_duration, parse_instant
 
-        if not cmd.args:
-            self.refuse("bad-arguments", "error", code="bad-arguments", usage="open NAME [DEADLINE] [EVERY]")
+        usage = "open NAME [DEADLINE] [EVERY]"
+        if not cmd.args or len(cmd.args) > 3:
+            self._bad_arguments(usage)
             return
         try:
             deadline = parse_instant(cmd.args[1], self.now) if len(cmd.args) > 1 else \
                 self.now + dt.timedelta(days=7)
+            if deadline > self.now + self._MAX_AHEAD:
+                raise ValueError(f"the deadline {cmd.args[1]!r} is more than 10 years ahead")
             every = parse_duration(cmd.args[2]) if len(cmd.args) > 2 else None
-            league = svc.create_league(self.s, cmd.args[0], entry_deadline=deadline, rounds_every=every,
-                                       now=self.now)
-        except (ValueError, svc.LeagueError) as exc:
-            self.refuse("bad-arguments", "error", code="bad-arguments", usage="open NAME [DEADLINE] [EVERY]",
-                        detail=str(exc))
+            if every is not None and every > self._MAX_EVERY:
+                raise ValueError(f"the interval {cmd.args[2]!r} is longer than a year")
+        except (ValueError, OverflowError) as exc:
+            self._bad_arguments(usage, _error_text(exc))
             return
-        self.reply("organizer", action="open", league=league.name,
-                   detail=league.entry_deadline.isoformat() if league.entry_deadline else "")
+        try:
+            with self.s.begin_nested():
+                league = svc.create_league(self.s, cmd.args[0], entry_deadline=deadline,
+                                           rounds_every=every, now=self.now)
+        except (ValueError, OverflowError, svc.LeagueError) as exc:
+            self._failed("open", cmd.args[0], exc)
+            return
+        until = _when(league.entry_deadline)
+        if every is None:
+            rounds = self._say("対戦は主催者が実行コマンドで行います。", "rounds are played when you run them.")
+        else:
+            rounds = self._say(f"対戦は{_span(every, 'ja')}ごと。", f"a round every {_span(every, 'en')}.")
+        self.reply("organizer", action="open", league=league.name, summary=self._say(
+            f"リーグ {league.name} を開設しました。エントリー締切 {until}、{rounds}",
+            f"League {league.name} opened: entries until {until}; {rounds}"))
 
     def cmd_close(self, cmd: Command) -> None:
         if not self._organizer(cmd):
             return
         svc = _service()
+        if len(cmd.args) > 1:
+            self._bad_arguments("close [NAME]")
+            return
         league = self._target(cmd)
         if league is None:
             return
         try:
-            svc.close_entries(self.s, league, now=self.now, settings=self.settings)
-        except svc.LeagueError as exc:
-            self.refuse("league-error", "error", code="league-error", league=league.name, detail=str(exc))
+            with self.s.begin_nested():
+                svc.close_entries(self.s, league, now=self.now, settings=self.settings)
+        except (ValueError, OverflowError, svc.LeagueError) as exc:
+            self._failed("close", league.name, exc)
             return
-        self.reply("organizer", action="close", league=league.name,
-                   detail=str(len([e for e in league.entries if e.status == "active"])))
+        self.s.refresh(league)
+        players = len([e for e in league.entries if e.seat is not None and e.status == "active"])
+        rounds = list(league.rounds)
+        if not rounds:
+            summary = self._say(
+                f"リーグ {league.name} のエントリーを締め切りました。参加者 {players} 人で対戦がないため、リーグは終了です。",
+                f"Entries of {league.name} closed: {players} player(s), too few for a battle; "
+                "the league is finished.")
+        else:
+            first = rounds[0].scheduled_at
+            at_ja = f"第1回戦は {_when(first)}" if first else "第1回戦は実行コマンドで行います"
+            at_en = f"round 1 at {_when(first)}" if first else "round 1 when you run it"
+            summary = self._say(
+                f"リーグ {league.name} のエントリーを締め切りました。参加者 {players} 人、全 {len(rounds)} 回戦、{at_ja}。",
+                f"Entries of {league.name} closed: {players} players, {len(rounds)} rounds; {at_en}.")
+        self.reply("organizer", action="close", league=league.name, summary=summary)
 
     def cmd_run(self, cmd: Command) -> None:
         if not self._organizer(cmd):
             return
-        league = self._target(cmd)
+        usage = "run [NAME] [all]"
+        args = list(cmd.args)
+        all_rounds = False
+        if args and args[-1] in self._ALL:
+            all_rounds = True
+            args.pop()
+        if len(args) > 1:
+            self._bad_arguments(usage)
+            return
+        league = self._target(Command(name=cmd.name, args=args, tag=cmd.tag),
+                              states=("closed", "running"))
         if league is None:
             return
-        name, all_rounds = league.name, any(a in ("all", "全部", "全て") for a in cmd.args[1:])
-        settings, factory, now = self.settings, self.factory, self.now
+        name, settings, factory, now, lang = league.name, self.settings, self.factory, self.now, self.lang
 
-        def later() -> dict[str, Any]:
-            done = _service().run_round(factory, settings, name, all_rounds=all_rounds, now=now)
-            return {"action": "run", "league": name, "detail": ", ".join(map(str, done))}
+        def later() -> tuple[str, dict[str, Any]]:
+            svc = _service()
+            try:
+                done = svc.run_round(factory, settings, name, all_rounds=all_rounds, now=now)
+            except (ValueError, OverflowError, svc.LeagueError) as exc:
+                return "error", {"code": "organizer-failed", "action": "run", "league": name,
+                                 "detail": _error_text(exc)}
+            return "organizer", {"action": "run", "league": name,
+                                 "summary": _run_summary(factory, name, done, lang)}
 
         self.out.deferred = later
 
     def cmd_resend(self, cmd: Command) -> None:
         if not self._organizer(cmd):
             return
-        league = self._target(cmd)
+        usage = "resend [NAME] ROUND"
+        if not cmd.args or len(cmd.args) > 2 or not cmd.args[-1].isdigit() \
+                or not 1 <= int(cmd.args[-1]) <= 10_000:
+            self._bad_arguments(usage, self._say("回戦は 1 以上の数で指定してください",
+                                                 "the round is a number from 1"))
+            return
+        number = int(cmd.args[-1])
+        league = self._target(Command(name=cmd.name, args=cmd.args[:-1], tag=cmd.tag),
+                              states=("closed", "running", "finished"))
         if league is None:
             return
-        try:
-            number = int(cmd.args[1]) if len(cmd.args) > 1 else int(cmd.args[0])
-        except (ValueError, IndexError):
-            self.refuse("bad-arguments", "error", code="bad-arguments", usage="resend NAME ROUND")
-            return
-        name, settings, factory = league.name, self.settings, self.factory
+        name, settings, factory, lang = league.name, self.settings, self.factory, self.lang
 
-        def later() -> dict[str, Any]:
-            n = _service().resend(factory, settings, name, number)
-            return {"action": "resend", "league": name, "detail": str(n)}
+        def later() -> tuple[str, dict[str, Any]]:
+            svc = _service()
+            try:
+                n = svc.resend(factory, settings, name, number)
+            except (ValueError, OverflowError, svc.LeagueError) as exc:
+                return "error", {"code": "organizer-failed", "action": "resend", "league": name,
+                                 "detail": _error_text(exc)}
+            summary = (f"リーグ {name} の第{number}回戦の対戦報告と順位表を再送します（{n} 通）。" if lang == "ja"
+                       else f"Round {number} of {name} sent again: {n} mails (reports and standings) queued.")
+            return "organizer", {"action": "resend", "league": name, "summary": summary}
 
         self.out.deferred = later
+
+
+def _error_text(exc: BaseException) -> str:
+    """The message of an error for a reply (never the exception's class name)."""
+    if isinstance(exc, OverflowError):
+        return "a date or number is out of range"
+    text = str(exc.args[0]) if exc.args else str(exc)
+    return text or "the command could not be done"
+
+
+def _when(value: dt.datetime | None) -> str:
+    """``2026-12-02 14:22 UTC``."""
+    if value is None:
+        return ""
+    if value.tzinfo is None:
+        value = value.replace(tzinfo=dt.timezone.utc)
+    return value.astimezone(dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+
+
+def _span(value: dt.timedelta, lang: str) -> str:
+    """A span in words: ``2 days``, ``12 hours``, ``90 minutes`` (``2日``, ``12時間``, ``90分``)."""
+    seconds = int(value.total_seconds())
+    for size, ja, en in ((86400, "日", "day"), (3600, "時間", "hour"), (60, "分", "minute"), (1, "秒", "second")):
+        if seconds % size == 0:
+            n = seconds // size
+            return f"{n}{ja}" if lang == "ja" else f"{n} {en}{'s' if n != 1 else ''}"
+    return str(value)
+
+
+def _run_summary(factory: sessionmaker[Session], name: str, done: list[int], lang: str) -> str:
+    """What ``run`` did, in words: one line per round played (battles fought, reports queued)."""
+    from app.db.models import Battle, League, OutboxMessage, Round
+
+    svc = _service()
+    with factory() as s:
+        league = svc.find_league(s, name)
+        if not done or league is None:
+            return (f"リーグ {name} に実行する回戦はありません（すべて実行済み）。" if lang == "ja"
+                    else f"Nothing to run in {name}: every round is played.")
+        lines = []
+        for number in done:
+            rnd = s.scalar(select(Round).where(Round.league_id == league.id, Round.number == number))
+            battles = [b for b in s.scalars(select(Battle).where(Battle.round_id == rnd.id))
+                       if b.entry_b_id is not None] if rnd is not None else []
+            reports = 0
+            for b in battles:
+                reports += len(list(s.scalars(select(OutboxMessage.id).where(
+                    OutboxMessage.dedupe_key.in_([f"report:{b.id}:0", f"report:{b.id}:1"])))))
+            lines.append(f"リーグ {name} の第{number}回戦を実行しました。対戦 {len(battles)}、対戦報告 {reports} 通。"
+                         if lang == "ja" else
+                         f"Round {number} of {name} played: {len(battles)} battles, {reports} reports queued.")
+        state = s.scalar(select(League.state).where(League.id == league.id))
+        if state == "finished":
+            lines.append("全回戦が終わり、リーグは終了しました。" if lang == "ja"
+                         else "Every round is played: the league is finished.")
+        return "\n".join(lines)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -495,7 +637,7 @@ def _queue_reply(session: Session, settings: Settings, row: InboundMessage, mail
                  html: str | None, now: dt.datetime) -> None:
     base = {"lang": lang, "subject": mail.subject, "cut_lines": mail.cut_lines,
             "max_lines": settings.max_lines, "notes": mail.notes, "server": settings.server_address,
-            "league": "", "detail": "", "open": [], "code": ""}
+            "league": "", "detail": "", "open": [], "code": "", "action": "", "summary": ""}
     base.update(context)
     text = render_mail(template, lang, **base)
     msg = mail.message
@@ -549,11 +691,11 @@ def process_one(settings: Settings, factory: sessionmaker[Session], inbound_id: 
         return "shunted"
     if handler is not None and handler.out.deferred is not None:
         try:
-            ctx = handler.out.deferred()
-            template = "organizer"
-        except Exception as exc:  # noqa: BLE001 - report the failure to the organizer
+            template, ctx = handler.out.deferred()
+        except Exception:  # noqa: BLE001 - a bug: logged, and the organizer still gets an answer
             log.exception("organizer command of inbound #%s failed", inbound_id)
-            ctx, template = {"code": "league-error", "detail": f"{type(exc).__name__}: {exc}"}, "error"
+            ctx, template = {"code": "organizer-failed", "action": handler.stage.rpartition(":")[2],
+                             "detail": "an internal error; it is in the server log"}, "error"
         with transaction(factory) as s:
             row = s.get(InboundMessage, inbound_id)
             player = s.scalar(select(Player).where(Player.address == (handler.mail.sender if handler.mail else "")))

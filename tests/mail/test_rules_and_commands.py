@@ -166,7 +166,7 @@ def test_organizer_commands_by_mail(db_url, factory) -> None:
     assert all(outcome(factory, i)[0].status == "done" for i in ids)
     assert outcome(factory, close)[0].status == "done"
     row, text = outcome(factory, run)
-    assert row.status == "done" and '"run" done' in text, text
+    assert row.status == "done" and "Round 1 of spring played: 1 battles, 2 reports queued." in text, text
     assert outcome(factory, fake)[0].rules == ["not-organizer"]
     with factory() as s:
         league = s.scalar(select(League).where(League.name == "spring"))

@@ -12,7 +12,7 @@ from app.mail.pipeline import render_mail
 
 TEMPLATES = Path(__file__).resolve().parents[2] / "templates" / "mail"
 BASE = {"subject": "x", "cut_lines": 0, "max_lines": 500, "notes": [], "server": "t@localhost",
-        "league": "spring", "detail": "", "open": [], "code": ""}
+        "league": "spring", "detail": "", "open": [], "code": "", "action": "", "summary": ""}
 SHEET = {"ok": True, "normalized": "N", "costs": "C", "problems": "", "warnings": ""}
 CONTEXTS = {
     "entry": [dict(SHEET, accepted=True, replaced=False, version=1),
@@ -24,11 +24,11 @@ CONTEXTS = {
     "standings": [{"standings": "S"}],
     "help": [{"words": WORDS, "leagues": ["spring"]}],
     "charset": [{"charset": "iso-2022-jp"}],
-    "organizer": [{"action": "run", "detail": "1, 2"}],
+    "organizer": [{"action": "run", "summary": "Round 1 of spring played: 1 battles, 2 reports queued."}],
     "error": [{"code": c, "size": 5, "limit": 1, "value": "v", "usage": "u", "detail": "d", "open": ["a"]}
               for c in ("no-such-league", "which-league", "too-large", "rate-limit", "bad-charset",
                         "no-sheet", "password", "not-organizer", "entries-closed", "not-entered",
-                        "disqualified", "bad-arguments", "league-error")],
+                        "disqualified", "bad-arguments", "organizer-failed", "league-error")],
 }
 
 

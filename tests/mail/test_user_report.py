@@ -75,3 +75,84 @@ def test_problem_line_numbers_are_those_of_the_mail(db_url, factory) -> None:
     assert "Line 1:" in outcome(factory, without)[1]
     text = outcome(factory, entry)[1]
     assert 'Line 2: "Grisk: 12/1/1/2/G"' in text and "greeting" not in text, text
+
+
+# ------------------------------------------------------------ 3. organizer replies
+
+
+def org(subject: str, n: int, password: str = "orgpw") -> str:
+    return mail_from("org@example.com", subject, f"password: {password}\n", n)
+
+
+def test_organizer_bad_input_always_gets_a_clear_answer(db_url, factory) -> None:
+    settings = make_settings(db_url)
+    cases = {
+        "open winter2 +99999999d": "too far in the future",
+        "open winter2 +200000d": "more than 10 years ahead",
+        "open winter2 tomorrow": "not a time",
+        "open winter2 +2d 99999999999d": "duration too long",
+        "open winter2 +2d 400d": "longer than a year",
+        "open": "Usage: open NAME",
+        "open a b c d": "Usage: open NAME",
+        "resend w 99999999999999999999": "Usage: resend",
+        "resend w x": "Usage: resend",
+        "close nosuch": 'no league called "nosuch"',
+        "run nosuch": 'no league called "nosuch"',
+        "run a b c": "Usage: run",
+    }
+    ids = {subject: store(factory, org(subject, i)) for i, subject in enumerate(cases)}
+    process_pending(settings, factory, now=NOW)
+    for subject, expected in cases.items():
+        row, text = outcome(factory, ids[subject])
+        assert row.status == "refused" and text is not None, (subject, row.status, row.error)
+        assert expected in text, (subject, text)
+        assert "Error" not in text and "BadState" not in text, text
+
+
+def test_organizer_replies_say_what_was_done(db_url, factory) -> None:
+    settings = make_settings(db_url)
+    opened = store(factory, org("open w +3d 1d", 1))
+    process_pending(settings, factory, now=NOW)
+    text = outcome(factory, opened)[1]
+    assert "League w opened: entries until 2026-12-02 12:00 UTC; a round every 1 day." in text, text
+    twice = store(factory, org("open W +3d", 2))
+    process_pending(settings, factory, now=NOW)
+    row, text = outcome(factory, twice)
+    assert row.status == "refused" and "exists already" in text and "BadState" not in text, text
+    sheet = "P{0}: 10/1/1/2/G\n- G: Guard\n"
+    for i in range(3):
+        store(factory, mail_from(f"p{i}@example.com", "[w]", sheet.format(i), 10 + i))
+    process_pending(settings, factory, now=NOW)
+    close = store(factory, org("close w", 20))
+    process_pending(settings, factory, now=NOW)
+    text = outcome(factory, close)[1]
+    assert "Entries of w closed: 3 players, 3 rounds; round 1 at 2026-11-29 12:00 UTC." in text, text
+    run = store(factory, org("run w", 21))
+    bad_round = store(factory, org("resend w 99", 22))
+    resend = store(factory, org("resend w 1", 23))
+    process_pending(settings, factory, now=NOW)
+    text = outcome(factory, run)[1]
+    assert "Round 1 of w played: 1 battles, 2 reports queued." in text, text
+    row, text = outcome(factory, bad_round)
+    assert "has no round 99" in text and "BadState" not in text and "Details" not in text, text
+    text = outcome(factory, resend)[1]
+    assert "Round 1 of w sent again:" in text and "Details" not in text, text
+
+
+def test_organizer_run_without_a_name_asks_which_league(db_url, factory) -> None:
+    from app.db.models import League
+    from app.db.session import transaction
+    from app.league.service import close_entries, find_league
+
+    settings = make_settings(db_url)
+    open_league(factory, "spring")
+    with transaction(factory) as s:  # no entries: closing finishes the league at once
+        close_entries(s, find_league(s, "spring"), now=NOW)
+    open_league(factory, "autumn")
+    rid = store(factory, org("run", 1))
+    process_pending(settings, factory, now=NOW)
+    row, text = outcome(factory, rid)
+    assert row.status == "refused" and "Which league" in text, text
+    with factory() as s:
+        assert {lg.name: lg.state for lg in s.scalars(select(League))} == {
+            "spring": "finished", "autumn": "open"}
