@@ -19,6 +19,7 @@ import logging
 import datetime as dt
 import os
 import signal
+import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
@@ -159,7 +160,8 @@ def create_league(session: Session, name: str, *, entry_deadline: dt.datetime,
                   rounds_every: dt.timedelta | None = None,
                   points: tuple[int, int, int] = (3, 1, 0), double: bool = False,
                   password: str | None = None, now: dt.datetime) -> League:
-    """Create an open league. ``name``: 1-64 characters without spaces; ``points``: win, draw,
+    """Create an open league. ``name``: 1-64 characters, see :func:`check_league_name` (unique
+    ignoring case, :func:`find_league`); ``points``: win, draw,
     loss, each in ``0 .. MAX_POINTS`` (1000) with win >= draw >= loss; ``entry_deadline``
     after ``now`` and at most ``MAX_DEADLINE_AHEAD`` (10 years) ahead; ``rounds_every`` (when
     given) from ``MIN_ROUNDS_EVERY`` (1 minute) to ``MAX_ROUNDS_EVERY`` (365 days), so that
@@ -168,11 +170,11 @@ def create_league(session: Session, name: str, *, entry_deadline: dt.datetime,
     Raises :class:`BadState` (codes ``bad-name``, ``league-exists``, ``bad-deadline``,
     ``bad-points``, ``bad-interval``) for a taken or bad name, a deadline out of range, bad
     points, or an interval out of range."""
-    name = name.strip()
-    if not name or len(name) > 64 or any(c.isspace() for c in name):
-        raise BadState(f"bad league name {name!r}: 1-64 characters, no spaces", "bad-name")
-    if find_league(session, name) is not None:
-        raise BadState(f"a league named {name!r} exists already", "league-exists")
+    name = check_league_name(name)
+    existing = find_league(session, name)
+    if existing is not None:
+        raise BadState(f"a league named {existing.name!r} exists already (names ignore case)",
+                       "league-exists")
     deadline = as_utc(entry_deadline)
     assert deadline is not None
     if deadline <= now:
@@ -200,13 +202,49 @@ def create_league(session: Session, name: str, *, entry_deadline: dt.datetime,
     return league
 
 
+#: punctuation allowed in a league name besides letters and digits
+NAME_PUNCTUATION = "_-."
+
+
+def check_league_name(name: str) -> str:
+    """``name`` stripped and NFC-normalized, when it is a valid league name: 1-64 characters,
+    each a Unicode letter (categories L*, with combining marks M*), a decimal digit (Nd), ``_``,
+    ``-`` or ``.`` (so ``春`` and ``spring-2026`` are fine). Spaces, ``[]`` (they would break the
+    subject tag ``[NAME]``), ``+``, ``@``, ``/`` (the plus address ``tourney+NAME@…``), ``<>`` and
+    other punctuation are refused. Raises :class:`BadState` (code ``bad-name``)."""
+    clean = unicodedata.normalize("NFC", name.strip())
+    bad = sorted({c for c in clean if not (unicodedata.category(c)[0] in "LM"
+                                          or unicodedata.category(c) == "Nd"
+                                          or c in NAME_PUNCTUATION)})
+    if not clean or len(clean) > 64 or bad or unicodedata.category(clean[0])[0] == "M":
+        shown = f" (not allowed: {' '.join(repr(c) for c in bad)})" if bad else ""
+        raise BadState(f"bad league name {name!r}: 1-64 letters, digits, '_', '-' or '.'{shown}",
+                       "bad-name")
+    return clean
+
+
+def _name_key(name: str) -> str:
+    return unicodedata.normalize("NFC", name.strip()).casefold()
+
+
 def find_league(session: Session, name: str) -> League | None:
-    """The league called ``name`` (exact), or ``None``."""
-    return session.scalar(select(League).where(League.name == name.strip()))
+    """The league called ``name`` ignoring case (Unicode case folding, NFC), or ``None``.
+    An exact match is looked up first; otherwise every league name is compared (the number of
+    leagues is small), since SQL ``lower()`` folds only ASCII on SQLite."""
+    exact = session.scalar(select(League).where(League.name == name.strip()))
+    if exact is not None:
+        return exact
+    key = _name_key(name)
+    for league_id, league_name in session.execute(select(League.id, League.name)
+                                                  .order_by(League.id)):
+        if _name_key(league_name) == key:
+            return session.get(League, league_id)
+    return None
 
 
 def get_league(session: Session, name: str) -> League:
-    """The league called ``name``; raises :class:`NoSuchLeague`."""
+    """The league called ``name`` ignoring case (:func:`find_league`); raises
+    :class:`NoSuchLeague`."""
     league = find_league(session, name)
     if league is None:
         raise NoSuchLeague(f"no league named {name!r}")

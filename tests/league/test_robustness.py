@@ -186,3 +186,46 @@ def test_a_bad_clock_variable_is_named(cli, args: list[str]) -> None:  # type: i
     result = cli(*args, now="garbage")
     _one_line_error(result, 1)
     assert "AMARYLLIS_NOW" in result.output and "--entry-deadline" not in result.output
+
+
+# --------------------------------------------------------------------------- 3: league names
+
+
+@pytest.mark.parametrize("name", ["春", "spring-2026", "Cup_2.0", "ÉtéCup", "リーグ１"])
+def test_league_names_of_letters_digits_and_dot_dash_underscore(factory: Factory,
+                                                                name: str) -> None:
+    with transaction(factory) as s:
+        made = svc.create_league(s, name, entry_deadline=DEADLINE, now=T0)
+        assert made.name == name
+        assert svc.get_league(s, name.upper()).id == made.id
+        assert svc.get_league(s, name.lower()).id == made.id
+
+
+@pytest.mark.parametrize("name", ["two words", "a[b]", "x+y", "a@b", "a/b", "<x>", "a,b", "",
+                                  "x" * 65, "tab\there", "a'b", "a;b"])
+def test_league_names_with_punctuation_are_refused(factory: Factory, name: str) -> None:
+    with transaction(factory) as s, pytest.raises(svc.BadState) as err:
+        svc.create_league(s, name, entry_deadline=DEADLINE, now=T0)
+    assert err.value.code == "bad-name"
+
+
+def test_league_names_ignore_case(factory: Factory) -> None:
+    with transaction(factory) as s:
+        svc.create_league(s, "Spring", entry_deadline=DEADLINE, now=T0)
+        with pytest.raises(svc.BadState) as err:
+            svc.create_league(s, "SPRING", entry_deadline=DEADLINE, now=T0)
+        assert err.value.code == "league-exists" and "'Spring'" in str(err.value)
+        svc.create_league(s, "Straße", entry_deadline=DEADLINE, now=T0)
+        assert svc.get_league(s, "STRASSE").name == "Straße"  # Unicode case folding
+        assert svc.find_league(s, "spring").name == "Spring"  # type: ignore[union-attr]
+        assert svc.find_league(s, "autumn") is None
+
+
+def test_league_names_through_the_cli(cli) -> None:  # type: ignore[no-untyped-def]
+    bad = cli("league", "create", "a b", "--entry-deadline", "+1d")
+    _one_line_error(bad, 1)
+    assert "bad-name" in bad.output
+    assert cli("league", "create", "Spring", "--entry-deadline", "+1d").exit_code == 0
+    _one_line_error(cli("league", "create", "spring", "--entry-deadline", "+1d"), 1)
+    shown = cli("league", "show", "SPRING")
+    assert shown.exit_code == 0 and "league Spring (open)" in shown.output
