@@ -23,7 +23,7 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from app.league import service as svc
 from app.league.standings import Points
-from app.league.timeparse import iso, parse_duration, parse_instant
+from app.league.timeparse import format_duration, iso, parse_duration, parse_instant
 
 
 def now() -> dt.datetime:
@@ -173,7 +173,7 @@ def league_create(name: str, entry_deadline: dt.datetime, rounds_every: dt.timed
                                    password=password, now=now())
         click.echo(f"created league {league.name}: entries until {iso(league.entry_deadline)}, "
                    f"points {points}{', double' if double else ''}"
-                   f"{', rounds every ' + str(rounds_every) if rounds_every else ''}")
+                   f"{', rounds every ' + format_duration(rounds_every) if rounds_every else ''}")
 
 
 @league_group.command("list")
@@ -202,7 +202,7 @@ def league_show(name: str) -> None:
         lg = svc.get_league(session, name)
         click.echo(f"league {lg.name} ({lg.state})")
         click.echo(f"  entry deadline: {iso(lg.entry_deadline)}")
-        every = str(dt.timedelta(seconds=lg.rounds_every_s)) if lg.rounds_every_s else "by hand"
+        every = format_duration(lg.rounds_every_s) if lg.rounds_every_s else "by hand"
         click.echo(f"  rounds every: {every}; next round: {iso(lg.next_round_at) or '-'}")
         click.echo(f"  points: {lg.points_win}/{lg.points_draw}/{lg.points_loss}"
                    f"{'; double round-robin' if lg.double else ''}")

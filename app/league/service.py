@@ -40,7 +40,7 @@ from app.db.models import (
 from app.db.session import transaction
 from app.league import standings as st
 from app.league.schedule import berger_schedule
-from app.league.timeparse import as_utc, iso
+from app.league.timeparse import as_utc, format_duration, iso
 
 #: battles per transaction in :func:`run_round` (``AMARYLLIS_LEAGUE_BATCH`` overrides it)
 BATCH = 100
@@ -192,7 +192,7 @@ def create_league(session: Session, name: str, *, entry_deadline: dt.datetime,
     if rounds_every is not None:
         if not MIN_ROUNDS_EVERY <= rounds_every <= MAX_ROUNDS_EVERY:
             raise BadState("rounds must be from 1 minute to 365 days apart, got "
-                           f"{int(rounds_every.total_seconds())} seconds", "bad-interval")
+                           f"{format_duration(rounds_every)}", "bad-interval")
         every = int(rounds_every.total_seconds())
     league = League(name=name, entry_deadline=deadline, rounds_every_s=every, points_win=w,
                     points_draw=d, points_loss=l_, double=double, password=password,
@@ -387,7 +387,7 @@ def close_entries(session: Session, league: League, *, now: dt.datetime,
             at = (now + k * every) if every else None
         except OverflowError:
             raise BadState(f"league {league.name!r}: round {k + 1} would be scheduled past the "
-                           f"year 9999 (rounds every {league.rounds_every_s} s)",
+                           f"year 9999 (rounds every {format_duration(league.rounds_every_s or 0)})",
                            "bad-interval") from None
         rnd = Round(league_id=league.id, number=k + 1, state="scheduled", scheduled_at=at)
         session.add(rnd)

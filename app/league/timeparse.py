@@ -1,8 +1,9 @@
 """Times and durations typed by organizers: ISO 8601 instants and relative spans.
 
 ``parse_duration("48h")`` → 48 hours; units ``s``, ``m``, ``h``, ``d``, ``w`` (combinable:
-``1d12h``). ``parse_instant("2026-12-01T12:00Z", now)`` → an aware UTC datetime; ``+2d`` or
-``48h`` mean ``now`` plus that span. A time without a zone is read as UTC.
+``1d12h``); :func:`format_duration` writes spans back in that syntax (``1d 12h``).
+``parse_instant("2026-12-01T12:00Z", now)`` → an aware UTC datetime; ``+2d`` or ``48h`` mean
+``now`` plus that span. A time without a zone is read as UTC.
 """
 
 from __future__ import annotations
@@ -27,6 +28,25 @@ def parse_duration(text: str) -> dt.timedelta:
         return dt.timedelta(seconds=seconds)
     except OverflowError:
         raise ValueError(f"duration too long: {text!r}") from None
+
+
+def format_duration(span: dt.timedelta | int | float) -> str:
+    """A span (``timedelta`` or whole seconds) in the syntax :func:`parse_duration` reads, for
+    people: ``2d``, ``1d 12h``, ``6h``, ``1h 30m``, ``45s``. Days are the largest unit (no
+    weeks) and zero parts are left out; ``parse_duration(format_duration(x)) == x`` for any
+    positive whole-second span. Zero is ``0s``; a negative span gets a leading ``-``. Fractions
+    of a second are dropped."""
+    total = int(span.total_seconds()) if isinstance(span, dt.timedelta) else int(span)
+    sign = "-" if total < 0 else ""
+    total = abs(total)
+    if total == 0:
+        return "0s"
+    parts: list[str] = []
+    for unit, size in (("d", 86400), ("h", 3600), ("m", 60), ("s", 1)):
+        n, total = divmod(total, size)
+        if n:
+            parts.append(f"{n}{unit}")
+    return sign + " ".join(parts)
 
 
 def parse_instant(text: str, now: dt.datetime) -> dt.datetime:

@@ -229,3 +229,28 @@ def test_league_names_through_the_cli(cli) -> None:  # type: ignore[no-untyped-d
     _one_line_error(cli("league", "create", "spring", "--entry-deadline", "+1d"), 1)
     shown = cli("league", "show", "SPRING")
     assert shown.exit_code == 0 and "league Spring (open)" in shown.output
+
+
+# --------------------------------------------------------------------------- 5: durations
+
+
+@pytest.mark.parametrize(("seconds", "text"), [
+    (48 * 3600, "2d"), (36 * 3600, "1d 12h"), (90 * 60, "1h 30m"), (3600, "1h"), (1, "1s"),
+    (7 * 86400 + 61, "7d 1m 1s"), (0, "0s"),
+])
+def test_durations_print_in_the_syntax_rounds_every_reads(seconds: int, text: str) -> None:
+    from app.league.timeparse import format_duration, parse_duration
+
+    assert format_duration(dt.timedelta(seconds=seconds)) == text
+    assert format_duration(seconds) == text
+    if seconds:
+        assert parse_duration(text) == dt.timedelta(seconds=seconds)
+
+
+def test_league_show_and_create_print_durations_readably(cli) -> None:  # type: ignore[no-untyped-def]
+    made = cli("league", "create", "d", "--entry-deadline", "+1d", "--rounds-every", "36h")
+    assert made.exit_code == 0 and "rounds every 1d 12h" in made.output
+    shown = cli("league", "show", "d")
+    assert "rounds every: 1d 12h;" in shown.output and "day" not in shown.output
+    cli("league", "create", "m", "--entry-deadline", "+1d", "--rounds-every", "90m")
+    assert "rounds every: 1h 30m;" in cli("league", "show", "m").output
