@@ -161,8 +161,10 @@ class Handler:
             return league
         if cmd.tag:
             league = svc.find_league(self.s, cmd.tag)
-            if league is not None:
-                return league
+            if league is None:
+                self.refuse("no-such-league", "error", code="no-such-league", league=cmd.tag,
+                            open=[lg.name for lg in svc.open_leagues(self.s)])
+            return league
         opened = svc.open_leagues(self.s)
         if len(opened) == 1:
             return opened[0]
@@ -635,7 +637,9 @@ def _run_summary(factory: sessionmaker[Session], name: str, done: list[int], lan
 def _queue_reply(session: Session, settings: Settings, row: InboundMessage, mail: DecodedMail,
                  player: Player | None, lang: str, template: str, context: dict[str, Any],
                  html: str | None, now: dt.datetime) -> None:
+    plus_local, _, plus_domain = settings.server_address.partition("@")
     base = {"lang": lang, "subject": mail.subject, "cut_lines": mail.cut_lines,
+            "plus_local": plus_local, "plus_domain": plus_domain or "localhost",
             "max_lines": settings.max_lines, "notes": mail.notes, "server": settings.server_address,
             "league": "", "detail": "", "open": [], "code": "", "action": "", "summary": ""}
     base.update(context)

@@ -12,7 +12,8 @@ from app.mail.pipeline import render_mail
 
 TEMPLATES = Path(__file__).resolve().parents[2] / "templates" / "mail"
 BASE = {"subject": "x", "cut_lines": 0, "max_lines": 500, "notes": [], "server": "t@localhost",
-        "league": "spring", "detail": "", "open": [], "code": "", "action": "", "summary": ""}
+        "league": "spring", "detail": "", "open": [], "code": "", "action": "", "summary": "",
+        "plus_local": "t", "plus_domain": "localhost"}
 SHEET = {"ok": True, "normalized": "N", "costs": "C", "problems": "", "warnings": ""}
 CONTEXTS = {
     "entry": [dict(SHEET, accepted=True, replaced=False, version=1),

@@ -156,3 +156,51 @@ def test_organizer_run_without_a_name_asks_which_league(db_url, factory) -> None
     with factory() as s:
         assert {lg.name: lg.state for lg in s.scalars(select(League))} == {
             "spring": "finished", "autumn": "open"}
+
+
+# ------------------------------------------------------------ 4. real league addresses
+
+
+def test_replies_give_the_real_plus_address_and_name_unknown_leagues(db_url, factory) -> None:
+    settings = make_settings(db_url)
+    open_league(factory, "spring")
+    open_league(factory, "autumn")
+    sheet = "Grisk: 10/1/1/2/G\n- G: Guard\n"
+    ids = {
+        "help-en": store(factory, mail_from("a@example.com", "help", "", 1)),
+        "help-ja": store(factory, mail_from("b@example.com", "ヘルプ", "", 2)),
+        "which-en": store(factory, mail_from("c@example.com", "entry", sheet, 3)),
+        "which-ja": store(factory, mail_from("d@example.com", "登録", sheet, 4)),
+        "tag": store(factory, mail_from("e@example.com", "[winterr] entry", sheet, 5)),
+        "tag-case": store(factory, mail_from("f@example.com", "[SPRING] entry", sheet, 6)),
+        "plus-case": store(factory, mail_from("g@example.com", "entry", sheet, 7).replace(
+            "To: tourney@localhost", "To: tourney+Autumn@localhost")),
+    }
+    process_pending(settings, factory, now=NOW)
+    texts = {k: outcome(factory, v)[1] for k, v in ids.items()}
+    for key in ("help-en", "help-ja", "which-en", "which-ja"):
+        assert "league+" not in texts[key] and "@…" not in texts[key], texts[key]
+    assert "write to tourney+NAME@localhost" in texts["help-en"]
+    assert "spring: tourney+spring@localhost" in texts["help-en"]
+    assert "tourney+リーグ名@localhost" in texts["help-ja"]
+    assert "Write to tourney+NAME@localhost" in texts["which-en"]
+    assert "autumn (tourney+autumn@localhost)" in texts["which-en"]
+    assert "tourney+リーグ名@localhost" in texts["which-ja"]
+    row, text = outcome(factory, ids["tag"])
+    assert row.rules == ["no-such-league"] and 'There is no league called "winterr"' in text, text
+    assert "Which league" not in text and "spring (tourney+spring@localhost)" in text
+    assert 'league "spring" is accepted' in texts["tag-case"], texts["tag-case"]
+    assert 'league "autumn" is accepted' in texts["plus-case"], texts["plus-case"]
+
+
+def test_an_unknown_tag_is_named_even_when_one_league_is_open(db_url, factory) -> None:
+    settings = make_settings(db_url)
+    open_league(factory, "spring")
+    rid = store(factory, mail_from("a@example.com", "[sprnig] entry", "Grisk: 10/1/1/2/G\n- G: Guard\n", 1))
+    process_pending(settings, factory, now=NOW)
+    row, text = outcome(factory, rid)
+    assert row.status == "refused" and 'no league called "sprnig"' in text, text
+    with factory() as s:
+        from app.db.models import Entry
+
+        assert s.scalars(select(Entry)).all() == []
