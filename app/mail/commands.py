@@ -226,9 +226,14 @@ def register(group: click.Group) -> None:
             n = send.requeue(factory, list(requeue))
             click.echo(f"requeued {n} row(s)")
             return
-        if once:
-            with send.sender_lock(settings):
-                report = send.send_once(settings, factory)
-            click.echo(str(report))
-        else:
-            send.run_forever(settings, factory)
+        try:
+            if once:
+                with send.sender_lock(settings):
+                    report = send.send_once(settings, factory)
+                click.echo(str(report))
+            else:
+                send.run_forever(settings, factory)
+        except send.SenderLocked as exc:
+            raise click.ClickException(
+                f"{exc}: `amaryllis serve` or another `amaryllis send` is delivering this outbox; "
+                "nothing was sent (it will deliver the queued mail)") from None

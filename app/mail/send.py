@@ -257,8 +257,13 @@ def requeue(factory: sessionmaker[Session], ids: list[int]) -> int:
         return len(rows)
 
 
+class SenderLocked(RuntimeError):
+    """Another sender (``amaryllis serve`` or ``send``) holds ``data_dir/sender.lock``."""
+
+
 class _Lock:
-    """An exclusive, non-blocking lock file (one sender per data_dir)."""
+    """An exclusive, non-blocking lock file (one sender per data_dir); entering raises
+    :class:`SenderLocked` (a ``RuntimeError``) when another process holds it."""
 
     def __init__(self, path: os.PathLike[str] | str) -> None:
         self.path = path
@@ -270,7 +275,7 @@ class _Lock:
             fcntl.flock(self.fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
             os.close(self.fd)
-            raise RuntimeError(f"another sender holds {self.path}") from None
+            raise SenderLocked(f"another sender holds {self.path}") from None
         return self
 
     def __exit__(self, *exc: object) -> None:

@@ -204,3 +204,27 @@ def test_an_unknown_tag_is_named_even_when_one_league_is_open(db_url, factory) -
         from app.db.models import Entry
 
         assert s.scalars(select(Entry)).all() == []
+
+
+# ------------------------------------------------------------ 5. send --once while serve runs
+
+
+@pytest.mark.parametrize("args", [["send", "--once"], ["send"]])
+def test_send_while_another_sender_holds_the_lock_is_one_line(tmp_path, db_url, args) -> None:
+    import os
+    import subprocess
+    import sys
+
+    from app.mail.send import sender_lock
+    from tests.mail.conftest import empty_config
+    from tests.servers import free_port
+
+    settings = make_settings(db_url, data_dir=tmp_path)
+    env = dict(os.environ, AMARYLLIS_CONFIG=str(empty_config(tmp_path)), AMARYLLIS_DATABASE_URL=db_url,
+               AMARYLLIS_DATA_DIR=str(tmp_path), AMARYLLIS_SMTP_URL=f"smtp://127.0.0.1:{free_port()}")
+    with sender_lock(settings):  # what a running `amaryllis serve` holds
+        res = subprocess.run([sys.executable, "-m", "app.cli", *args], env=env, capture_output=True,
+                             text=True, timeout=60)
+    assert res.returncode == 1, (res.stdout, res.stderr)
+    assert "Traceback" not in res.stderr and len(res.stderr.strip().splitlines()) == 1, res.stderr
+    assert "sender.lock" in res.stderr and "another" in res.stderr
