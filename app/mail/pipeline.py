@@ -81,14 +81,29 @@ def looks_like_sheet(text: str) -> bool:
 
 def split_sheets(text: str) -> list[str]:
     """Split a text holding several sheets at each unit line (lines before the first unit line
-    belong to the first sheet)."""
-    chunks: list[list[str]] = []
-    for line in text.split("\n"):
+    belong to the first sheet); each sheet stripped."""
+    return [chunk.strip() for _first, _last, chunk in split_sheets_at(text)]
+
+
+def split_sheets_at(text: str) -> list[tuple[int, int, str]]:
+    """Split ``text`` at each unit line like :func:`split_sheets`, keeping where each sheet
+    stands: ``(first line, last line, sheet)`` with 1-based line numbers of ``text`` (blank lines
+    around a sheet left out). ``sheet`` is preceded by ``first - 1`` empty lines, so that the
+    line numbers the parser reports are those of ``text``."""
+    chunks: list[tuple[int, list[str]]] = []
+    for number, line in enumerate(text.split("\n"), start=1):
         if is_unit_line(line) or not chunks:
-            chunks.append([line])
+            chunks.append((number, [line]))
         else:
-            chunks[-1].append(line)
-    return ["\n".join(c).strip() for c in chunks if "\n".join(c).strip()]
+            chunks[-1][1].append(line)
+    out = []
+    for start, lines in chunks:
+        filled = [i for i, line in enumerate(lines) if line.strip()]
+        if not filled:
+            continue
+        first, last = start + filled[0], start + filled[-1]
+        out.append((first, last, "\n" * (first - 1) + "\n".join(lines[filled[0]:filled[-1] + 1])))
+    return out
 
 
 # ---------------------------------------------------------------------------------------------
@@ -367,15 +382,17 @@ class Handler:
         from app.reports.battle import render_battle
 
         text = self.sheet_text(cmd)
-        sheets = split_sheets(text) if text.strip() else []
+        sheets = split_sheets_at(text) if text.strip() else []
         if not sheets:
             self.refuse("no-sheet", "error", code="no-sheet")
             return
-        parsed = [self._parse(t) for t in sheets[:2]]
-        bad = [(i, p) for i, p in enumerate(parsed) if not (p.ok and p.unit is not None)]
+        parsed = [self._parse(t) for _first, _last, t in sheets[:2]]
+        extra = len(sheets) - 2 if len(sheets) > 2 else 0
+        bad = [{"which": i, "first": sheets[i][0], "last": sheets[i][1], "single": len(parsed) == 1,
+                "problems": rules.format_problems(list(p.problems), self.lang)}
+               for i, p in enumerate(parsed) if not (p.ok and p.unit is not None)]
         if bad:
-            problems = "\n".join(rules.format_problems(list(p.problems), self.lang) for _, p in bad)
-            self.reply("check", ok=False, normalized="", costs="", problems=problems, warnings="")
+            self.reply("test", reports=[], samples=False, bad=bad, extra=extra)
             return
         if len(parsed) >= 2:
             opponents = [parsed[1].unit]
@@ -393,7 +410,7 @@ class Handler:
             texts.append(render_battle(me, other, result, lang=self.lang, fmt="text", title=title))
             htmls.append(render_battle(me, other, result, lang=self.lang, fmt="html", title=title))
         self.out.html = "\n<hr>\n".join(htmls)
-        self.reply("test", reports=texts, samples=len(parsed) < 2)
+        self.reply("test", reports=texts, samples=len(parsed) < 2, bad=[], extra=extra)
 
     # -- organizer commands ----------------------------------------------------------------
     #

@@ -228,3 +228,30 @@ def test_send_while_another_sender_holds_the_lock_is_one_line(tmp_path, db_url, 
     assert res.returncode == 1, (res.stdout, res.stderr)
     assert "Traceback" not in res.stderr and len(res.stderr.strip().splitlines()) == 1, res.stderr
     assert "sender.lock" in res.stderr and "another" in res.stderr
+
+
+# ------------------------------------------------------------ 6. test battles with several sheets
+
+
+def test_a_bad_second_sheet_is_named_with_the_mails_line_numbers(db_url, factory) -> None:
+    settings = make_settings(db_url)
+    body = ("Grisk: 10/1/1/2/G\n- G: Guard\n\n"
+            "Nut: 10/1/1/2/X\n- X (1): Direkt Attack\n")
+    rid = store(factory, mail_from("a@example.com", "test", body, 1))
+    process_pending(settings, factory, now=NOW)
+    text = outcome(factory, rid)[1]
+    assert "No test battle was fought" in text and "it was not entered" not in text, text
+    assert "The second sheet (lines 4–5 of your mail) has these problems" in text, text
+    assert 'Line 5: "- X (1): Direkt Attack"' in text, text
+
+
+def test_a_third_sheet_is_not_silently_ignored(db_url, factory) -> None:
+    settings = make_settings(db_url)
+    body = ("テスト\nGrisk: 10/1/1/2/G\n- G: Guard\n"
+            "Nut: 10/1/1/2/G\n- G: Guard\n"
+            "Mira: 10/1/1/2/G\n- G: Guard\n")
+    rid = store(factory, mail_from("a@example.com", "", body, 1))
+    process_pending(settings, factory, now=NOW)
+    text = outcome(factory, rid)[1]
+    assert "Grisk" in text and "Nut" in text, text
+    assert "your mail holds 3 sheets; a test battle uses only the first two" in text, text
