@@ -362,7 +362,8 @@ def close_entries(session: Session, league: League, *, now: dt.datetime,
     the organizer runs rounds). With fewer than two entries the league is finished at once.
     With ``settings`` (the server's :class:`app.config.Settings`), every seated player is mailed
     the pairings of round 1 (the standings "before round 1", :func:`queue_standings` with round 0),
-    so the schedule is known before any battle. Raises :class:`BadState` unless the league is open.
+    so the schedule is known before any battle; with fewer than two entries, the seated player
+    is mailed (the same way, threaded under their entry) that the league did not take place. Raises :class:`BadState` unless the league is open.
     """
     if league.state != "open":
         raise BadState(f"league {league.name!r} is {league.state}, not open")
@@ -409,7 +410,9 @@ def close_entries(session: Session, league: League, *, now: dt.datetime,
         session.execute(Battle.__table__.insert(), rows)
     league.state = "closed" if schedule else "finished"
     league.next_round_at = round_rows[0].scheduled_at if round_rows else None
-    if settings is not None and schedule:
+    if settings is not None and seated:
+        # the pairings of round 1 or, with fewer than two entries, the news that the league
+        # did not take place (the standings templates' "cancelled" text)
         session.flush()
         queue_standings(session, settings, league, 0, now=now)
 
@@ -982,8 +985,8 @@ def standings_context(session: Session, league: League, *, upto_round: int | Non
         select(Player.display_name, Player.address).join(Entry, Entry.player_id == Player.id)
         .where(Entry.league_id == league.id, Entry.status == "disqualified")
         .order_by(Entry.id))]
-    if rounds and after == len(rounds):
-        state = "finished"
+    if (rounds and after == len(rounds)) or (not rounds and league.state == "finished"):
+        state = "finished"  # without rounds: the league did not take place (ctx.cancelled)
     else:
         state = league.state if league.state != "finished" else "running"
     return StandingsContext(
@@ -1005,7 +1008,11 @@ def render_standings(session: Session, league: League, *, lang: str, fmt: str = 
                                     lang=lang, fmt=fmt)
 
 
-def _standings_subject(league: str, after: int, lang: str, final: bool) -> str:
+def _standings_subject(league: str, after: int, lang: str, final: bool,
+                       cancelled: bool = False) -> str:
+    if cancelled:  # closed with fewer than two entries
+        return (f"[{league}] リーグは開催されませんでした（参加者が2名未満）" if lang == "ja"
+                else f"[{league}] The league did not take place (fewer than two entries)")
     if after == 0:  # sent when entries close: the schedule is the news
         return (f"[{league}] エントリー締切：第1回戦の組み合わせ" if lang == "ja"
                 else f"[{league}] Entries closed: the pairings of round 1")
@@ -1040,7 +1047,8 @@ def queue_standings(session: Session, settings: Any, league: League, round_numbe
         queued += queue_copies(
             session, copies, kind="standings", now=now, sender=settings.server_address,
             sender_name=settings.server_name,
-            subject=_standings_subject(league.name, round_number, lang, ctx.finished),
+            subject=_standings_subject(league.name, round_number, lang, ctx.finished,
+                                       ctx.cancelled),
             text=render_standings_context(ctx, lang=lang, fmt="text"),
             html=render_standings_context(ctx, lang=lang, fmt="html"), charset=charset,
             auto_submitted="auto-generated")

@@ -29,7 +29,8 @@ class StandingsContext:
 
     Attributes:
         league: the league name.
-        state: the league state (``open``, ``closed``, ``running``, ``finished``).
+        state: the league state (``open``, ``closed``, ``running``, ``finished``); see also
+            :attr:`cancelled`.
         after_round: the last round played (0 before the first).
         rounds_total: the number of rounds of the whole schedule.
         points: the points rule as ``W/D/L`` (e.g. ``3/1/0``).
@@ -55,6 +56,12 @@ class StandingsContext:
     def finished(self) -> bool:
         """True once every round is played."""
         return self.state == "finished"
+
+    @property
+    def cancelled(self) -> bool:
+        """True for a finished league without any round: entries closed with fewer than two
+        entries, so the league did not take place (the templates say so instead of a table)."""
+        return self.state == "finished" and self.rounds_total == 0
 
 
 def render_standings_context(ctx: StandingsContext, *, lang: str, fmt: str = "text") -> str:

@@ -254,3 +254,60 @@ def test_league_show_and_create_print_durations_readably(cli) -> None:  # type: 
     assert "rounds every: 1d 12h;" in shown.output and "day" not in shown.output
     cli("league", "create", "m", "--entry-deadline", "+1d", "--rounds-every", "90m")
     assert "rounds every: 1h 30m;" in cli("league", "show", "m").output
+
+
+# --------------------------------------------------------------------------- 6: one entry
+
+
+@pytest.mark.parametrize("lang", ["ja", "en"])
+def test_a_league_of_one_mails_the_player_it_did_not_take_place(factory: Factory,
+                                                                settings: Settings,
+                                                                lang: str) -> None:
+    import email
+    from email import policy
+
+    from app.db.models import OutboxMessage
+
+    fill_league(factory, "solo", 1, langs=(lang,))
+    with transaction(factory) as s:
+        svc.close_entries(s, svc.get_league(s, "solo"), now=DEADLINE, settings=settings)
+    with transaction(factory) as s:
+        assert svc.get_league(s, "solo").state == "finished"
+        mails = list(s.scalars(select(OutboxMessage)))
+        text = svc.render_standings(s, svc.get_league(s, "solo"), lang="en")
+        html = svc.render_standings(s, svc.get_league(s, "solo"), lang=lang, fmt="html")
+    assert len(mails) == 1 and mails[0].recipient == "p0@example.org"
+    msg = email.message_from_bytes(mails[0].raw, policy=policy.default)
+    assert msg["In-Reply-To"] == "<sheet-solo-0@example.org>"  # threaded under the entry
+    body = msg.get_body(("plain",)).get_content()  # type: ignore[union-attr]
+    if lang == "ja":
+        assert msg["Subject"] == "[solo] リーグは開催されませんでした（参加者が2名未満）"
+        assert "開催されませんでした" in body and "2名以上" in body
+    else:
+        assert msg["Subject"] == "[solo] The league did not take place (fewer than two entries)"
+        assert "did not take place" in body and "at least two" in body
+    assert "before round 1" not in text and "did not take place" in text
+    assert "Player 0" in text and "<table>" not in html
+    with transaction(factory) as s:  # closing again is refused: no second mail
+        with pytest.raises(svc.BadState):
+            svc.close_entries(s, svc.get_league(s, "solo"), now=DEADLINE, settings=settings)
+
+
+def test_a_league_of_none_mails_nobody(factory: Factory, settings: Settings) -> None:
+    from app.db.models import OutboxMessage
+
+    fill_league(factory, "empty", 0)
+    with transaction(factory) as s:
+        svc.close_entries(s, svc.get_league(s, "empty"), now=DEADLINE, settings=settings)
+        assert s.scalar(select(OutboxMessage.id)) is None
+        text = svc.render_standings(s, svc.get_league(s, "empty"), lang="ja")
+    assert "開催されませんでした" in text and "0名" in text
+
+
+def test_standings_cli_of_a_league_of_one(cli, db_url: str) -> None:  # type: ignore[no-untyped-def]
+    assert cli("league", "create", "solo", "--entry-deadline", "+1d").exit_code == 0
+    _enter(db_url, "solo", 1)
+    assert cli("league", "close-entries", "solo").exit_code == 0
+    shown = cli("league", "standings", "solo")
+    assert shown.exit_code == 0 and "did not take place" in shown.output
+    assert "before round 1" not in shown.output
