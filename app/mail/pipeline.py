@@ -330,7 +330,8 @@ class Handler:
 
     def _password_ok(self, league: Any, cmd: Command) -> bool:
         if league.password and (cmd.password or "") != league.password:
-            self.refuse("password", "error", code="password", league=league.name)
+            self.refuse("password", "error", code="wrong-password" if cmd.password else "password",
+                        league=league.name)
             return False
         return True
 
@@ -343,6 +344,10 @@ class Handler:
         league = self.league(cmd)
         if league is None or not self._password_ok(league, cmd):
             return
+        from app.db.models import Entry
+
+        before = self.s.scalar(select(Entry.status).where(Entry.league_id == league.id,
+                                                          Entry.player_id == self.player.id))
         try:
             outcome = svc.submit_entry(self.s, league, self.player, text, inbound_id=self.row.id,
                                        now=self.now)
@@ -352,7 +357,9 @@ class Handler:
             return
         self.lang = getattr(outcome.sheet, "lang", None) or self.lang
         ctx = self._sheet_context(outcome.sheet)
-        self.reply("entry", league=league.name, accepted=outcome.accepted, replaced=outcome.replaced,
+        reopened = bool(outcome.accepted and before == "withdrawn")
+        self.reply("entry", league=league.name, accepted=outcome.accepted,
+                   replaced=bool(outcome.replaced and before == "active"), reopened=reopened,
                    version=outcome.version, **ctx)
 
     def cmd_withdraw(self, cmd: Command) -> None:

@@ -16,9 +16,11 @@ BASE = {"subject": "x", "cut_lines": 0, "max_lines": 500, "notes": [], "server":
         "plus_local": "t", "plus_domain": "localhost"}
 SHEET = {"ok": True, "normalized": "N", "costs": "C", "problems": "", "warnings": ""}
 CONTEXTS = {
-    "entry": [dict(SHEET, accepted=True, replaced=False, version=1),
-              dict(SHEET, accepted=True, replaced=True, version=2, warnings="W"),
-              dict(SHEET, ok=False, accepted=False, replaced=False, version=None, problems="P")],
+    "entry": [dict(SHEET, accepted=True, replaced=False, reopened=False, version=1),
+              dict(SHEET, accepted=True, replaced=True, reopened=False, version=2, warnings="W"),
+              dict(SHEET, accepted=True, replaced=False, reopened=True, version=2),
+              dict(SHEET, ok=False, accepted=False, replaced=False, reopened=False, version=None,
+                   problems="P")],
     "check": [SHEET, dict(SHEET, ok=False, problems="P")],
     "test": [{"reports": ["R1", "R2"], "samples": True, "bad": [], "extra": 0},
              {"reports": [], "samples": False, "extra": 1,
@@ -30,7 +32,7 @@ CONTEXTS = {
     "organizer": [{"action": "run", "summary": "Round 1 of spring played: 1 battles, 2 reports queued."}],
     "error": [{"code": c, "size": 5, "limit": 1, "value": "v", "usage": "u", "detail": "d", "open": ["a"]}
               for c in ("no-such-league", "which-league", "too-large", "rate-limit", "bad-charset",
-                        "no-sheet", "password", "not-organizer", "entries-closed", "not-entered",
+                        "no-sheet", "password", "wrong-password", "not-organizer", "entries-closed", "not-entered",
                         "disqualified", "bad-arguments", "organizer-failed", "league-error")],
 }
 

@@ -255,3 +255,34 @@ def test_a_third_sheet_is_not_silently_ignored(db_url, factory) -> None:
     text = outcome(factory, rid)[1]
     assert "Grisk" in text and "Nut" in text, text
     assert "your mail holds 3 sheets; a test battle uses only the first two" in text, text
+
+
+# ------------------------------------------------------------ 7. password and re-entry wording
+
+
+def test_wrong_password_and_reentry_after_withdrawal_are_said_so(db_url, factory) -> None:
+    settings = make_settings(db_url)
+    open_league(factory, "spring", password="sesame")
+    sheet = "Grisk: 10/1/1/2/G\n- G: Guard\n"
+    steps = [
+        ("none", "entry", sheet),
+        ("wrong", "entry", "password: sezame\n" + sheet),
+        ("wrong-ja", "登録", "パスワード：せさみ\n" + sheet.replace("Grisk", "グリスク")),
+        ("first", "entry", "password: sesame\n" + sheet),
+        ("replace", "entry", "password: sesame\n" + sheet.replace("Grisk", "Grisk2")),
+        ("withdraw", "withdraw", "password: sesame\n"),
+        ("again", "entry", "password: sesame\n" + sheet.replace("Grisk", "Grisk3")),
+    ]
+    texts = {}
+    for n, (key, subject, body) in enumerate(steps):
+        rid = store(factory, mail_from("a@example.com", subject, body, n))
+        process_pending(settings, factory, now=NOW)
+        texts[key] = outcome(factory, rid)[1]
+    assert 'League "spring" needs a password: add a line' in texts["none"]
+    assert 'The password for league "spring" is wrong' in texts["wrong"], texts["wrong"]
+    assert "needs a password" not in texts["wrong"]
+    assert "パスワードが違います" in texts["wrong-ja"], texts["wrong-ja"]
+    assert 'Your entry for league "spring" is accepted' in texts["first"]
+    assert "replacement unit (version 2)" in texts["replace"]
+    assert 'Your entry for league "spring" is re-opened' in texts["again"], texts["again"]
+    assert "replacement" not in texts["again"]
