@@ -38,21 +38,19 @@ def register(group: click.Group) -> None:
     @group.command("status")
     @click.option("--json", "as_json", is_flag=True, help="print the status as one JSON object")
     @click.option("--check", is_flag=True,
-                  help="exit 1 when the database or the mailbox is unreachable (health check)")
+                  help="exit 1 when the database or the mailbox is unreachable or serve died (health check)")
     @click.option("--offline", is_flag=True, help="skip the IMAP and SMTP checks")
     def status_cmd(as_json: bool, check: bool, offline: bool) -> None:
         """Show health and load: database, mailbox, SMTP, queues, leagues, last poll."""
-        from app.ops.status import collect_status, render_status
+        from app.ops.status import collect_status, healthy, render_status
 
         status = collect_status(_settings(), network=not offline)
         if as_json:
             click.echo(json.dumps(status, indent=2, ensure_ascii=False, default=str))
         else:
             click.echo(render_status(status))
-        if check:
-            healthy = status["database"].get("ok") and (offline or status["mailbox"].get("ok"))
-            if not healthy:
-                sys.exit(1)
+        if check and not healthy(status, offline=offline):
+            sys.exit(1)
 
     @group.command("demo")
     @click.option("--out", "out", type=click.Path(file_okay=False, path_type=Path),

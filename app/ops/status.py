@@ -12,12 +12,21 @@ Reports, without changing anything:
   (``<data_dir>/serve-status.json``: state, pid, last run of each worker).
 
 ``collect_status`` returns a JSON-able dict; ``render_status`` prints it for people. ``--check`` makes the
-command exit 1 when the database or the mailbox is unreachable (the container HEALTHCHECK).
+command exit 1 when the database or the mailbox is unreachable, or when the heartbeat says ``serve`` is
+running but it is not (``healthy``; the container HEALTHCHECK).
+
+The heartbeat alone proves nothing after a crash (``kill -9`` leaves ``state: running``), so ``serve`` counts
+as running only when its pid is alive (``os.kill(pid, 0)``), on Linux ``/proc/<pid>/cmdline`` looks like
+amaryllis, and the file was written recently (``serve_liveness``). A SQLite database that does not exist is
+reported as "no database yet" and is not created.
 """
 
 from __future__ import annotations
 
+import datetime as dt
+import os
 import smtplib
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -25,7 +34,27 @@ from sqlalchemy import func, inspect, select, text
 
 from app.config import Settings
 
-__all__ = ["collect_status", "render_status"]
+__all__ = ["collect_status", "healthy", "render_status", "serve_liveness"]
+
+#: a heartbeat older than this (seconds) means ``serve`` is not working, whatever its pid; at least
+#: three times the longest worker interval is used when that is longer
+STALE_AFTER_S = 300.0
+
+
+def _sqlite_missing(url: str) -> str | None:
+    """For a SQLite URL whose file does not exist, the file's path; else ``None``."""
+    from sqlalchemy.engine import make_url
+
+    try:
+        parsed = make_url(url)
+    except Exception:  # noqa: BLE001 - a bad URL is reported by the connection attempt
+        return None
+    if not parsed.get_backend_name() == "sqlite":
+        return None
+    db = parsed.database or ""
+    if not db or db == ":memory:" or db.startswith("file:"):
+        return None
+    return None if Path(db).exists() else db
 
 
 def _db_status(url: str) -> tuple[dict[str, Any], Any]:
@@ -33,6 +62,10 @@ def _db_status(url: str) -> tuple[dict[str, Any], Any]:
 
     info: dict[str, Any] = {"ok": False}
     engine = None
+    missing = _sqlite_missing(url)
+    if missing is not None:  # connecting would create the file (and its folder)
+        info.update(missing=True, error=f"no database yet ({missing}; run: amaryllis serve or db upgrade)")
+        return info, None
     try:
         engine = make_engine(url)
         with engine.connect() as conn:
@@ -144,8 +177,77 @@ def collect_status(settings: Settings, *, network: bool = True) -> dict[str, Any
     if network:
         out["mailbox"] = _mailbox_status(settings)
         out["smtp"] = _smtp_status(settings)
-    out["serve"] = Heartbeat.read(Path(settings.data_dir) / HEARTBEAT_FILE)
+    beat_path = Path(settings.data_dir) / HEARTBEAT_FILE
+    beat = Heartbeat.read(beat_path)
+    if beat is not None:
+        intervals = (settings.poll_interval, settings.tick_interval, settings.send_interval)
+        beat.update(serve_liveness(beat, beat_path, stale_after=max(STALE_AFTER_S, 3 * max(intervals))))
+    out["serve"] = beat
     return out
+
+
+def _pid_alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # exists, owned by someone else
+        return True
+    except (OSError, OverflowError, ValueError):
+        return False
+    return True
+
+
+def _looks_like_amaryllis(pid: int) -> bool:
+    """On Linux: ``/proc/<pid>/cmdline`` names amaryllis (the ``amaryllis`` script or ``-m app.cli``), so
+    a pid reused by another program after a crash is not taken for the server. Elsewhere: True."""
+    if pid == os.getpid():
+        return True
+    if not sys.platform.startswith("linux"):
+        return True
+    try:
+        cmdline = Path(f"/proc/{pid}/cmdline").read_bytes()
+    except OSError:
+        return False
+    return b"amaryllis" in cmdline or b"app.cli" in cmdline
+
+
+def serve_liveness(beat: dict[str, Any], path: Path, *, stale_after: float = STALE_AFTER_S,
+                   now: dt.datetime | None = None) -> dict[str, Any]:
+    """Judge the heartbeat ``beat`` read from ``path``. Returns ``running`` (bool: the pid is alive, looks
+    like amaryllis, and the file was written less than ``stale_after`` seconds ago), ``stale`` (bool: the
+    file says starting/running/stopping but ``running`` is false: the server died without a clean stop
+    or hangs), ``last_seen`` (ISO 8601 UTC time the file was last written, or ``None``) and, when not
+    running, ``why`` (English)."""
+    now = now or dt.datetime.now(dt.timezone.utc)
+    try:
+        seen = dt.datetime.fromtimestamp(path.stat().st_mtime, dt.timezone.utc)
+    except OSError:
+        seen = None
+    pid = beat.get("pid")
+    claims = beat.get("state") in ("starting", "running", "stopping")
+    why = ""
+    if not isinstance(pid, int) or not _pid_alive(pid):
+        why = "the process is gone"
+    elif not _looks_like_amaryllis(pid):
+        why = "the pid now belongs to another program"
+    elif seen is None or (now - seen).total_seconds() > stale_after:
+        why = f"no heartbeat for more than {int(stale_after)} s"
+    running = claims and not why
+    out: dict[str, Any] = {"running": running, "stale": claims and not running,
+                           "last_seen": seen.isoformat(timespec="seconds") if seen else None}
+    if not running:
+        out["why"] = why or f"state {beat.get('state')}"
+    return out
+
+
+def healthy(status: dict[str, Any], *, offline: bool = False) -> bool:
+    """What ``status --check`` exits 0 on: the database answers, the mailbox too (unless ``offline``), and
+    no heartbeat claims a ``serve`` that is not running (a missing heartbeat is fine: not started here)."""
+    db_ok = bool(status["database"].get("ok"))
+    mailbox_ok = offline or bool((status.get("mailbox") or {}).get("ok"))
+    serve_ok = not (status.get("serve") or {}).get("stale")
+    return db_ok and mailbox_ok and serve_ok
 
 
 def render_status(status: dict[str, Any]) -> str:
@@ -155,6 +257,8 @@ def render_status(status: dict[str, Any]) -> str:
     def ok(section: dict[str, Any] | None) -> str:
         if section is None:
             return "not checked"
+        if section.get("missing"):
+            return str(section.get("error"))
         return "ok" if section.get("ok") else f"FAILED ({section.get('error', 'unknown error')})"
 
     cfg = status["config"]
@@ -189,7 +293,12 @@ def render_status(status: dict[str, Any]) -> str:
     else:
         lines.append("last poll never")
     hb = status.get("serve")
-    if hb:
+    if hb and hb.get("stale"):
+        lines.append(f"serve     not running (stale status file from pid {hb.get('pid')}, last seen "
+                     f"{hb.get('last_seen') or 'never'}: {hb.get('why')})")
+    elif hb and not hb.get("running", True):
+        lines.append(f"serve     {hb.get('state')} (pid {hb.get('pid')}, last seen {hb.get('last_seen') or 'never'})")
+    elif hb:
         lines.append(f"serve     {hb.get('state')} (pid {hb.get('pid')}, started {hb.get('started_at')})")
         for name, w in sorted((hb.get("workers") or {}).items()):
             err = f", last error {w['last_error']}" if w.get("last_error") else ""

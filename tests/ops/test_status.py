@@ -1,0 +1,75 @@
+"""``amaryllis status`` after a crash and before any database: bugs found by the user test."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from app.ops.embedded import EmbeddedMailStack
+from tests.ops.test_serve import _env, _start, _wait_running, stack  # noqa: F401 - fixture
+
+
+def _status(env: dict[str, str], cwd: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "app.cli", "status", *args], env=env, cwd=cwd,
+                          capture_output=True, text=True, timeout=60)
+
+
+def test_status_after_kill_9_says_not_running_and_check_fails(
+        tmp_path: Path, stack: EmbeddedMailStack) -> None:  # noqa: F811
+    env = _env(tmp_path, stack, f"sqlite:///{tmp_path / 'data' / 'db.sqlite3'}")
+    proc = _start(env, tmp_path)
+    try:
+        _wait_running(env, proc)
+        alive = _status(env, tmp_path, "--check")
+        assert alive.returncode == 0, alive.stdout + alive.stderr
+        assert f"serve     running (pid {proc.pid}" in alive.stdout
+    finally:
+        proc.send_signal(signal.SIGKILL)
+        proc.communicate(timeout=20)
+    beat = json.loads((tmp_path / "data" / "serve-status.json").read_text())
+    assert beat["state"] == "running"  # what the crash leaves behind
+    dead = _status(env, tmp_path, "--check")
+    assert dead.returncode == 1
+    assert f"not running (stale status file from pid {proc.pid}, last seen 20" in dead.stdout
+    as_json = json.loads(_status(env, tmp_path, "--json").stdout)
+    assert as_json["serve"]["stale"] is True and as_json["serve"]["running"] is False
+
+
+def test_a_live_pid_of_another_program_or_an_old_heartbeat_is_not_serve(tmp_path: Path) -> None:
+    from app.ops.status import serve_liveness
+
+    other = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(30)"])
+    try:
+        path = tmp_path / "serve-status.json"
+        path.write_text(json.dumps({"pid": other.pid, "state": "running"}))
+        verdict = serve_liveness(json.loads(path.read_text()), path)
+        assert verdict["stale"] and "another program" in verdict["why"]
+        mine = {"pid": os.getpid(), "state": "running"}
+        assert serve_liveness(mine, path)["running"]
+        old = time.time() - 3600
+        os.utime(path, (old, old))
+        verdict = serve_liveness(mine, path)
+        assert verdict["stale"] and "no heartbeat" in verdict["why"]
+        stopped = serve_liveness({"pid": other.pid, "state": "stopped"}, path)
+        assert not stopped["running"] and not stopped["stale"]
+    finally:
+        other.kill()
+        other.wait()
+
+
+def test_status_does_not_create_the_sqlite_file(tmp_path: Path) -> None:
+    db = tmp_path / "nothing" / "db.sqlite3"
+    env = {k: v for k, v in os.environ.items() if not k.startswith("AMARYLLIS_")}
+    env.update({"AMARYLLIS_DATA_DIR": str(tmp_path / "data"),
+                "AMARYLLIS_DATABASE_URL": f"sqlite:///{db}"})
+    done = _status(env, tmp_path, "--offline")
+    assert done.returncode == 0, done.stderr
+    assert "no database yet" in done.stdout
+    assert not db.exists() and not db.parent.exists()
+    assert _status(env, tmp_path, "--offline", "--check").returncode == 1
+    assert not db.exists()
