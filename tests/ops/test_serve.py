@@ -61,7 +61,6 @@ def _env(tmp_path: Path, stack: EmbeddedMailStack, db_url: str) -> dict[str, str
     data = tmp_path / "data"
     out = {k: v for k, v in os.environ.items() if not k.startswith("AMARYLLIS_")}
     out.update({
-        "AMARYLLIS_CONFIG": str(tmp_path / "no-config.toml"),
         "AMARYLLIS_DATA_DIR": str(data),
         "AMARYLLIS_DATABASE_URL": db_url,
         "AMARYLLIS_IMAP_URL": stack.imap_url,
