@@ -66,6 +66,12 @@ def build_message(
     if charset.lower() in ("iso-2022-jp", "jis") and _jis_ok(subject) and not subject.isascii():
         # old Japanese mailers expect =?ISO-2022-JP?B?...?= (RFC 1468/2047); set_raw keeps it as is
         msg.set_raw("Subject", Header(subject, "iso-2022-jp", header_name="Subject").encode())
+    elif not subject.isascii():
+        # email.policy.default folds a mixed subject into ASCII words and encoded words and can
+        # put a space that stood between two encoded words on the fold, where RFC 2047 §6.2
+        # says to drop it ("ヌト —" came back as "ヌト—"). email.header.Header encodes the
+        # whole subject as encoded words whose text keeps every space (RFC 2047 §5).
+        msg.set_raw("Subject", Header(subject, "utf-8", header_name="Subject").encode())
     else:
         msg["Subject"] = subject
     msg["Date"] = format_datetime(now or utcnow())

@@ -286,3 +286,26 @@ def test_wrong_password_and_reentry_after_withdrawal_are_said_so(db_url, factory
     assert "replacement unit (version 2)" in texts["replace"]
     assert 'Your entry for league "spring" is re-opened' in texts["again"], texts["again"]
     assert "replacement" not in texts["again"]
+
+
+# ------------------------------------------------------------ 8. folded subjects keep their spaces
+
+
+@pytest.mark.parametrize("charset", ["utf-8", "iso-2022-jp"])
+@pytest.mark.parametrize("subject", [
+    "[spring] 第1回戦：グリスク vs ヌト — ヌトの勝利",
+    "Re: [spring] 第1回戦：グリスク vs ヌト — ヌトの勝利（第4ターン、ヌトのHPが多い）",
+    "[spring] Round 1: Grisk vs Nut — Nut wins on turn 4 " + "(a long subject) " * 5,
+    "[春] 第12回戦：ミラ　vs  Bolt — 引き分け ✓",
+])
+def test_a_folded_subject_parses_back_unchanged(subject: str, charset: str) -> None:
+    from app.mail.compose import build_message
+
+    msg = build_message(sender="tourney@localhost", to="a@example.com", subject=subject, text="x",
+                        charset=charset)
+    raw = msg.as_bytes()
+    head = raw.split(b"\n\n", 1)[0]
+    assert all(len(line) <= 78 for line in head.split(b"\n")), head  # RFC 5322 §2.1.1
+    assert b"Subject:" in head and head.isascii()
+    back = email.message_from_bytes(raw, policy=email.policy.default)
+    assert back["Subject"] == subject
