@@ -17,13 +17,30 @@ from functools import wraps
 from pathlib import Path
 from typing import Any
 
-import click
-from sqlalchemy import func, select
-from sqlalchemy.orm import Session, sessionmaker
+import importlib
+from typing import TYPE_CHECKING
 
-from app.league import service as svc
+import click
+
 from app.league.standings import Points
 from app.league.timeparse import format_duration, iso, parse_duration, parse_instant
+
+if TYPE_CHECKING:
+    from sqlalchemy.orm import Session, sessionmaker
+
+    from app.league import service as svc
+else:
+    class _LazyModule:
+        """A module imported on first attribute access: the CLI starts without SQLAlchemy and the
+        models (about 0.2 s), so ``serve`` installs its signal handlers sooner."""
+
+        def __init__(self, name: str) -> None:
+            self._name = name
+
+        def __getattr__(self, attr: str) -> Any:
+            return getattr(importlib.import_module(self._name), attr)
+
+    svc = _LazyModule("app.league.service")
 
 
 def now() -> dt.datetime:
@@ -179,6 +196,8 @@ def league_create(name: str, entry_deadline: dt.datetime, rounds_every: dt.timed
 @league_group.command("list")
 def league_list() -> None:
     """List every league with its state and number of entries."""
+    from sqlalchemy import func, select
+
     from app.db.models import Entry
 
     with _session() as (_s, _f, session):
@@ -196,6 +215,8 @@ def league_list() -> None:
 @_refusals
 def league_show(name: str) -> None:
     """Show league NAME: settings, entries (with seats) and the schedule with results."""
+    from sqlalchemy import select
+
     from app.db.models import Battle, Round
 
     with _session() as (_s, _f, session):
@@ -239,6 +260,8 @@ def league_show(name: str) -> None:
 def league_close(name: str) -> None:
     """Close entries of NAME now: seat the entries, draw up the Berger schedule and mail every
     player the pairings of round 1."""
+    from sqlalchemy import func, select
+
     from app.db.models import Round
 
     with _session() as (settings, _f, session):

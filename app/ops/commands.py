@@ -25,14 +25,25 @@ def register(group: click.Group) -> None:
         """Run the server: IMAP poller (IDLE), scheduler tick and outbox sender, until SIGTERM/SIGINT.
 
         Migrates the database first. Configuration: config/amaryllis.toml or AMARYLLIS_* variables."""
-        from app.ops.serve import configure_logging, serve
+        import signal
+        import threading
 
-        configure_logging(json_logs={"auto": None, "json": True, "console": False}[log_format])
-        settings = _settings()
+        # first thing, before the slow imports: a stop request from here on ends start-up cleanly
+        # (exit 0); serve() replaces these with its full handlers
+        stop = threading.Event()
+        previous = {sig: signal.signal(sig, lambda _signum, _frame: stop.set())
+                    for sig in (signal.SIGTERM, signal.SIGINT)}
+        from app.ops.serve import configure_logging, restore_handlers, serve
+
         try:
-            code = serve(settings)
-        except (ImportError, RuntimeError) as exc:
-            raise click.ClickException(str(exc)) from exc
+            configure_logging(json_logs={"auto": None, "json": True, "console": False}[log_format])
+            settings = _settings()
+            try:
+                code = serve(settings, stop=stop)
+            except (ImportError, RuntimeError) as exc:
+                raise click.ClickException(str(exc)) from exc
+        finally:
+            restore_handlers(previous)
         sys.exit(code)
 
     @group.command("status")

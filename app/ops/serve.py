@@ -301,16 +301,58 @@ def _announces_mail(responses: Any) -> bool:
     return False
 
 
+def install_stop_handlers(stop: threading.Event) -> dict[int, Any]:
+    """Make SIGTERM and SIGINT set ``stop`` (a graceful stop: the current unit of work is finished, exit
+    code 0); a second signal while stopping restores the default action, so a third one kills at once.
+    Only possible in the main thread (returns ``{}`` elsewhere). Returns the previous handlers, for
+    :func:`restore_handlers`."""
+    previous: dict[int, Any] = {}
+    if threading.current_thread() is not threading.main_thread():
+        return previous
+
+    def _on_signal(signum: int, _frame: Any) -> None:
+        if stop.is_set():  # a second signal: the next one kills the process at once
+            log.warning("stop_requested_again", signal=signal.Signals(signum).name,
+                        note="finishing the current unit of work; send the signal again to kill")
+            signal.signal(signum, signal.SIG_DFL)
+            return
+        log.info("stop_requested", signal=signal.Signals(signum).name)
+        stop.set()
+
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        previous[sig] = signal.signal(sig, _on_signal)
+    return previous
+
+
+def restore_handlers(previous: dict[int, Any]) -> None:
+    """Put back the signal handlers :func:`install_stop_handlers` replaced."""
+    for sig, handler in previous.items():
+        signal.signal(sig, handler)
+
+
 def serve(settings: Settings, *, stop: threading.Event | None = None,
           install_signal_handlers: bool = True) -> int:
     """Run the poller, the scheduler and the sender until SIGTERM/SIGINT (or ``stop`` is set).
 
+    The signal handlers are installed first, before any import, migration or connection, so a stop
+    requested during start-up is honoured: start-up ends after the step under way (a migration is never
+    interrupted), no worker starts, and the exit code is 0.
+
     Returns the exit code: 0 after a graceful stop. Raises ``ImportError`` with a clear message when a
     part of the product (mail inbound/pipeline/send, league service) is missing, and ``RuntimeError`` when
     the database cannot be opened and migrated or another sender holds ``data_dir/sender.lock``."""
+    stop = stop or threading.Event()
+    previous = install_stop_handlers(stop) if install_signal_handlers else {}
+    try:
+        return _serve(settings, stop)
+    finally:
+        restore_handlers(previous)
+
+
+def _serve(settings: Settings, stop: threading.Event) -> int:
+    """:func:`serve` once its signal handlers are in place."""
     from app.db.session import session_factory
 
-    stop = stop or threading.Event()
     send_bell = threading.Event()
     url = settings.resolved_database_url
     heartbeat = Heartbeat(Path(settings.data_dir) / HEARTBEAT_FILE)
@@ -322,12 +364,20 @@ def serve(settings: Settings, *, stop: threading.Event | None = None,
 
     log.info("serve_starting", database=_mask(url), imap=_mask(settings.imap_url),
              smtp=_mask(settings.smtp_url), server_address=settings.server_address)
+    if stop.is_set():  # requested before the handlers above could log it
+        log.info("stop_requested", during="start-up")
+        log.info("serve_stopped", during="start-up")
+        return 0
     try:
         factory = session_factory(url, migrate=True)
     except Exception as exc:  # noqa: BLE001 - unreachable server, bad URL, failed migration
         log.error("database_unavailable", error=repr(exc))
         raise RuntimeError(f"cannot open and migrate the database {_mask(url)}: {exc}") from exc
     log.info("database_migrated")
+    if stop.is_set():
+        factory.kw["bind"].dispose()
+        log.info("serve_stopped", during="start-up")
+        return 0
 
     def tick() -> list[str]:
         done = service.tick(factory, settings, now=utcnow())
@@ -360,20 +410,6 @@ def serve(settings: Settings, *, stop: threading.Event | None = None,
         log.error("sender_locked", error=str(exc))
         raise RuntimeError(f"{exc}: another `amaryllis serve` or `send` uses this data_dir") from exc
 
-    previous: dict[int, Any] = {}
-    if install_signal_handlers and threading.current_thread() is threading.main_thread():
-        def _on_signal(signum: int, _frame: Any) -> None:
-            if stop.is_set():  # a second signal: the next one kills the process at once
-                log.warning("stop_requested_again", signal=signal.Signals(signum).name,
-                            note="finishing the current unit of work; send the signal again to kill")
-                signal.signal(signum, signal.SIG_DFL)
-                return
-            log.info("stop_requested", signal=signal.Signals(signum).name)
-            stop.set()
-
-        for sig in (signal.SIGTERM, signal.SIGINT):
-            previous[sig] = signal.signal(sig, _on_signal)
-
     try:
         for worker in workers:
             worker.start()
@@ -392,8 +428,6 @@ def serve(settings: Settings, *, stop: threading.Event | None = None,
                 worker.join()
         poller.close()
         factory.kw["bind"].dispose()
-        for sig, handler in previous.items():
-            signal.signal(sig, handler)
         lock.__exit__(None, None, None)
         heartbeat.set_state("stopped")
         log.info("serve_stopped")

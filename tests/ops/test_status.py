@@ -10,6 +10,8 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
+
 from app.ops.embedded import EmbeddedMailStack
 from tests.ops.test_serve import _env, _start, _wait_running, stack  # noqa: F401 - fixture
 
@@ -73,3 +75,24 @@ def test_status_does_not_create_the_sqlite_file(tmp_path: Path) -> None:
     assert not db.exists() and not db.parent.exists()
     assert _status(env, tmp_path, "--offline", "--check").returncode == 1
     assert not db.exists()
+
+
+@pytest.mark.parametrize("after", ["serve_starting", "database_migrated"])
+def test_sigterm_during_start_up_exits_0(tmp_path: Path, stack: EmbeddedMailStack,  # noqa: F811
+                                         after: str) -> None:
+    """A stop request while serve starts (as soon as it logs ``after``: before the migrations, or
+    before the workers) ends it cleanly with exit code 0 and no worker runs."""
+    env = _env(tmp_path, stack, f"sqlite:///{tmp_path / 'data' / 'db.sqlite3'}")
+    proc = _start(env, tmp_path)
+    assert proc.stderr is not None
+    seen = []
+    while not seen or json.loads(seen[-1])["event"] != after:
+        line = proc.stderr.readline()
+        assert line, seen
+        seen.append(line)
+    proc.send_signal(signal.SIGTERM)
+    _out, err = proc.communicate(timeout=30)
+    assert proc.returncode == 0, err
+    events = [json.loads(line)["event"] for line in "".join(seen).splitlines() + err.splitlines()]
+    assert "stop_requested" in events and "serve_running" not in events
+    assert events[-1] == "serve_stopped"
