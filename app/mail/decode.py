@@ -293,8 +293,10 @@ _ATTRIBUTION = re.compile(r"((wrote|writes|書きました|書いています|�
 
 
 def strip_quotes_and_signature(text: str) -> str:
-    """Drop quoted reply lines (``>``), the attribution line just before a quote, an
-    Outlook-style ``-----Original Message-----`` tail and everything after ``-- ``."""
+    """Blank quoted reply lines (``>``) and the attribution line just before a quote, and drop an
+    Outlook-style ``-----Original Message-----`` tail, everything after ``-- `` and trailing
+    blank lines. Lines are blanked, not removed, so that line numbers in replies are those of
+    the mail body."""
     lines = text.split("\n")
     out: list[str] = []
     for i, line in enumerate(lines):
@@ -304,15 +306,17 @@ def strip_quotes_and_signature(text: str) -> str:
         if re.match(r"^-{3,}\s*(original message|元のメッセージ)", stripped, re.I):
             break
         if stripped.lstrip().startswith(">"):
+            out.append("")
             continue
         nxt = next((x for x in lines[i + 1 :] if x.strip()), "")
         if _ATTRIBUTION.search(stripped) and nxt.lstrip().startswith(">"):
+            out.append("")
             continue
         out.append(stripped)
     while out and not out[-1].strip():
         out.pop()
-    while out and not out[0].strip():
-        out.pop(0)
+    if not any(line.strip() for line in out):
+        return ""
     return "\n".join(out)
 
 

@@ -71,7 +71,10 @@ def test_flowed_quotes_signature() -> None:
     assert unflow("abc \ndef", delsp=True) == "abcdef"
     assert unflow(" >not a quote", delsp=False) == ">not a quote"
     body = ("順位\n\nOn Sun, Nov 29, 2026 Amaryllis wrote:\n> quoted\n>> deeper\nafter\n-- \nsig line\n")
-    assert strip_quotes_and_signature(body) == "順位\n\nafter"
+    # quoted and attribution lines are blanked: "after" stays on line 6, as in the mail
+    assert strip_quotes_and_signature(body) == "順位\n\n\n\n\nafter"
+    assert strip_quotes_and_signature("\n> old\n\nGrisk") == "\n\n\nGrisk"
+    assert strip_quotes_and_signature("\n> only a quote\n") == ""
     assert strip_quotes_and_signature("a\n-----Original Message-----\nold") == "a"
 
 

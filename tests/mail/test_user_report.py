@@ -71,10 +71,14 @@ def test_problem_line_numbers_are_those_of_the_mail(db_url, factory) -> None:
     text = outcome(factory, with_cmd)[1]
     assert 'Line 3: "Grisk: 12/1/1/2/G"' in text, text
     assert "greeting" not in text  # a blanked command line is no greeting
-    # decode drops the leading blank lines of a body, so "without" starts at its unit line
-    assert "Line 1:" in outcome(factory, without)[1]
+    text = outcome(factory, without)[1]
+    assert 'Line 3: "Nut: 12/1/1/2/G"' in text and "greeting" not in text, text
     text = outcome(factory, entry)[1]
     assert 'Line 2: "Grisk: 12/1/1/2/G"' in text and "greeting" not in text, text
+    quoted = store(factory, mail_from("d@example.com", "Re: check", "check\n> old line\n" + sheet, 4))
+    process_pending(settings, factory, now=NOW)
+    text = outcome(factory, quoted)[1]
+    assert 'Line 3: "Grisk: 12/1/1/2/G"' in text and "greeting" not in text, text
 
 
 # ------------------------------------------------------------ 3. organizer replies
