@@ -162,6 +162,12 @@ class Poller:
         return stored
 
     def _mailbox_state(self, uidvalidity: int, now: dt.datetime) -> int:
+        try:
+            return self._mailbox_state_once(uidvalidity, now)
+        except IntegrityError:  # another poller created the row at the same moment: use it
+            return self._mailbox_state_once(uidvalidity, now)
+
+    def _mailbox_state_once(self, uidvalidity: int, now: dt.datetime) -> int:
         with transaction(self.factory) as s:
             state = s.scalar(sql_select(MailboxState).where(MailboxState.mailbox == self.mailbox))
             if state is None:
@@ -172,7 +178,8 @@ class Poller:
                             self.mailbox, state.uidvalidity, uidvalidity)
                 state.uidvalidity, state.last_uid = uidvalidity, 0
             state.last_poll_at = now
-            return int(state.last_uid)
+            last = int(state.last_uid)
+        return last
 
     def _batch(self, client: IMAPClient, uidvalidity: int, uids: list[int], now: dt.datetime) -> int:
         sizes = client.fetch(uids, ["RFC822.SIZE"])
