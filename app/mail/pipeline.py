@@ -464,7 +464,7 @@ class Handler:
         candidates = [lg for lg in svc.all_leagues(self.s) if lg.state in states]
         if len(candidates) == 1:
             return candidates[0]
-        self.refuse("which-league", "error", code="which-league", league="",
+        self.refuse("which-league", "error", code="which-league", league="", action=cmd.name,
                     open=[lg.name for lg in candidates])
         return None
 

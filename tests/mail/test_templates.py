@@ -33,7 +33,8 @@ CONTEXTS = {
     "error": [{"code": c, "size": 5, "limit": 1, "value": "v", "usage": "u", "detail": "d", "open": ["a"]}
               for c in ("no-such-league", "which-league", "too-large", "rate-limit", "bad-charset",
                         "no-sheet", "password", "wrong-password", "not-organizer", "entries-closed", "not-entered",
-                        "disqualified", "bad-arguments", "organizer-failed", "league-error")],
+                        "disqualified", "bad-arguments", "organizer-failed", "league-error")]
+             + [{"code": "which-league", "action": "run", "open": ["a"]}],
 }
 
 

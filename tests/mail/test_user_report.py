@@ -156,7 +156,8 @@ def test_organizer_run_without_a_name_asks_which_league(db_url, factory) -> None
     rid = store(factory, org("run", 1))
     process_pending(settings, factory, now=NOW)
     row, text = outcome(factory, rid)
-    assert row.status == "refused" and "Which league" in text, text
+    assert row.status == "refused" and 'Which league should "run" work on?' in text, text
+    assert 'No league is in a state where "run" can work.' in text, text
     with factory() as s:
         assert {lg.name: lg.state for lg in s.scalars(select(League))} == {
             "spring": "finished", "autumn": "open"}
