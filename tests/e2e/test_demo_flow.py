@@ -52,6 +52,7 @@ def demo(tmp_path_factory: pytest.TempPathFactory):
     (out / "mail").mkdir()
     (out / "mail" / "9999-stale@example.org.eml").write_text("stale")
     env = {k: v for k, v in os.environ.items() if not k.startswith("AMARYLLIS_")}
+    (out.parent / "no-config.toml").write_text("")  # an empty file: a missing one is an error now
     env["AMARYLLIS_CONFIG"] = str(out.parent / "no-config.toml")
     done = subprocess.run([sys.executable, "-m", "app.cli", "demo", "--out", str(out)], env=env,
                           cwd=out.parent, capture_output=True, text=True, timeout=150)
