@@ -24,17 +24,21 @@ class _Main(click.Group):
     and exit code 1, never a traceback (bugs still show theirs)."""
 
     def invoke(self, ctx: click.Context):  # type: ignore[no-untyped-def]
-        from sqlalchemy.exc import SQLAlchemyError
-
-        from app.config import ConfigError
-
         try:
             return super().invoke(ctx)
-        except ConfigError as exc:
-            raise click.ClickException(str(exc)) from exc
-        except SQLAlchemyError as exc:
-            detail = str(getattr(exc, "orig", None) or exc).strip().splitlines()[0]
-            raise click.ClickException(f"database error: {detail}") from exc
+        except Exception as exc:
+            # imported only on failure, so that start-up stays fast (serve's signal handlers
+            # must be in place within milliseconds)
+            from sqlalchemy.exc import SQLAlchemyError
+
+            from app.config import ConfigError
+
+            if isinstance(exc, ConfigError):
+                raise click.ClickException(str(exc)) from exc
+            if isinstance(exc, SQLAlchemyError):
+                detail = str(getattr(exc, "orig", None) or exc).strip().splitlines()[0]
+                raise click.ClickException(f"database error: {detail}") from exc
+            raise
 
 
 @click.group(cls=_Main)
