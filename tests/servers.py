@@ -200,6 +200,17 @@ def dovecot_available() -> str | None:
     return None
 
 
+def stop_process(proc: subprocess.Popen | None) -> None:
+    """SIGTERM ``proc`` if it still runs, wait up to 10 s, then SIGKILL it."""
+    if proc is not None and proc.poll() is None:
+        proc.terminate()
+        try:
+            proc.wait(10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait(5)
+
+
 class Dovecot:
     """Debian's Dovecot on 127.0.0.1 from a temporary config (IMAP + LMTP), no systemd.
 
@@ -324,13 +335,7 @@ protocol lmtp {{
 
     def stop(self) -> None:
         """SIGTERM the master (by PID), wait for it, remove the directory."""
-        if self.proc is not None and self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(10)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait(5)
+        stop_process(self.proc)
         self.proc = None
         shutil.rmtree(self.dir, ignore_errors=True)
 
@@ -490,13 +495,7 @@ class Pymap:
         return self
 
     def stop(self) -> None:
-        if self.proc is not None and self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(10)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait(5)
+        stop_process(self.proc)
         self.proc = None
         shutil.rmtree(self.tmp, ignore_errors=True)
 

@@ -68,11 +68,10 @@ def turn_blocks(result: BattleResult, lang: str) -> list[TurnBlock]:
     if not result.events:
         raise ValueError("the battle was resolved without a log; run it with log=True")
     blocks: list[TurnBlock] = []
-    turn = 0
     current: list[dict[str, object]] = []
     for event in result.events:
         if isinstance(event, TurnStarted):
-            turn, current = event.turn, []
+            current = []
         elif isinstance(event, TurnEnded):
             if event.turn > 0 or current:
                 states = [format_state(s, lang) for s in event.states]

@@ -8,7 +8,7 @@ import random
 from sqlalchemy.orm import Session, sessionmaker
 
 from app.db.models import InboundMessage
-from app.db.session import transaction
+from app.db.session import session_factory, transaction
 from app.league import service as svc
 from app.rules.amaryllis import format_sheet
 from app.rules.amaryllis.generate import random_unit
@@ -46,3 +46,15 @@ def fill_league(factory: sessionmaker[Session], name: str, n: int, *, double: bo
             out = svc.submit_entry(s, league, player, sheet_text(i, lang), inbound_id=inbound_id,
                                    now=T0)
             assert out.accepted, out.sheet.problems
+
+
+def enter_players(db_url: str, league: str, n: int) -> None:
+    """Enter ``n`` players ``p<i>@example.org`` (English, sheet ``sheet_text(i)``) in ``league``."""
+    factory = session_factory(db_url)
+    with transaction(factory) as s:
+        lg = svc.get_league(s, league)
+        for i in range(n):
+            p = svc.get_or_create_player(s, f"p{i}@example.org", display_name=f"Player {i}",
+                                         lang="en")
+            assert svc.submit_entry(s, lg, p, sheet_text(i, "en"), now=T0).accepted
+    factory.kw["bind"].dispose()

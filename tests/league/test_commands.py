@@ -5,39 +5,11 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner, Result
 from sqlalchemy import select
 
-from app.cli import main
 from app.db.models import Battle, Entry, OutboxMessage
 from app.db.session import session_factory, transaction
-from app.league import service as svc
-from tests.league.helpers import DEADLINE, T0, sheet_text
-
-
-@pytest.fixture
-def cli(db_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch):  # type: ignore[no-untyped-def]
-    """Run ``amaryllis …`` against the test database, with the clock at ``T0`` by default."""
-    monkeypatch.delenv("AMARYLLIS_CONFIG", raising=False)
-    monkeypatch.chdir(tmp_path)
-    monkeypatch.setenv("AMARYLLIS_DATABASE_URL", db_url)
-
-    def run(*args: str, now: str = T0.isoformat()) -> Result:
-        return CliRunner().invoke(main, list(args), env={"AMARYLLIS_NOW": now},
-                                  catch_exceptions=False)
-
-    return run
-
-
-def _enter(db_url: str, league: str, n: int) -> None:
-    factory = session_factory(db_url)
-    with transaction(factory) as s:
-        lg = svc.get_league(s, league)
-        for i in range(n):
-            p = svc.get_or_create_player(s, f"p{i}@example.org", display_name=f"Player {i}",
-                                         lang="en")
-            assert svc.submit_entry(s, lg, p, sheet_text(i, "en"), now=T0).accepted
-    factory.kw["bind"].dispose()
+from tests.league.helpers import DEADLINE, enter_players
 
 
 def test_db_upgrade_and_downgrade(cli) -> None:  # type: ignore[no-untyped-def]
@@ -55,7 +27,7 @@ def test_league_lifecycle_through_the_cli(cli, db_url: str, tmp_path: Path) -> N
     assert made.exit_code == 0, made.output
     assert "entries until 2026-12-03T12:00Z" in made.output
     assert cli("league", "create", "Cup", "--entry-deadline", "+2d").exit_code == 1  # taken
-    _enter(db_url, "Cup", 3)
+    enter_players(db_url, "Cup", 3)
     listed = cli("league", "list")
     assert listed.exit_code == 0 and "Cup\topen\t3 entries" in listed.output
     closed = cli("league", "close-entries", "Cup")
@@ -97,7 +69,7 @@ def test_league_lifecycle_through_the_cli(cli, db_url: str, tmp_path: Path) -> N
 def test_tick_through_the_cli(cli, db_url: str) -> None:  # type: ignore[no-untyped-def]
     assert cli("league", "create", "T", "--entry-deadline", DEADLINE.isoformat(),
                "--rounds-every", "1d").exit_code == 0
-    _enter(db_url, "T", 2)
+    enter_players(db_url, "T", 2)
     early = cli("tick")
     assert early.exit_code == 0 and "nothing due" in early.output
     due = cli("tick", now=DEADLINE.isoformat())

@@ -9,46 +9,21 @@ import logging
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner, Result
+from click.testing import Result
 from sqlalchemy import select
 from sqlalchemy.orm import Session, sessionmaker
 
-from app.cli import main
 from app.config import Settings
 from app.db.models import League
 from app.db.session import session_factory, transaction
 from app.league import service as svc
-from tests.league.helpers import DEADLINE, T0, fill_league, sheet_text
+from tests.league.helpers import DEADLINE, T0, enter_players, fill_league
 
 Factory = sessionmaker[Session]
 #: a clock late enough that a stored interval of ~68 years (the largest a 32-bit column holds,
 #: as a row from before the range check could have) pushes round 3 past the year 9999
 LATE = dt.datetime(9990, 1, 1, tzinfo=dt.timezone.utc)
 BAD_EVERY = 2**31 - 1
-
-
-@pytest.fixture
-def cli(db_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch):  # type: ignore[no-untyped-def]
-    """Run ``amaryllis …`` against the test database, clock at ``T0`` unless ``now`` is given."""
-    monkeypatch.delenv("AMARYLLIS_CONFIG", raising=False)
-    monkeypatch.chdir(tmp_path)
-    monkeypatch.setenv("AMARYLLIS_DATABASE_URL", db_url)
-
-    def run(*args: str, now: str = T0.isoformat(), input: str | None = None) -> Result:
-        return CliRunner().invoke(main, list(args), env={"AMARYLLIS_NOW": now}, input=input)
-
-    return run
-
-
-def _enter(db_url: str, league: str, n: int) -> None:
-    factory = session_factory(db_url)
-    with transaction(factory) as s:
-        lg = svc.get_league(s, league)
-        for i in range(n):
-            p = svc.get_or_create_player(s, f"p{i}@example.org", display_name=f"Player {i}",
-                                         lang="en")
-            assert svc.submit_entry(s, lg, p, sheet_text(i, "en"), now=T0).accepted
-    factory.kw["bind"].dispose()
 
 
 def _one_line_error(result: Result, code: int) -> None:
@@ -122,7 +97,7 @@ def test_tick_cli_reports_the_failed_league_and_exits_1(cli, db_url: str) -> Non
     assert cli("league", "create", "big3", "--entry-deadline", "+1d",
                "--rounds-every", "1d").exit_code == 0
     assert cli("league", "create", "ok", "--entry-deadline", "+1d").exit_code == 0
-    _enter(db_url, "big3", 3)
+    enter_players(db_url, "big3", 3)
     f = session_factory(db_url)
     with transaction(f) as s:
         s.execute(League.__table__.update().where(League.name == "big3")
@@ -306,7 +281,7 @@ def test_a_league_of_none_mails_nobody(factory: Factory, settings: Settings) -> 
 
 def test_standings_cli_of_a_league_of_one(cli, db_url: str) -> None:  # type: ignore[no-untyped-def]
     assert cli("league", "create", "solo", "--entry-deadline", "+1d").exit_code == 0
-    _enter(db_url, "solo", 1)
+    enter_players(db_url, "solo", 1)
     assert cli("league", "close-entries", "solo").exit_code == 0
     shown = cli("league", "standings", "solo")
     assert shown.exit_code == 0 and "did not take place" in shown.output

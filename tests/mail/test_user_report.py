@@ -11,7 +11,6 @@ import email.policy
 import pytest
 from sqlalchemy import select
 
-from app.db.models import InboundMessage, OutboxMessage
 from app.mail.commands import parse_command
 from app.mail.pipeline import process_pending
 from tests.mail.conftest import NOW, make_settings, open_league

@@ -1,7 +1,7 @@
 """Writes the sheet corpus (run by hand: python tests/corpus/sheets/make_corpus.py).
 
 The expected problems of each bad sheet are in tests/rules/test_corpus.py."""
-import os, pathlib
+import pathlib
 D = pathlib.Path(__file__).resolve().parent
 G = D / "good"
 D.mkdir(parents=True, exist_ok=True); G.mkdir(exist_ok=True)
