@@ -60,7 +60,7 @@ def build_rows(copies: list[Copy], *, kind: str, now: dt.datetime,
     a copy with unusual headers gets its own ``build_message``. ``message`` holds the keyword
     arguments of ``build_message`` except ``to``, ``in_reply_to`` and ``references``. Raises
     ``ValueError`` as ``build_message`` does for an unparsable sender."""
-    from app.mail.compose import build_message
+    from app.mail.compose import build_message, outbox_values
 
     rows: list[dict[str, Any]] = []
     fast = [c for c in copies if _safe(c.to) and (c.in_reply_to is None or _safe(c.in_reply_to))]
@@ -68,10 +68,7 @@ def build_rows(copies: list[Copy], *, kind: str, now: dt.datetime,
         if c in fast:
             continue
         msg = build_message(to=c.to, in_reply_to=c.in_reply_to, now=now, **message)
-        rows.append(dict(dedupe_key=c.key, message_id=str(msg["Message-ID"]),
-                         recipient=msg["To"].addresses[0].addr_spec,
-                         sender=msg["From"].addresses[0].addr_spec, raw=msg.as_bytes(),
-                         kind=kind, inbound_id=None))
+        rows.append(outbox_values(msg, dedupe_key=c.key, kind=kind))
     if fast:
         base: EmailMessage = build_message(to=fast[0].to, now=now, **message)
         sender = base["From"].addresses[0].addr_spec

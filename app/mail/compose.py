@@ -114,7 +114,18 @@ def enqueue(
     existing = session.scalar(select(OutboxMessage).where(OutboxMessage.dedupe_key == dedupe_key))
     if existing is not None:
         return existing
-    row = OutboxMessage(
+    row = OutboxMessage(**outbox_values(message, dedupe_key=dedupe_key, kind=kind,
+                                        inbound_id=inbound_id))
+    session.add(row)
+    session.flush()
+    return row
+
+
+def outbox_values(message: EmailMessage, *, dedupe_key: str, kind: str,
+                  inbound_id: int | None = None) -> dict[str, object]:
+    """The column values of the outbox row for ``message``: envelope addresses from the ``From``
+    and ``To`` headers, the raw bytes, its Message-ID."""
+    return dict(
         dedupe_key=dedupe_key,
         message_id=str(message["Message-ID"]),
         recipient=message["To"].addresses[0].addr_spec,
@@ -123,6 +134,3 @@ def enqueue(
         kind=kind,
         inbound_id=inbound_id,
     )
-    session.add(row)
-    session.flush()
-    return row
