@@ -8,7 +8,7 @@ Templates: ``templates/reports/battle.<lang>.<txt|html>``; the event phrases are
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from app.reports.render import render
 from app.rules.amaryllis import format_sheet, format_state
@@ -60,8 +60,20 @@ class BattleReportContext:
     z: Callable[[object], str]
 
 
-def turn_blocks(result: BattleResult, lang: str) -> list[TurnBlock]:
-    """Split a logged result's events into turn blocks (turn 0 dropped when empty).
+def display_names(a: Unit, b: Unit) -> dict[str, str]:
+    """``{"A": name, "B": name}``; when both units have the same name (a mirror match) each gets
+    its side: ``グリスク（A）`` / ``Grisk (A)``."""
+    if a.name != b.name:
+        return {"A": a.name, "B": b.name}
+    if a.lang == "ja":
+        return {"A": f"{a.name}（Ａ）", "B": f"{b.name}（Ｂ）"}
+    return {"A": f"{a.name} (A)", "B": f"{b.name} (B)"}
+
+
+def turn_blocks(result: BattleResult, lang: str,
+                names: dict[str, str] | None = None) -> list[TurnBlock]:
+    """Split a logged result's events into turn blocks (turn 0 dropped when empty). ``names``
+    (from :func:`display_names`) replaces the unit names on the state lines.
 
     Raises ``ValueError`` when the result was computed with ``log=False``.
     """
@@ -74,7 +86,8 @@ def turn_blocks(result: BattleResult, lang: str) -> list[TurnBlock]:
             current = []
         elif isinstance(event, TurnEnded):
             if event.turn > 0 or current:
-                states = [format_state(s, lang) for s in event.states]
+                states = [format_state(replace(s, name=names["AB"[i]]) if names else s, lang)
+                          for i, s in enumerate(event.states)]
                 blocks.append(TurnBlock(event.turn, current, states))
         else:
             current.append(event_json(event))
@@ -96,10 +109,11 @@ def render_battle(
     ``lang`` is ``"ja"`` or ``"en"``; ``fmt`` ``"text"`` or ``"html"``. Raises ``ValueError`` for an
     unknown language or format, or a result without a log.
     """
+    names = display_names(a, b)
     context = BattleReportContext(
-        names={"A": a.name, "B": b.name},
+        names=names,
         sheets=[format_sheet(a, lang), format_sheet(b, lang)] if sheets else [],
-        turns=turn_blocks(result, lang),
+        turns=turn_blocks(result, lang, names),
         result=result_json(result, events=False),
         title=title,
         z=zen if lang == "ja" else str,

@@ -43,3 +43,12 @@ def test_seed_report_prints_the_seeds_state_lines_and_result() -> None:
         assert want in lines[at:], f"{want!r} missing after line {at}:\n{report}"
         at = lines.index(want, at) + 1
     assert "第０ターン" not in lines  # nothing happened in turn 0
+
+
+def test_a_mirror_match_labels_the_sides() -> None:
+    g = load(next(p for p in all_goldens() if p.stem == "seed_grisk_vs_nut"))
+    a = parse_sheet(g.sheet_a).unit
+    report = render_battle(a, a, battle(a, a), lang="ja")
+    assert "グリスク（Ａ）：１０／２／３／２／スピア、スピア、ブースト" in report
+    assert "グリスク（Ｂ）：１０／２／３／２／スピア、スピア、ブースト" in report
+    assert "グリスク（Ａ）がスピアでグリスク（Ｂ）を攻撃" in report
