@@ -9,6 +9,8 @@ Headers follow RFC 5322 (Message-ID, Date), RFC 3834 (``Auto-Submitted``) and RF
 from __future__ import annotations
 
 import datetime as dt
+import logging
+import unicodedata
 from collections.abc import Sequence
 from email.header import Header
 from email.headerregistry import Address
@@ -21,6 +23,8 @@ from sqlalchemy.orm import Session
 
 from app.db.models import OutboxMessage, utcnow
 
+log = logging.getLogger(__name__)
+
 
 def reply_subject(subject: str) -> str:
     """``Re: <subject>`` unless it already starts with ``Re:`` (any case, full-width colon too)."""
@@ -30,12 +34,50 @@ def reply_subject(subject: str) -> str:
     return f"Re: {s}" if s else "Re:"
 
 
-def _jis_ok(text: str) -> bool:
-    try:
-        text.encode("iso-2022-jp")
-    except UnicodeEncodeError:
-        return False
-    return True
+#: Characters that Windows (CP932) and Unicode-first software write but that Python's
+#: ``iso-2022-jp`` codec (JIS X 0208 as mapped by the JIS/Unicode tables) cannot encode, mapped to
+#: the JIS X 0208 character mailers show for the same code point (the well-known CP932 vs
+#: JIS X 0208 mapping differences: 1-29, 1-33, 1-34, 1-61, 1-81, 1-82, 2-44), plus a few look-alikes.
+JIS_EQUIVALENTS: dict[int, str] = {
+    0x2014: "\u2015",  # EM DASH -> HORIZONTAL BAR (JIS 1-29, "—" in reports and subjects)
+    0x2013: "\u2015",  # EN DASH -> HORIZONTAL BAR
+    0xFF0D: "\u2212",  # FULLWIDTH HYPHEN-MINUS -> MINUS SIGN (JIS 1-61, "ＨＰ－１")
+    0xFF5E: "\u301C",  # FULLWIDTH TILDE -> WAVE DASH (JIS 1-33)
+    0x2225: "\u2016",  # PARALLEL TO -> DOUBLE VERTICAL LINE (JIS 1-34)
+    0xFFE0: "\u00A2",  # FULLWIDTH CENT SIGN -> CENT SIGN (JIS 1-81)
+    0xFFE1: "\u00A3",  # FULLWIDTH POUND SIGN -> POUND SIGN (JIS 1-82)
+    0xFFE2: "\u00AC",  # FULLWIDTH NOT SIGN -> NOT SIGN (JIS 2-44)
+    0x00A0: " ",  # NO-BREAK SPACE -> SPACE
+    0x00B7: "\u30FB",  # MIDDLE DOT -> KATAKANA MIDDLE DOT (JIS 1-6)
+    0x2022: "\u30FB",  # BULLET -> KATAKANA MIDDLE DOT
+    0xFF02: "\u201D",  # FULLWIDTH QUOTATION MARK -> RIGHT DOUBLE QUOTATION MARK
+    0xFF07: "\u2019",  # FULLWIDTH APOSTROPHE -> RIGHT SINGLE QUOTATION MARK
+}
+
+
+def to_jis(text: str) -> str:
+    """``text`` with the CP932/Unicode vs JIS X 0208 mismatches replaced by their JIS X 0208
+    equivalents (:data:`JIS_EQUIVALENTS`) and half-width katakana (U+FF61–U+FF9F, not in
+    ISO-2022-JP) made full-width (NFKC), so that ``text.encode("iso-2022-jp")`` succeeds for
+    everything JIS X 0208 can show (RFC 1468). Characters with no JIS equivalent are left as they
+    are. Never raises."""
+    out = text.translate(JIS_EQUIVALENTS)
+    if any("\uff61" <= ch <= "\uff9f" for ch in out):
+        out = "".join(unicodedata.normalize("NFKC", ch) if "\uff61" <= ch <= "\uff9f" else ch
+                      for ch in out)
+        out = unicodedata.normalize("NFC", out)  # カ + ゛ -> ガ
+    return out
+
+
+def _unencodable(text: str) -> str:
+    """The characters of ``text`` that ISO-2022-JP cannot hold (``""`` when there are none)."""
+    bad = []
+    for ch in dict.fromkeys(text):
+        try:
+            ch.encode("iso-2022-jp")
+        except UnicodeEncodeError:
+            bad.append(ch)
+    return "".join(bad)
 
 
 def build_message(
@@ -55,6 +97,10 @@ def build_message(
     """Build a message with a text part (``charset``: ``utf-8`` or ``iso-2022-jp``) and, when
     ``html`` is given, an HTML alternative (always UTF-8).
 
+    For ISO-2022-JP the text and the subject first go through :func:`to_jis` (``—`` becomes
+    ``―``, ``－`` becomes ``−``, …); only what still cannot be encoded falls back to UTF-8 (the
+    body and the subject each on its own), logged at INFO.
+
     Threading: ``In-Reply-To`` is set from ``in_reply_to`` and ``References`` from ``references``
     plus ``in_reply_to`` (RFC 5322 §3.6.4). A fresh ``Message-ID`` in the sender's domain and a
     ``Date`` are added. Raises ``ValueError`` for an address that cannot be parsed.
@@ -63,7 +109,14 @@ def build_message(
     domain = sender.rpartition("@")[2] or "localhost"
     msg["From"] = Address(display_name=sender_name, addr_spec=sender) if sender_name else sender
     msg["To"] = to
-    if charset.lower() in ("iso-2022-jp", "jis") and _jis_ok(subject) and not subject.isascii():
+    jis = charset.lower() in ("iso-2022-jp", "jis")
+    if jis and not subject.isascii():
+        bad = _unencodable(to_jis(subject))
+        if bad:
+            log.info("subject to %s sent in UTF-8: %r has no ISO-2022-JP form", to, bad)
+        else:
+            subject = to_jis(subject)
+    if jis and not subject.isascii() and not _unencodable(subject):
         # old Japanese mailers expect =?ISO-2022-JP?B?...?= (RFC 1468/2047); set_raw keeps it as is
         msg.set_raw("Subject", Header(subject, "iso-2022-jp", header_name="Subject").encode())
     elif not subject.isascii():
@@ -82,13 +135,14 @@ def build_message(
         msg["References"] = " ".join(refs)
     if auto_submitted:
         msg["Auto-Submitted"] = auto_submitted
-    if charset.lower() in ("iso-2022-jp", "jis"):
-        try:
-            text.encode("iso-2022-jp")
-        except UnicodeEncodeError:  # a character JIS cannot hold: fall back to UTF-8
+    if jis:
+        mapped = to_jis(text)
+        bad = _unencodable(mapped)
+        if bad:  # a character JIS X 0208 cannot hold even after the mapping: fall back to UTF-8
+            log.info("text to %s sent in UTF-8: %r has no ISO-2022-JP form", to, bad)
             msg.set_content(text, charset="utf-8")
         else:
-            msg.set_content(text.encode("iso-2022-jp"), maintype="text", subtype="plain",
+            msg.set_content(mapped.encode("iso-2022-jp"), maintype="text", subtype="plain",
                             cte="7bit", params={"charset": "iso-2022-jp"})
     else:
         msg.set_content(text, charset="utf-8")

@@ -1,0 +1,81 @@
+"""Bugs found by the second user test of the mail interface, each reproduced with a real text or
+inline RFC 5322 mail: ISO-2022-JP replies with characters outside JIS X 0208, league choice by the
+sender's entries, chatty replies to a report, the greeting note, sign-offs below the sheet, the
+blank line before the signature."""
+
+from __future__ import annotations
+
+import email
+import email.policy
+import logging
+
+import pytest
+
+from app.mail.compose import build_message, to_jis
+
+# ------------------------------------------------------------ 1. ISO-2022-JP after the JIS mapping
+
+
+def _league_report() -> tuple[str, str]:
+    """A real league battle report (ja, text) and its subject: グリスク vs ヌト, whose log has
+    negative HP (``ＨＰ－１``) and whose header and subject have the em dash."""
+    import app.rules.amaryllis as rules
+    from app.mail.pipeline import sample_units
+    from app.reports.battle import render_battle
+    from app.reports.league_battle import LeagueBattleContext, render_league_battle, subject
+
+    a, b = (rules.parse_sheet(t).unit for t in sample_units()[:2])
+    result = rules.battle(a, b, log=True)
+    report = render_battle(a, b, result, lang="ja", fmt="text", title=f"{a.name} ― {b.name}")
+    ctx = LeagueBattleContext(
+        league="spring", round=5, board=1, player_a="Ann", unit_a=a.name, player_b="Bob",
+        unit_b=b.name, winner="A", winner_unit=a.name, reason="death", turns=4, hp=(3, -1),
+        report=report, engine_version="1", engine_note="")
+    return render_league_battle(ctx, lang="ja", fmt="text"), subject(ctx, "ja")
+
+
+def test_a_battle_report_goes_out_in_iso_2022_jp(caplog: pytest.LogCaptureFixture) -> None:
+    text, subj = _league_report()
+    assert "－" in text and "—" in subj, (text, subj)
+    with pytest.raises(UnicodeEncodeError):
+        text.encode("iso-2022-jp")  # the bug: this made the whole mail UTF-8
+    caplog.set_level(logging.INFO, logger="app.mail.compose")
+    msg = build_message(sender="tourney@localhost", to="a@example.com", subject=subj, text=text,
+                        charset="iso-2022-jp")
+    raw = msg.as_bytes()
+    assert raw.isascii()
+    back = email.message_from_bytes(raw, policy=email.policy.default)
+    part = back.get_body(("plain",))
+    assert part.get_content_charset() == "iso-2022-jp"
+    assert part.get_content().rstrip("\n") == to_jis(text).rstrip("\n")
+    assert "ＨＰ−" in part.get_content() or "−" in part.get_content()
+    assert b"=?iso-2022-jp?" in raw.split(b"\n\n", 1)[0].lower()
+    assert back["Subject"] == to_jis(subj) and "―" in back["Subject"]
+    assert not [r for r in caplog.records if r.name == "app.mail.compose"]  # no fallback
+
+
+@pytest.mark.parametrize(("cp932", "jis"), [
+    ("—", "―"), ("－", "−"), ("～", "〜"), ("∥", "‖"), ("￠", "¢"), ("￡", "£"), ("￢", "¬"),
+    ("ｶﾞﾝﾀﾞﾑ", "ガンダム"),
+])
+def test_the_cp932_jis_mismatches_are_mapped(cp932: str, jis: str) -> None:
+    assert to_jis(cp932) == jis
+    msg = build_message(sender="tourney@localhost", to="a@example.com", subject=f"件名{cp932}",
+                        text=f"本文{cp932}\n", charset="iso-2022-jp")
+    back = email.message_from_bytes(msg.as_bytes(), policy=email.policy.default)
+    assert back.get_body(("plain",)).get_content_charset() == "iso-2022-jp"
+    assert back.get_body(("plain",)).get_content() == f"本文{jis}\n"
+    assert back["Subject"] == f"件名{jis}"
+
+
+def test_only_what_jis_cannot_hold_falls_back_to_utf8(caplog: pytest.LogCaptureFixture) -> None:
+    caplog.set_level(logging.INFO, logger="app.mail.compose")
+    msg = build_message(sender="tourney@localhost", to="a@example.com", subject="勝利 — ①",
+                        text="ＨＰ－１ ✓\n", charset="iso-2022-jp")
+    back = email.message_from_bytes(msg.as_bytes(), policy=email.policy.default)
+    part = back.get_body(("plain",))
+    assert part.get_content_charset() == "utf-8" and part.get_content() == "ＨＰ－１ ✓\n"
+    assert back["Subject"] == "勝利 — ①"
+    logged = [r.getMessage() for r in caplog.records if r.name == "app.mail.compose"]
+    assert len(logged) == 2 and all(r.levelno == logging.INFO for r in caplog.records
+                                    if r.name == "app.mail.compose"), logged
