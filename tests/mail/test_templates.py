@@ -51,8 +51,8 @@ def test_renders(name: str, lang: str) -> None:
     outputs = set()
     for ctx in CONTEXTS[name]:
         text = render_mail(name, lang, **dict(BASE, **ctx))
-        assert "t@localhost" in text and "\n-- \n" in text
+        assert "t@localhost" in text and "\n\n-- \n" in text, text  # a blank line before the signature
         outputs.add(text)
     assert len(outputs) == len(CONTEXTS[name])  # every variant says something different
     cut = render_mail(name, lang, **dict(BASE, **CONTEXTS[name][0], cut_lines=7, notes=["n1"]))
-    assert "7" in cut and "n1" in cut
+    assert "7" in cut and "n1" in cut and "\n\n-- \n" in cut, cut
