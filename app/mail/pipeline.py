@@ -202,9 +202,14 @@ class Handler:
         if skip and any(line.strip() for line in lines[:skip]) and self.mail is not None:
             # (blank lines above the unit line, e.g. a blanked command line, are no greeting)
             text = "\n" * skip + "\n".join(lines[skip:])
+            # only lines with text count (not blank lines nor the blanked command line)
+            greeting = [n for n, line in enumerate(lines[:skip], start=1) if line.strip()]
+            where = ", ".join(str(n) for n in greeting)
             self.mail.notes.append(
-                f"本文の最初の{skip}行はユニット行より前の挨拶として読み飛ばしました" if self.lang == "ja"
-                else f"the first {skip} line(s), above the unit line, were read as a greeting and skipped")
+                f"ユニット行より前の{len(greeting)}行（{where}行目）は挨拶として読み飛ばしました"
+                if self.lang == "ja" else
+                f"{len(greeting)} line(s) above the unit line (line {where}) were read as a greeting "
+                "and skipped")
         return text
 
     # -- the pipeline ----------------------------------------------------------------------

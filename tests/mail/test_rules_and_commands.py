@@ -231,7 +231,7 @@ def test_a_greeting_above_the_sheet_is_skipped_and_line_numbers_stay(db_url, fac
     process_pending(settings, factory, now=NOW)
     row, text = outcome(factory, good)
     assert row.status == "done" and "is accepted" in text
-    assert "the first 3 line(s), above the unit line, were read as a greeting and skipped" in text
+    assert "2 line(s) above the unit line (line 1, 2) were read as a greeting and skipped" in text
     row, text = outcome(factory, bad)
     assert "is not accepted" in text or "not accepted" in text
     assert "line 3" in text.lower() and "Direkt Attack" in text  # the mail's own line number

@@ -12,6 +12,15 @@ import logging
 import pytest
 
 from app.mail.compose import build_message, to_jis
+from app.mail.pipeline import process_pending
+from tests.mail.conftest import NOW, make_settings, open_league
+from tests.mail.test_rules_and_commands import mail_from, outcome, store
+
+GRISK = ("グリスク：１０／１／１／２／シールド、スピア、スピア、ブースト\n"
+         "・シールド（１）：防御力＋２＜リミテッド＞\n"
+         "・スピア（１）：直接攻撃＜遅延起動４＞＜効果２倍＞\n"
+         "・ブースト（１）：攻撃力＋１\n")
+BOLT = "Bolt: 10/2/2/2/Spark, Spark\n- Spark (1): Direct Attack\n"
 
 # ------------------------------------------------------------ 1. ISO-2022-JP after the JIS mapping
 
@@ -79,3 +88,20 @@ def test_only_what_jis_cannot_hold_falls_back_to_utf8(caplog: pytest.LogCaptureF
     logged = [r.getMessage() for r in caplog.records if r.name == "app.mail.compose"]
     assert len(logged) == 2 and all(r.levelno == logging.INFO for r in caplog.records
                                     if r.name == "app.mail.compose"), logged
+
+
+# ------------------------------------------------------------ 4. the greeting note counts text lines
+
+
+def test_the_greeting_note_counts_only_lines_with_text(db_url, factory) -> None:
+    settings = make_settings(db_url)
+    open_league(factory, "spring")
+    sheet = GRISK
+    first = store(factory, mail_from("a@example.com", "", "登録\n" + sheet, 1))
+    rid = store(factory, mail_from("a@example.com", "", "差し替え\nこんにちは、よろしくお願いします。\n\n" + sheet, 2))
+    process_pending(settings, factory, now=NOW)
+    assert "挨拶" not in outcome(factory, first)[1]
+    row, text = outcome(factory, rid)
+    assert row.command == "entry" and "差し替え（第2版）" in text, text
+    assert "ユニット行より前の1行（2行目）は挨拶として読み飛ばしました" in text, text
+    assert "3行" not in text
