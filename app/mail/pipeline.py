@@ -163,8 +163,29 @@ class Handler:
                 names.append(lp.split("+", 1)[1])
         return list(dict.fromkeys(names))
 
-    def league(self, cmd: Command, *, any_state: bool = False) -> Any | None:
-        """The league the mail is about (plus address, ``[NAME]`` tag, or the only open one);
+    def _entered_leagues(self, mine: str) -> list[Any]:
+        """The leagues the sender has an entry in, for the command ``mine``, not finished ones
+        first, then the most recent first: ``standings`` any entry in any league; ``withdraw``
+        a not withdrawn entry in a league that is not finished; ``entry`` any entry in an open
+        league (a replacement or a re-entry)."""
+        from app.db.models import Entry, League
+
+        if self.player is None or self.player.id is None:
+            return []
+        q = (select(League).join(Entry, Entry.league_id == League.id)
+             .where(Entry.player_id == self.player.id))
+        if mine == "withdraw":
+            q = q.where(Entry.status != "withdrawn", League.state != "finished")
+        elif mine == "entry":
+            q = q.where(League.state == "open")
+        leagues = list(dict.fromkeys(self.s.scalars(q)))
+        leagues.sort(key=lambda lg: (lg.state == "finished", -lg.id))
+        return leagues
+
+    def league(self, cmd: Command, *, any_state: bool = False, mine: str | None = None) -> Any | None:
+        """The league the mail is about: the plus address, the ``[NAME]`` tag, then (``mine``
+        given: ``standings``, ``withdraw``, ``entry``) the league the sender has an entry in
+        (:meth:`_entered_leagues`; several not finished ones: ask which), then the only open one;
         sets a reply and returns ``None`` when it cannot be chosen."""
         svc = _service()
         names = self._plus_names()
@@ -181,6 +202,17 @@ class Handler:
                             open=[lg.name for lg in svc.open_leagues(self.s)])
             return league
         opened = svc.open_leagues(self.s)
+        entered = self._entered_leagues(mine) if mine else []
+        if entered:
+            current = [lg for lg in entered if lg.state != "finished"]
+            pool = current or entered[:1]  # only finished leagues: the most recent one
+            if mine == "withdraw" and any(lg.state == "open" for lg in pool):
+                pool = [lg for lg in pool if lg.state == "open"]  # the ones it can work on
+            if len(pool) == 1:
+                return pool[0]
+            self.refuse("which-league", "error", code="which-league", mine=[lg.name for lg in pool],
+                        open=[lg.name for lg in opened])
+            return None
         if len(opened) == 1:
             return opened[0]
         if any_state and not opened:
@@ -346,7 +378,7 @@ class Handler:
         if not text.strip():
             self.refuse("no-sheet", "error", code="no-sheet")
             return
-        league = self.league(cmd)
+        league = self.league(cmd, mine="entry")
         if league is None or not self._password_ok(league, cmd):
             return
         from app.db.models import Entry
@@ -369,7 +401,7 @@ class Handler:
 
     def cmd_withdraw(self, cmd: Command) -> None:
         svc = _service()
-        league = self.league(cmd)
+        league = self.league(cmd, mine="withdraw")
         if league is None or not self._password_ok(league, cmd):
             return
         try:
@@ -382,7 +414,7 @@ class Handler:
 
     def cmd_standings(self, cmd: Command) -> None:
         svc = _service()
-        league = self.league(cmd, any_state=True)
+        league = self.league(cmd, any_state=True, mine="standings")
         if league is None:
             return
         text = svc.render_standings(self.s, league, lang=self.lang, fmt="text")
@@ -670,7 +702,7 @@ def _queue_reply(session: Session, settings: Settings, row: InboundMessage, mail
     base = {"lang": lang, "subject": mail.subject, "cut_lines": mail.cut_lines,
             "plus_local": plus_local, "plus_domain": plus_domain or "localhost",
             "max_lines": settings.max_lines, "notes": mail.notes, "server": settings.server_address,
-            "league": "", "detail": "", "open": [], "code": "", "action": "", "summary": ""}
+            "league": "", "detail": "", "open": [], "mine": [], "code": "", "action": "", "summary": ""}
     base.update(context)
     text = render_mail(template, lang, **base)
     msg = mail.message

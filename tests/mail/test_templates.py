@@ -12,7 +12,7 @@ from app.mail.pipeline import render_mail
 
 TEMPLATES = Path(__file__).resolve().parents[2] / "templates" / "mail"
 BASE = {"subject": "x", "cut_lines": 0, "max_lines": 500, "notes": [], "server": "t@localhost",
-        "league": "spring", "detail": "", "open": [], "code": "", "action": "", "summary": "",
+        "league": "spring", "detail": "", "open": [], "mine": [], "code": "", "action": "", "summary": "",
         "plus_local": "t", "plus_domain": "localhost"}
 SHEET = {"ok": True, "normalized": "N", "costs": "C", "problems": "", "warnings": ""}
 CONTEXTS = {
@@ -34,7 +34,8 @@ CONTEXTS = {
               for c in ("no-such-league", "which-league", "too-large", "rate-limit", "bad-charset",
                         "no-sheet", "password", "wrong-password", "not-organizer", "entries-closed", "not-entered",
                         "disqualified", "bad-arguments", "organizer-failed", "league-error")]
-             + [{"code": "which-league", "action": "run", "open": ["a"]}],
+             + [{"code": "which-league", "action": "run", "open": ["a"]},
+                {"code": "which-league", "mine": ["spring", "autumn"], "open": ["autumn"]}],
 }
 
 

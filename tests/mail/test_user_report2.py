@@ -105,3 +105,57 @@ def test_the_greeting_note_counts_only_lines_with_text(db_url, factory) -> None:
     assert row.command == "entry" and "差し替え（第2版）" in text, text
     assert "ユニット行より前の1行（2行目）は挨拶として読み飛ばしました" in text, text
     assert "3行" not in text
+
+
+# ------------------------------------------------------------ 2. the sender's own league first
+
+
+def _enter(factory, settings, league: str, address: str, n: int) -> None:
+    rid = store(factory, mail_from(address, f"[{league}] entry", BOLT.replace("Bolt", f"B{n}"), 100 + n))
+    process_pending(settings, factory, now=NOW)
+    assert "is accepted" in outcome(factory, rid)[1]
+
+
+def _close(factory, settings, league: str) -> None:
+    from app.db.session import transaction
+    from app.league.service import close_entries, find_league
+
+    with transaction(factory) as s:
+        close_entries(s, find_league(s, league), now=NOW, settings=settings)
+
+
+def _ask(factory, settings, address: str, subject: str, body: str, n: int) -> str:
+    rid = store(factory, mail_from(address, subject, body, 200 + n))
+    process_pending(settings, factory, now=NOW)
+    return outcome(factory, rid)[1]
+
+
+def test_an_untagged_mail_goes_to_the_senders_own_league(db_url, factory) -> None:
+    settings = make_settings(db_url)
+    open_league(factory, "spring")
+    for n, who in enumerate(("carol", "dave")):
+        _enter(factory, settings, "spring", f"{who}@example.com", n)
+    _close(factory, settings, "spring")  # spring is running now
+    open_league(factory, "autumn")
+    text = _ask(factory, settings, "carol@example.com", "", "順位表\n", 1)
+    assert "リーグ「spring」の現在の順位" in text and "autumn" not in text, text
+    text = _ask(factory, settings, "carol@example.com", "", "辞退\n", 2)
+    assert "リーグ「spring」のエントリー受付は終了しています" in text and "autumn" not in text, text
+    # someone with no entry: the only open league, as before
+    text = _ask(factory, settings, "erin@example.com", "standings", "", 3)
+    assert 'standings of league "autumn"' in text, text
+    # carol enters autumn too: two current leagues, so she is asked which, with her leagues listed
+    _enter(factory, settings, "autumn", "carol@example.com", 4)
+    text = _ask(factory, settings, "carol@example.com", "standings", "", 5)
+    assert "more than one league" in text and "Your leagues: autumn (tourney+autumn@localhost), " \
+        "spring (tourney+spring@localhost)" in text, text
+    # a replacement goes to the open league she is entered in, though two leagues are open
+    open_league(factory, "winter")
+    text = _ask(factory, settings, "carol@example.com", "replace", BOLT.replace("Bolt", "Volt"), 6)
+    assert 'replacement unit (version 2) for league "autumn"' in text, text
+    # withdraw works only while entries are open: the open league she is entered in
+    text = _ask(factory, settings, "carol@example.com", "withdraw", "", 7)
+    assert 'entry in league "autumn" is withdrawn' in text, text
+    # a fresh entry from someone with no entry still needs the league named
+    text = _ask(factory, settings, "frank@example.com", "entry", BOLT, 8)
+    assert "Which league is this for?" in text, text
