@@ -583,7 +583,8 @@ def _report_rows(cast: _Cast, round_number: int, b: _B, result: Any, now: dt.dat
     sheet; built once per (language, charset) and stamped per recipient
     (``app.league.outbox``). ``result`` is the logged engine run of the two sheets; ``b`` holds
     the recorded result the header states. ``notes`` maps a language to ``(engine note, show
-    the log)`` (see :func:`engine_note`; default: no note, log shown). No database needed."""
+    the log)`` (see :func:`engine_note`; default: no note, log shown). A non-empty
+    ``key_suffix`` (a resend) marks the subject as resent. No database needed."""
     from app.league.outbox import Copy, build_rows
     from app.reports.battle import render_battle
     from app.reports.league_battle import LeagueBattleContext, render_league_battle, subject
@@ -617,7 +618,8 @@ def _report_rows(cast: _Cast, round_number: int, b: _B, result: Any, now: dt.dat
         )
         rows += build_rows(
             copies, kind="report", now=now, sender=cast.sender, sender_name=cast.sender_name,
-            subject=subject(ctx, lang), text=render_league_battle(ctx, lang=lang, fmt="text"),
+            subject=subject(ctx, lang, resent=bool(key_suffix)),
+            text=render_league_battle(ctx, lang=lang, fmt="text"),
             html=render_league_battle(ctx, lang=lang, fmt="html"), charset=charset,
             auto_submitted="auto-generated")
     return rows
@@ -968,7 +970,9 @@ def standings_context(session: Session, league: League, *, upto_round: int | Non
     done = [r.number for r in rounds if r.state == "done"]
     after = upto_round if upto_round is not None else (max(done) if done else 0)
     rows = standings(session, league, upto_round=after)
-    nxt = next((r for r in rounds if r.number > after and r.state != "done"), None)
+    # the round after "after round N" is N+1 (the first numbered above N), whatever its state:
+    # standings resent after later rounds were played still show the pairings that followed N
+    nxt = next((r for r in rounds if r.number > after), None)
     pairings: list[PairingView] = []
     if nxt is not None:
         cast_names = {r.entry_id: (r.name, r.unit) for r in rows}
@@ -992,7 +996,9 @@ def standings_context(session: Session, league: League, *, upto_round: int | Non
     return StandingsContext(
         league=league.name, state=state, after_round=after, rounds_total=len(rounds),
         points=f"{league.points_win}/{league.points_draw}/{league.points_loss}", rows=rows,
-        next_round=nxt.number if nxt else None, next_round_at=iso(nxt.scheduled_at) if nxt else "",
+        next_round=nxt.number if nxt else None,
+        next_round_at=(iso(nxt.done_at if nxt.state == "done" and nxt.done_at else nxt.scheduled_at)
+                       if nxt else ""),
         next_pairings=pairings,
         disqualified=dq,
     )
@@ -1009,7 +1015,15 @@ def render_standings(session: Session, league: League, *, lang: str, fmt: str = 
 
 
 def _standings_subject(league: str, after: int, lang: str, final: bool,
-                       cancelled: bool = False) -> str:
+                       cancelled: bool = False, resent: bool = False) -> str:
+    """The subject of the standings mail after round ``after``; ``resent`` marks a copy queued
+    again by ``league resend`` (``（再送）`` / ``(resent)``)."""
+    mark = ("（再送）" if lang == "ja" else " (resent)") if resent else ""
+    return _standings_subject_plain(league, after, lang, final, cancelled) + mark
+
+
+def _standings_subject_plain(league: str, after: int, lang: str, final: bool,
+                             cancelled: bool) -> str:
     if cancelled:  # closed with fewer than two entries
         return (f"[{league}] リーグは開催されませんでした（参加者が2名未満）" if lang == "ja"
                 else f"[{league}] The league did not take place (fewer than two entries)")
@@ -1025,7 +1039,7 @@ def queue_standings(session: Session, settings: Any, league: League, round_numbe
                     now: dt.datetime, cast: _Cast | None = None, key_suffix: str = "") -> int:
     """Queue the standings after ``round_number`` to every seated active player (dedupe key
     ``standings:<league id>:<round>:<player id>``), threaded under the mail that entered the
-    player's active sheet. The body is rendered and built once per (language, charset) and
+    player's active sheet. A non-empty ``key_suffix`` (a resend) marks the subject as resent. The body is rendered and built once per (language, charset) and
     stamped per recipient (``app.league.outbox``). Returns the number of mails queued."""
     from app.league.outbox import Copy, queue_copies
     from app.reports.standings import render_standings_context
@@ -1048,7 +1062,7 @@ def queue_standings(session: Session, settings: Any, league: League, round_numbe
             session, copies, kind="standings", now=now, sender=settings.server_address,
             sender_name=settings.server_name,
             subject=_standings_subject(league.name, round_number, lang, ctx.finished,
-                                       ctx.cancelled),
+                                       ctx.cancelled, resent=bool(key_suffix)),
             text=render_standings_context(ctx, lang=lang, fmt="text"),
             html=render_standings_context(ctx, lang=lang, fmt="html"), charset=charset,
             auto_submitted="auto-generated")

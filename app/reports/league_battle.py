@@ -52,14 +52,17 @@ class LeagueBattleContext:
     engine_note: str
 
 
-def subject(ctx: LeagueBattleContext, lang: str) -> str:
+def subject(ctx: LeagueBattleContext, lang: str, *, resent: bool = False) -> str:
     """The mail subject, e.g. ``[LEAGUE] 第3回戦：グリスク vs ヌト — ヌトの勝利`` or
-    ``[LEAGUE] Round 3: Grisk vs Nut — Nut wins``."""
+    ``[LEAGUE] Round 3: Grisk vs Nut — Nut wins``; ``resent`` (a copy queued again by
+    ``league resend``) appends ``（再送）`` / `` (resent)``."""
     if lang == "ja":
         verdict = f"{ctx.winner_unit}の勝利" if ctx.winner_unit else "引き分け"
-        return f"[{ctx.league}] 第{ctx.round}回戦：{ctx.unit_a} vs {ctx.unit_b} — {verdict}"
+        return (f"[{ctx.league}] 第{ctx.round}回戦：{ctx.unit_a} vs {ctx.unit_b} — {verdict}"
+                + ("（再送）" if resent else ""))
     verdict = f"{ctx.winner_unit} wins" if ctx.winner_unit else "draw"
-    return f"[{ctx.league}] Round {ctx.round}: {ctx.unit_a} vs {ctx.unit_b} — {verdict}"
+    return (f"[{ctx.league}] Round {ctx.round}: {ctx.unit_a} vs {ctx.unit_b} — {verdict}"
+            + (" (resent)" if resent else ""))
 
 
 def render_league_battle(ctx: LeagueBattleContext, *, lang: str, fmt: str = "text") -> str:

@@ -446,3 +446,42 @@ def test_two_runners_at_once_fight_each_battle_once(factory: Factory,
     out = _outbox(factory)
     assert Counter(m.kind for m in out) == {"report": 2 * 28, "standings": 7 * 8}
     assert len({m.dedupe_key for m in out}) == len(out)
+
+
+def test_resent_standings_show_the_round_that_followed_and_say_resent(
+        factory: Factory, settings: Settings) -> None:
+    fill_league(factory, "Late", 5, langs=("en", "ja"))  # 5 rounds
+    _close(factory, "Late")
+    assert svc.run_round(factory, settings, "Late", round_number=1, now=DEADLINE) == [1]
+    for k in (2, 3, 4):
+        svc.run_round(factory, settings, "Late", round_number=k, now=DEADLINE)
+    with transaction(factory) as s:
+        league = svc.get_league(s, "Late")
+        ctx = svc.standings_context(s, league, upto_round=3)
+        r4 = s.scalar(select(Round).where(Round.league_id == league.id, Round.number == 4))
+        assert r4 is not None and r4.state == "done"
+        boards4 = [(b.board, b.entry_a_id, b.entry_b_id) for b in s.scalars(
+            select(Battle).where(Battle.round_id == r4.id).order_by(Battle.board))]
+        seat_name = {e.id: (e.player.display_name) for e in league.entries}
+    assert ctx.after_round == 3 and ctx.next_round == 4
+    assert [(p.board, p.a, p.b) for p in ctx.next_pairings] == [
+        (board, seat_name[a], seat_name[b] if b else None) for board, a, b in boards4]
+    svc.resend(factory, settings, "Late", 3, now=DEADLINE)
+    resent = [m for m in _outbox(factory) if m.dedupe_key.endswith(":resend1")]
+    standings_mails = [m for m in resent if m.kind == "standings"]
+    reports = [m for m in resent if m.kind == "report"]
+    assert standings_mails and reports
+    for m in standings_mails:
+        msg = _parse(m.raw)
+        text = msg.get_body(("plain",)).get_content()
+        assert "round 3" in text or "第3回戦" in text
+        assert ("Next: round 4" in text) or ("次回：第4回戦" in text)
+        assert "round 5" not in text and "第5回戦" not in text
+        assert msg["Subject"].endswith(" (resent)") or msg["Subject"].endswith("（再送）")
+    for m in reports:
+        subj = _parse(m.raw)["Subject"]
+        assert subj.endswith(" (resent)") or subj.endswith("（再送）")
+    # the mails of the round itself are not marked
+    first = [m for m in _outbox(factory) if ":resend" not in m.dedupe_key]
+    assert not any("resent" in _parse(m.raw)["Subject"] or "再送" in _parse(m.raw)["Subject"]
+                   for m in first)
