@@ -18,6 +18,7 @@ import dataclasses
 import logging
 import datetime as dt
 import os
+import re
 import signal
 import unicodedata
 from collections.abc import Iterable
@@ -514,6 +515,21 @@ class _Cast:
         return self.players[self.entries[entry_id].player_id]
 
 
+_MSG_ID = re.compile(r"[^<>\s]+@[^<>\s]+")
+
+
+def thread_id(message_key: str | None) -> str | None:
+    """The Message-ID to thread a league mail under, from ``InboundMessage.message_key`` of the
+    mail that entered a sheet: the first ``left@right`` id in it with exactly one pair of angle
+    brackets (``<abc@example.org>>`` and ``abc@example.org`` both give ``<abc@example.org>``;
+    RFC 5322 §3.6.4 msg-id). ``None`` (no threading) for ``None``, a hash key ``sha256:…``
+    (the mail had no usable Message-ID) or a key without such an id."""
+    if not message_key or message_key.startswith("sha256:"):
+        return None
+    m = _MSG_ID.search(message_key)
+    return f"<{m.group(0)}>" if m else None
+
+
 def _load_cast(session: Session, league: League, settings: Any = None) -> _Cast:
     entries = {e.id: _E(e.player_id, e.status)
                for e in session.scalars(select(Entry).where(Entry.league_id == league.id))}
@@ -533,9 +549,9 @@ def _load_cast(session: Session, league: League, settings: Any = None) -> _Cast:
             keys[iid] = key
     thread: dict[int, str] = {}
     for sid, iid in inbound.items():
-        key = keys.get(iid)
-        if key and not key.startswith("sha256:"):
-            thread[sid] = key if key.startswith("<") else f"<{key}>"
+        msgid = thread_id(keys.get(iid))
+        if msgid:
+            thread[sid] = msgid
     return _Cast(league.id, league.name, entries, players, sheets, thread,
                  sender=getattr(settings, "server_address", ""),
                  sender_name=getattr(settings, "server_name", ""))

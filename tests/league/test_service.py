@@ -485,3 +485,38 @@ def test_resent_standings_show_the_round_that_followed_and_say_resent(
     first = [m for m in _outbox(factory) if ":resend" not in m.dedupe_key]
     assert not any("resent" in _parse(m.raw)["Subject"] or "再送" in _parse(m.raw)["Subject"]
                    for m in first)
+
+
+def test_league_mails_thread_under_a_normalized_message_id(factory: Factory,
+                                                           settings: Settings) -> None:
+    from app.db.models import InboundMessage
+
+    keys = ["<abc@example.org>>", "sha256:" + "0" * 64, "<<def@example.org>"]
+    with transaction(factory) as s:
+        league = svc.create_league(s, "Thr", entry_deadline=DEADLINE, now=T0)
+        for i, key in enumerate(keys):
+            player = svc.get_or_create_player(s, f"t{i}@example.org", lang="en")
+            msg = InboundMessage(message_key=key, sender=player.address, subject="e", raw=b"x")
+            s.add(msg)
+            s.flush()
+            assert svc.submit_entry(s, league, player, sheet_text(i, "en"), inbound_id=msg.id,
+                                    now=T0).accepted
+    _close(factory, "Thr")  # pairings of round 1
+    svc.run_round(factory, settings, "Thr", now=DEADLINE)  # reports and standings
+    mails = _outbox(factory)
+    assert {m.kind for m in mails} >= {"report", "standings"}
+    want = {"t0@example.org": "<abc@example.org>", "t1@example.org": None,
+            "t2@example.org": "<def@example.org>"}
+    for m in mails:
+        msg = _parse(m.raw)
+        assert msg["In-Reply-To"] == want[m.recipient], (m.dedupe_key, msg["In-Reply-To"])
+        assert msg["References"] == want[m.recipient]
+
+
+@pytest.mark.parametrize("key,want", [
+    ("<abc@example.org>", "<abc@example.org>"), ("<abc@example.org>>", "<abc@example.org>"),
+    ("abc@example.org", "<abc@example.org>"), ("<<abc@example.org>", "<abc@example.org>"),
+    ("sha256:abcd@x", None), ("<no-at-sign>", None), ("", None), (None, None)])
+def test_thread_id_has_exactly_one_pair_of_angle_brackets(key: str | None,
+                                                          want: str | None) -> None:
+    assert svc.thread_id(key) == want
