@@ -214,7 +214,8 @@ def league_list() -> None:
 @click.argument("name")
 @_refusals
 def league_show(name: str) -> None:
-    """Show league NAME: settings, entries (with seats) and the schedule with results."""
+    """Show league NAME: settings, entries (with seats) and the schedule with results (a
+    played round shows when it was played, the others when they are scheduled)."""
     from sqlalchemy import select
 
     from app.db.models import Battle, Round
@@ -237,7 +238,10 @@ def league_show(name: str) -> None:
             click.echo(f"  {p.address}\t{e.status}\t{seat}\t{unit} {ver}")
         for rnd in session.scalars(select(Round).where(Round.league_id == lg.id)
                                    .order_by(Round.number)):
-            at = iso(rnd.scheduled_at) or "by hand"
+            if rnd.state == "done" and rnd.done_at is not None:
+                at = f"played {iso(rnd.done_at)}"  # not the schedule: it may have run early
+            else:
+                at = iso(rnd.scheduled_at) or "by hand"
             click.echo(f"round {rnd.number} ({rnd.state}, {at}):")
             for b in session.scalars(select(Battle).where(Battle.round_id == rnd.id)
                                      .order_by(Battle.board)):

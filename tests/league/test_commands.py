@@ -104,3 +104,18 @@ def test_run_round_before_closing_exits_1(cli, db_url: str) -> None:  # type: ig
     assert cli("league", "create", "Open", "--entry-deadline", "+1d").exit_code == 0
     result = cli("league", "run-round", "Open")
     assert result.exit_code == 1 and "entries-open" in result.output
+
+
+def test_show_gives_when_a_done_round_was_played(cli, db_url: str) -> None:  # type: ignore[no-untyped-def]
+    assert cli("league", "create", "Early", "--entry-deadline", "+2d",
+               "--rounds-every", "48h").exit_code == 0
+    enter_players(db_url, "Early", 3)
+    assert cli("league", "close-entries", "Early").exit_code == 0
+    shown = cli("league", "show", "Early").output
+    assert "round 2 (scheduled, 2026-12-03T12:00Z)" in shown
+    # round 2 run by hand long before its time
+    assert cli("league", "run-round", "Early", "--all", now="2026-12-01T13:05:07+00:00"
+               ).exit_code == 0
+    shown = cli("league", "show", "Early").output
+    assert "round 2 (done, played 2026-12-01T13:05:07Z)" in shown, shown
+    assert "round 2 (done, 2026-12-03T12:00Z)" not in shown
