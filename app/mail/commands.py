@@ -106,6 +106,25 @@ def match_command(line: str) -> tuple[str, str, list[str]] | None:
     return name, word, args
 
 
+def is_reply_subject(subject: str) -> bool:
+    """True when ``subject`` starts with a reply or forward prefix (``Re:``, ``Fwd:``, ``AW:``,
+    ``返信：``…)."""
+    return bool(_REPLY_PREFIX.match(subject or ""))
+
+
+def is_chat(subject: str, body: str) -> bool:
+    """True when a mail without a command word is talk, not a sheet: no line looks like a unit
+    line (:func:`is_unit_line`) and either the subject is a reply/forward (a "Great game!" answer
+    to a battle report) or no line of ``body`` has a colon (``:`` or ``：``) at all. A fresh mail
+    with a broken sheet (colon lines but no valid unit line) is not chat: it gets the sheet's
+    problems."""
+    lines = (body or "").split("\n")
+    if any(is_unit_line(line) for line in lines):
+        return False
+    colon = any(":" in unicodedata.normalize("NFKC", line) for line in lines)
+    return is_reply_subject(subject) or not colon
+
+
 def strip_subject(subject: str) -> tuple[str, str | None]:
     """Remove ``Re:``/``Fwd:`` prefixes and a ``[NAME]`` tag: ``(rest, tag)``."""
     s = _REPLY_PREFIX.sub("", subject or "")

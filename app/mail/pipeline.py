@@ -34,7 +34,7 @@ from sqlalchemy.orm import Session, sessionmaker
 from app.config import Settings
 from app.db.models import InboundMessage, Player, SenderCounter, utcnow
 from app.db.session import transaction
-from app.mail.commands import WORDS, Command, is_unit_line, parse_command
+from app.mail.commands import WORDS, Command, is_chat, is_unit_line, parse_command
 from app.mail.compose import build_message, enqueue, reply_subject
 from app.mail.decode import DecodedMail, decode_message
 from app.mail.protect import check_auto_reply, check_authentication
@@ -269,8 +269,13 @@ class Handler:
 
         self.stage = "command"
         cmd = parse_command(mail.subject, mail.text)
+        no_command = False
         if cmd.source == "default" and cmd.name == "help" and any(looks_like_sheet(a) for a in mail.attachments):
             cmd.name = "entry"  # only an attached sheet: an entry, like a sheet in the body
+        elif (cmd.source == "default" and cmd.name == "entry" and is_chat(mail.subject, cmd.body)
+              and not any(looks_like_sheet(a) for a in mail.attachments)):
+            # "Great game!" under a quoted battle report: no command, no sheet -> say so, with help
+            cmd.name, no_command = "help", True
         self.row.command = cmd.name
         svc = _service()
         try:
@@ -291,7 +296,10 @@ class Handler:
                         limit=settings.max_mail_bytes)
             return self.out
         self.stage = f"command:{cmd.name}"
-        getattr(self, "cmd_" + cmd.name)(cmd)
+        if no_command:
+            self.cmd_help(cmd, no_command=True)
+        else:
+            getattr(self, "cmd_" + cmd.name)(cmd)
         if self.out.reply is not None or self.out.deferred is not None:
             self.player.lang = self.lang
         return self.out
@@ -323,10 +331,11 @@ class Handler:
 
     # -- commands --------------------------------------------------------------------------
 
-    def cmd_help(self, cmd: Command) -> None:
+    def cmd_help(self, cmd: Command, *, no_command: bool = False) -> None:
+        """The help text; ``no_command``: led by "no command or sheet found" (a chatty mail)."""
         svc = _service()
         self.reply("help", words=WORDS, leagues=[lg.name for lg in svc.open_leagues(self.s)],
-                   server=self.settings.server_address)
+                   server=self.settings.server_address, no_command=no_command)
 
     def cmd_charset(self, cmd: Command) -> None:
         want = (cmd.args[0] if cmd.args else "").lower().replace("_", "-")

@@ -27,7 +27,8 @@ CONTEXTS = {
               "bad": [{"which": 1, "first": 3, "last": 4, "single": False, "problems": "P"}]}],
     "withdrawn": [{}],
     "standings": [{"standings": "S"}],
-    "help": [{"words": WORDS, "leagues": ["spring"]}],
+    "help": [{"words": WORDS, "leagues": ["spring"], "no_command": False},
+             {"words": WORDS, "leagues": ["spring"], "no_command": True}],
     "charset": [{"charset": "iso-2022-jp"}],
     "organizer": [{"action": "run", "summary": "Round 1 of spring played: 1 battles, 2 reports queued."}],
     "error": [{"code": c, "size": 5, "limit": 1, "value": "v", "usage": "u", "detail": "d", "open": ["a"]}

@@ -159,3 +159,42 @@ def test_an_untagged_mail_goes_to_the_senders_own_league(db_url, factory) -> Non
     # a fresh entry from someone with no entry still needs the league named
     text = _ask(factory, settings, "frank@example.com", "entry", BOLT, 8)
     assert "Which league is this for?" in text, text
+
+
+# ------------------------------------------------------------ 3. a chatty reply is no entry
+
+
+def test_a_chatty_reply_to_a_report_gets_no_command_found(db_url, factory) -> None:
+    settings = make_settings(db_url)
+    open_league(factory, "spring")
+    for n, who in enumerate(("carol", "dave")):
+        _enter(factory, settings, "spring", f"{who}@example.com", n)
+    _close(factory, settings, "spring")
+    chat = store(factory, mail_from(
+        "carol@example.com", "Re: [spring] Round 5: B0 vs B1 — B1 wins",
+        "Great game!\n\nOn Sun, 29 Nov 2026, Amaryllis wrote:\n> Round 5 of spring: B0 vs B1\n", 1))
+    chat_ja = store(factory, mail_from(
+        "dave@example.com", "Re: [spring] 第5回戦：B0 vs B1 — B1の勝利",
+        "対戦ありがとうございました！\n> 第5回戦：B0 vs B1\n", 2))
+    fresh = store(factory, mail_from("erin@example.com", "", "Hello, how do I join?\n", 3))
+    process_pending(settings, factory, now=NOW)
+    row, text = outcome(factory, chat)
+    assert row.status == "done" and row.command == "help", (row.command, text)
+    assert "No command and no unit sheet were found" in text and "closed" not in text, text
+    assert "How to use the Amaryllis tournament server" in text
+    row, text = outcome(factory, chat_ja)
+    assert "コマンドもユニットのシートも見つからなかった" in text and "受付は終了" not in text, text
+    assert "アマリリス対戦サーバの使い方" in text
+    assert "No command and no unit sheet" in outcome(factory, fresh)[1]
+
+
+def test_a_fresh_broken_sheet_still_gets_the_sheet_errors(db_url, factory) -> None:
+    settings = make_settings(db_url)
+    open_league(factory, "autumn")
+    rid = store(factory, mail_from("erin@example.com", "", "Grisk: 10/1\n- G: Guard\n", 1))
+    reply_rid = store(factory, mail_from("erin@example.com", "Re: hello", "Grisk: 10/1/1/2/G\n- G: Guard\n", 2))
+    process_pending(settings, factory, now=NOW)
+    row, text = outcome(factory, rid)
+    assert row.command == "entry" and "was not accepted" in text, text
+    assert "No command" not in text
+    assert "is accepted" in outcome(factory, reply_rid)[1]  # a sheet in a reply is an entry
