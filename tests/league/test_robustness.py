@@ -263,6 +263,11 @@ def test_a_league_of_one_mails_the_player_it_did_not_take_place(factory: Factory
         assert "did not take place" in body and "at least two" in body
     assert "before round 1" not in text and "did not take place" in text
     assert "Player 0" in text and "<table>" not in html
+    # no games, so no points rule: nothing left over after the explanation
+    for shown in (body, text, html):
+        assert "3/1/0" not in shown and "Points" not in shown and "勝ち点" not in shown
+    assert body.rstrip().endswith(("two. No round was played (entry: Player 0, U0).",
+                                   "対戦は行われていません（エントリー：Player 0（U0））。"))
     with transaction(factory) as s:  # closing again is refused: no second mail
         with pytest.raises(svc.BadState):
             svc.close_entries(s, svc.get_league(s, "solo"), now=DEADLINE, settings=settings)
@@ -276,7 +281,7 @@ def test_a_league_of_none_mails_nobody(factory: Factory, settings: Settings) -> 
         svc.close_entries(s, svc.get_league(s, "empty"), now=DEADLINE, settings=settings)
         assert s.scalar(select(OutboxMessage.id)) is None
         text = svc.render_standings(s, svc.get_league(s, "empty"), lang="ja")
-    assert "開催されませんでした" in text and "0名" in text
+    assert "開催されませんでした" in text and "0名" in text and "勝ち点" not in text
 
 
 def test_standings_cli_of_a_league_of_one(cli, db_url: str) -> None:  # type: ignore[no-untyped-def]
@@ -285,4 +290,4 @@ def test_standings_cli_of_a_league_of_one(cli, db_url: str) -> None:  # type: ig
     assert cli("league", "close-entries", "solo").exit_code == 0
     shown = cli("league", "standings", "solo")
     assert shown.exit_code == 0 and "did not take place" in shown.output
-    assert "before round 1" not in shown.output
+    assert "before round 1" not in shown.output and "Points" not in shown.output
