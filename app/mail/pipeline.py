@@ -353,7 +353,23 @@ class Handler:
         self.lang = result.lang or self.lang
         return result
 
-    def _sheet_context(self, result: Any) -> dict[str, Any]:
+    def _problems(self, problems: list[Any], text: str) -> str:
+        """The sheet's problems in words (``format_problems``), followed by a hint on the ``-- ``
+        signature line when an ``unknown-line`` error stands below the unit line of ``text``
+        (a sign-off such as "Thanks, / Bob" under the sheet; rules §1.3)."""
+        out = _rules().format_problems(problems, self.lang)
+        unit = next((n for n, line in enumerate(text.split("\n"), start=1) if is_unit_line(line)), None)
+        if unit is not None and any(getattr(p, "code", "") == "unknown-line" and (p.line or 0) > unit
+                                    for p in problems):
+            out += "\n\n" + self._say(
+                "ヒント: 結びの挨拶や名前はシートの下に書かず、シートの後に「-- 」（ハイフン2つと空白1つ）だけの"
+                "署名区切り行を置いて、その下に書いてください。その行から下は読みません。",
+                'Hint: closing remarks ("Thanks," and your name) go below a signature line "-- " '
+                "(two hyphens and a space, alone on a line) after the sheet; nothing below that line "
+                "is read.")
+        return out
+
+    def _sheet_context(self, result: Any, text: str = "") -> dict[str, Any]:
         rules = _rules()
         ctx: dict[str, Any] = {"ok": bool(result.ok and result.unit is not None),
                                "normalized": "", "costs": "", "problems": "",
@@ -364,7 +380,7 @@ class Handler:
             warnings = list(getattr(result, "warnings", []) or [])
             ctx["warnings"] = rules.format_problems(warnings, self.lang) if warnings else ""
         else:
-            ctx["problems"] = rules.format_problems(list(result.problems), self.lang)
+            ctx["problems"] = self._problems(list(result.problems), text)
         return ctx
 
     def cmd_check(self, cmd: Command) -> None:
@@ -372,7 +388,7 @@ class Handler:
         if not text.strip():
             self.refuse("no-sheet", "error", code="no-sheet")
             return
-        self.reply("check", **self._sheet_context(self._parse(text)))
+        self.reply("check", **self._sheet_context(self._parse(text), text))
 
     def _password_ok(self, league: Any, cmd: Command) -> bool:
         if league.password and (cmd.password or "") != league.password:
@@ -402,7 +418,7 @@ class Handler:
                         code=getattr(exc, "code", "league-error"), league=league.name, detail=str(exc))
             return
         self.lang = getattr(outcome.sheet, "lang", None) or self.lang
-        ctx = self._sheet_context(outcome.sheet)
+        ctx = self._sheet_context(outcome.sheet, text)
         reopened = bool(outcome.accepted and before == "withdrawn")
         self.reply("entry", league=league.name, accepted=outcome.accepted,
                    replaced=bool(outcome.replaced and before == "active"), reopened=reopened,
@@ -442,7 +458,7 @@ class Handler:
         parsed = [self._parse(t) for _first, _last, t in sheets[:2]]
         extra = len(sheets) - 2 if len(sheets) > 2 else 0
         bad = [{"which": i, "first": sheets[i][0], "last": sheets[i][1], "single": len(parsed) == 1,
-                "problems": rules.format_problems(list(p.problems), self.lang)}
+                "problems": self._problems(list(p.problems), sheets[i][2])}
                for i, p in enumerate(parsed) if not (p.ok and p.unit is not None)]
         if bad:
             self.reply("test", reports=[], samples=False, bad=bad, extra=extra)

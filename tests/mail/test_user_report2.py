@@ -198,3 +198,24 @@ def test_a_fresh_broken_sheet_still_gets_the_sheet_errors(db_url, factory) -> No
     assert row.command == "entry" and "was not accepted" in text, text
     assert "No command" not in text
     assert "is accepted" in outcome(factory, reply_rid)[1]  # a sheet in a reply is an entry
+
+
+# ------------------------------------------------------------ 5. a sign-off below the sheet
+
+
+def test_a_sign_off_below_the_sheet_gets_the_signature_hint(db_url, factory) -> None:
+    settings = make_settings(db_url)
+    open_league(factory, "spring")
+    en = store(factory, mail_from("bob@example.com", "entry", BOLT + "\nThanks,\nBob\n", 1))
+    ja = store(factory, mail_from("kei@example.com", "チェック", GRISK + "\nよろしくお願いします。\n圭\n", 2))
+    signed = store(factory, mail_from("amy@example.com", "entry", BOLT + "\n-- \nThanks,\nAmy\n", 3))
+    other = store(factory, mail_from("cy@example.com", "check", BOLT.replace("Direct", "Direkt"), 4))
+    process_pending(settings, factory, now=NOW)
+    text = outcome(factory, en)[1]
+    assert "Delete other lines or start them with #" in text, text
+    assert 'closing remarks ("Thanks," and your name) go below a signature line "-- "' in text, text
+    text = outcome(factory, ja)[1]
+    assert "「-- 」（ハイフン2つと空白1つ）だけの署名区切り行" in text, text
+    assert "is accepted" in outcome(factory, signed)[1]
+    text = outcome(factory, other)[1]
+    assert "problems" in text and "signature line" not in text, text
