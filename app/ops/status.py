@@ -125,8 +125,23 @@ def _counts(session: Any, model: Any) -> dict[str, int]:
     return {status: int(n) for status, n in sorted(rows)}
 
 
-def _iso(value: Any) -> str | None:
-    return value.isoformat() if value is not None else None
+def utc_z(value: Any) -> str | None:
+    """An instant as ISO 8601 UTC to the second with ``Z`` (``2026-11-29T15:06:45Z``), like every
+    time ``status`` shows. ``value``: a ``datetime`` (naive ones, as SQLite returns them, are UTC)
+    or ISO 8601 text (the heartbeat's times); ``None`` and ``""`` give ``None``; text that is not
+    ISO 8601 is returned as it is."""
+    if value is None or value == "":
+        return None
+    if isinstance(value, str):
+        try:
+            value = dt.datetime.fromisoformat(value.replace("Z", "+00:00"))
+        except ValueError:
+            return value
+    if not isinstance(value, dt.datetime):
+        return str(value)
+    if value.tzinfo is None:
+        value = value.replace(tzinfo=dt.timezone.utc)
+    return value.astimezone(dt.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 def collect_status(settings: Settings, *, network: bool = True) -> dict[str, Any]:
@@ -162,13 +177,13 @@ def collect_status(settings: Settings, *, network: bool = True) -> dict[str, Any
                         "name": league.name, "state": league.state, "entries": int(entries or 0),
                         "rounds_done": by_state.get("done", 0),
                         "rounds_total": sum(by_state.values()),
-                        "entry_deadline": _iso(league.entry_deadline),
-                        "next_round_at": _iso(league.next_round_at),
+                        "entry_deadline": utc_z(league.entry_deadline),
+                        "next_round_at": utc_z(league.next_round_at),
                     })
                 for mbox in session.scalars(select(MailboxState).order_by(MailboxState.mailbox)):
                     out["mailboxes"].append({"mailbox": mbox.mailbox, "uidvalidity": mbox.uidvalidity,
                                              "last_uid": mbox.last_uid,
-                                             "last_poll_at": _iso(mbox.last_poll_at)})
+                                             "last_poll_at": utc_z(mbox.last_poll_at)})
         except Exception as exc:  # noqa: BLE001 - a half-migrated database is reported, not raised
             db["ok"] = False
             db["error"] = f"{exc.__class__.__name__}: {exc}".splitlines()[0]
@@ -235,7 +250,7 @@ def serve_liveness(beat: dict[str, Any], path: Path, *, stale_after: float = STA
         why = f"no heartbeat for more than {int(stale_after)} s"
     running = claims and not why
     out: dict[str, Any] = {"running": running, "stale": claims and not running,
-                           "last_seen": seen.isoformat(timespec="seconds") if seen else None}
+                           "last_seen": utc_z(seen)}
     if not running:
         out["why"] = why or f"state {beat.get('state')}"
     return out
@@ -282,27 +297,29 @@ def render_status(status: dict[str, Any]) -> str:
     leagues = status.get("leagues") or []
     lines.append(f"leagues   {len(leagues)}")
     for lg in leagues:
-        nxt = f", next round {lg['next_round_at']}" if lg.get("next_round_at") else ""
+        nxt = f", next round {utc_z(lg['next_round_at'])}" if lg.get("next_round_at") else ""
         lines.append(f"          {lg['name']}: {lg['state']}, {lg['entries']} entries, "
                      f"rounds {lg['rounds_done']}/{lg['rounds_total']}{nxt}")
     polls = status.get("mailboxes") or []
     if polls:
         for mbox in polls:
-            lines.append(f"last poll {mbox['last_poll_at'] or 'never'} ({mbox['mailbox']}, "
+            lines.append(f"last poll {utc_z(mbox['last_poll_at']) or 'never'} ({mbox['mailbox']}, "
                          f"UIDVALIDITY {mbox['uidvalidity']}, last UID {mbox['last_uid']})")
     else:
         lines.append("last poll never")
     hb = status.get("serve")
     if hb and hb.get("stale"):
         lines.append(f"serve     not running (stale status file from pid {hb.get('pid')}, last seen "
-                     f"{hb.get('last_seen') or 'never'}: {hb.get('why')})")
+                     f"{utc_z(hb.get('last_seen')) or 'never'}: {hb.get('why')})")
     elif hb and not hb.get("running", True):
-        lines.append(f"serve     {hb.get('state')} (pid {hb.get('pid')}, last seen {hb.get('last_seen') or 'never'})")
+        lines.append(f"serve     {hb.get('state')} (pid {hb.get('pid')}, last seen "
+                     f"{utc_z(hb.get('last_seen')) or 'never'})")
     elif hb:
-        lines.append(f"serve     {hb.get('state')} (pid {hb.get('pid')}, started {hb.get('started_at')})")
+        lines.append(f"serve     {hb.get('state')} (pid {hb.get('pid')}, "
+                     f"started {utc_z(hb.get('started_at'))})")
         for name, w in sorted((hb.get("workers") or {}).items()):
             err = f", last error {w['last_error']}" if w.get("last_error") else ""
-            lines.append(f"          {name}: last run {w.get('last_run_at', 'never')}{err}")
+            lines.append(f"          {name}: last run {utc_z(w.get('last_run_at')) or 'never'}{err}")
     else:
         lines.append("serve     no heartbeat (not started here)")
     return "\n".join(lines)

@@ -97,3 +97,43 @@ def test_sigterm_during_start_up_exits_0(tmp_path: Path, stack: EmbeddedMailStac
     assert "stop_requested" in events and events[-1] == "serve_stopped"
     if "serve_running" in events:  # the request came after the last start-up check: a normal stop
         assert events.index("stop_requested") > events.index("database_migrated")
+
+
+def test_every_time_status_prints_is_utc_to_the_second_with_z(tmp_path: Path) -> None:
+    import datetime as dt
+    import re
+
+    from app.db.models import MailboxState
+    from app.db.session import session_factory, transaction
+    from app.league import service
+
+    db = tmp_path / "data" / "db.sqlite3"
+    db.parent.mkdir()
+    factory = session_factory(f"sqlite:///{db}")
+    now = dt.datetime(2026, 11, 29, 15, 6, 45, 835970, tzinfo=dt.timezone.utc)
+    with transaction(factory) as s:
+        league = service.create_league(s, "spring", entry_deadline=now + dt.timedelta(days=1),
+                                       now=now)
+        league.next_round_at = now + dt.timedelta(hours=2)
+        s.add(MailboxState(mailbox="INBOX", uidvalidity=7, last_uid=3, last_poll_at=now))
+    factory.kw["bind"].dispose()
+    # a live process whose command line names the server stands in for serve
+    server = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)", "app.cli"])
+    try:
+        beat = {"pid": server.pid, "state": "running", "started_at": now.isoformat(),
+                "workers": {"poller": {"last_run_at": "2026-11-29T15:06:45.835970+00:00"}}}
+        (tmp_path / "data" / "serve-status.json").write_text(json.dumps(beat))
+        env = {k: v for k, v in os.environ.items() if not k.startswith("AMARYLLIS_")}
+        env.update({"AMARYLLIS_DATA_DIR": str(tmp_path / "data"),
+                    "AMARYLLIS_DATABASE_URL": f"sqlite:///{db}"})
+        out = _status(env, tmp_path, "--offline")
+    finally:
+        server.kill()
+        server.wait()
+    assert out.returncode == 0, out.stderr
+    text = out.stdout
+    assert "last poll 2026-11-29T15:06:45Z (INBOX" in text
+    assert "next round 2026-11-29T17:06:45Z" in text
+    assert "started 2026-11-29T15:06:45Z" in text and "last run 2026-11-29T15:06:45Z" in text
+    stamps = re.findall(r"\d{4}-\d\d-\d\dT[0-9:.+\-]+Z?", text)
+    assert stamps and all(re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ", t) for t in stamps), stamps
