@@ -17,7 +17,8 @@ running but it is not (``healthy``; the container HEALTHCHECK).
 
 The heartbeat alone proves nothing after a crash (``kill -9`` leaves ``state: running``), so ``serve`` counts
 as running only when its pid is alive (``os.kill(pid, 0)``), on Linux ``/proc/<pid>/cmdline`` looks like
-amaryllis, and the file was written recently (``serve_liveness``). A SQLite database that does not exist is
+amaryllis, and the file was written recently (``serve_liveness``). A pid that still answers but is a zombie
+or has no ``/proc/<pid>`` (right after a SIGKILL) is "gone", not "another program". A SQLite database that does not exist is
 reported as "no database yet" and is not created.
 """
 
@@ -201,6 +202,42 @@ def collect_status(settings: Settings, *, network: bool = True) -> dict[str, Any
     return out
 
 
+def _pid_owner(pid: int) -> str:
+    """Who has ``pid`` now: ``"gone"`` (no such process, or only its exit left: a zombie not yet
+    reaped, or ``/proc/<pid>`` vanishing while being read, as right after a SIGKILL),
+    ``"amaryllis"`` (``/proc/<pid>/cmdline`` names the ``amaryllis`` script or ``-m app.cli``;
+    always off Linux, and for this process) or ``"other"`` (a live process of another program:
+    the pid was reused). Linux reads ``/proc/<pid>/stat`` (proc(5): state ``Z``/``X``)."""
+    if not _pid_alive(pid):
+        return "gone"
+    if pid == os.getpid() or not sys.platform.startswith("linux"):
+        return "amaryllis"
+    proc = Path(f"/proc/{pid}")
+    try:
+        fields = (proc / "stat").read_text().rsplit(")", 1)[1].split()
+    except (FileNotFoundError, ProcessLookupError):
+        return "gone"
+    except (OSError, IndexError):
+        fields = []
+    if fields and fields[0] in ("Z", "X", "x"):
+        return "gone"
+    try:
+        cmdline = (proc / "cmdline").read_bytes()
+    except (FileNotFoundError, ProcessLookupError):
+        return "gone"
+    except OSError:
+        return "other"
+    if not cmdline:  # exiting (its memory already freed), unless a kernel thread took the pid
+        kthread = len(fields) > 6 and fields[6].isdigit() and int(fields[6]) & 0x00200000
+        return "other" if kthread else "gone"
+    return "amaryllis" if _names_amaryllis(cmdline) else "other"
+
+
+def _names_amaryllis(cmdline: bytes) -> bool:
+    """True when a ``/proc/<pid>/cmdline`` is the server's."""
+    return b"amaryllis" in cmdline or b"app.cli" in cmdline
+
+
 def _pid_alive(pid: int) -> bool:
     try:
         os.kill(pid, 0)
@@ -211,20 +248,6 @@ def _pid_alive(pid: int) -> bool:
     except (OSError, OverflowError, ValueError):
         return False
     return True
-
-
-def _looks_like_amaryllis(pid: int) -> bool:
-    """On Linux: ``/proc/<pid>/cmdline`` names amaryllis (the ``amaryllis`` script or ``-m app.cli``), so
-    a pid reused by another program after a crash is not taken for the server. Elsewhere: True."""
-    if pid == os.getpid():
-        return True
-    if not sys.platform.startswith("linux"):
-        return True
-    try:
-        cmdline = Path(f"/proc/{pid}/cmdline").read_bytes()
-    except OSError:
-        return False
-    return b"amaryllis" in cmdline or b"app.cli" in cmdline
 
 
 def serve_liveness(beat: dict[str, Any], path: Path, *, stale_after: float = STALE_AFTER_S,
@@ -242,9 +265,10 @@ def serve_liveness(beat: dict[str, Any], path: Path, *, stale_after: float = STA
     pid = beat.get("pid")
     claims = beat.get("state") in ("starting", "running", "stopping")
     why = ""
-    if not isinstance(pid, int) or not _pid_alive(pid):
+    owner = _pid_owner(pid) if isinstance(pid, int) else "gone"
+    if owner == "gone":
         why = "the process is gone"
-    elif not _looks_like_amaryllis(pid):
+    elif owner == "other":
         why = "the pid now belongs to another program"
     elif seen is None or (now - seen).total_seconds() > stale_after:
         why = f"no heartbeat for more than {int(stale_after)} s"

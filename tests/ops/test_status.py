@@ -137,3 +137,27 @@ def test_every_time_status_prints_is_utc_to_the_second_with_z(tmp_path: Path) ->
     assert "started 2026-11-29T15:06:45Z" in text and "last run 2026-11-29T15:06:45Z" in text
     stamps = re.findall(r"\d{4}-\d\d-\d\dT[0-9:.+\-]+Z?", text)
     assert stamps and all(re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ", t) for t in stamps), stamps
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+def test_a_killed_but_not_yet_reaped_process_is_gone_not_another_program(tmp_path: Path) -> None:
+    from app.ops.status import serve_liveness
+
+    victim = subprocess.Popen([sys.executable, "-m", "app.cli", "--help"],
+                              stdout=subprocess.DEVNULL, stdin=subprocess.PIPE)
+    try:
+        os.kill(victim.pid, signal.SIGKILL)
+        stat = Path(f"/proc/{victim.pid}/stat")
+        deadline = time.monotonic() + 10
+        while stat.read_text().rsplit(")", 1)[1].split()[0] != "Z":
+            assert time.monotonic() < deadline
+            time.sleep(0.01)
+        os.kill(victim.pid, 0)  # the pid still answers: only /proc tells it is dead
+        path = tmp_path / "serve-status.json"
+        path.write_text(json.dumps({"pid": victim.pid, "state": "running"}))
+        verdict = serve_liveness(json.loads(path.read_text()), path)
+        assert verdict["stale"] and verdict["why"] == "the process is gone", verdict
+    finally:
+        victim.wait()
+    verdict = serve_liveness({"pid": victim.pid, "state": "running"}, path)
+    assert verdict["why"] == "the process is gone"
