@@ -10,6 +10,7 @@ import email.policy
 import logging
 
 import pytest
+from sqlalchemy import select
 
 from app.mail.compose import build_message, to_jis
 from app.mail.pipeline import process_pending
@@ -219,3 +220,18 @@ def test_a_sign_off_below_the_sheet_gets_the_signature_hint(db_url, factory) -> 
     assert "is accepted" in outcome(factory, signed)[1]
     text = outcome(factory, other)[1]
     assert "problems" in text and "signature line" not in text, text
+
+
+def test_the_test_battle_reply_to_a_jis_player_is_iso_2022_jp(db_url, factory) -> None:
+    from app.db.models import OutboxMessage
+
+    settings = make_settings(db_url)
+    store(factory, mail_from("kei@example.com", "文字コード JIS", "", 1))
+    rid = store(factory, mail_from("kei@example.com", "テスト", GRISK, 2))
+    process_pending(settings, factory, now=NOW)
+    with factory() as s:
+        raw = s.scalar(select(OutboxMessage.raw).where(OutboxMessage.inbound_id == rid))
+    part = email.message_from_bytes(raw, policy=email.policy.default).get_body(("plain",))
+    assert part.get_content_charset() == "iso-2022-jp", raw[:600]
+    text = part.get_content()
+    assert "テスト対戦の結果" in text and "−" in text and "－" not in text, text
