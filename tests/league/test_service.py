@@ -174,7 +174,8 @@ def test_battle_report_mail_is_threaded_localized_and_complete(factory: Factory,
     assert en["In-Reply-To"] == "<sheet-Mail-1@example.org>"
     assert ja["Auto-Submitted"] == "auto-generated"
     assert ja["Subject"].startswith("[Mail] 第1回戦：U0 vs U1 — ")
-    assert en["Subject"].startswith("[Mail] Round 1: U0 vs U1 — ")
+    # player 1 reads ISO-2022-JP: compose maps "—" to the JIS X 0208 "―" (0b0b751)
+    assert en["Subject"].startswith("[Mail] Round 1: U0 vs U1 ― ")
     if winner_unit:
         assert ja["Subject"].endswith(f"{winner_unit}の勝利")
         assert en["Subject"].endswith(f"{winner_unit} wins")
