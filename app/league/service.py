@@ -1055,8 +1055,9 @@ def queue_standings(session: Session, settings: Any, league: League, round_numbe
                     now: dt.datetime, cast: _Cast | None = None, key_suffix: str = "") -> int:
     """Queue the standings after ``round_number`` to every seated active player (dedupe key
     ``standings:<league id>:<round>:<player id>``), threaded under the mail that entered the
-    player's active sheet. A non-empty ``key_suffix`` (a resend) marks the subject as resent. The body is rendered and built once per (language, charset) and
-    stamped per recipient (``app.league.outbox``). Returns the number of mails queued."""
+    player's active sheet. A non-empty ``key_suffix`` (a resend) marks the subject as resent.
+    The body is rendered and built once per (language, charset) and stamped per recipient
+    (``app.league.outbox``). Returns the number of mails queued."""
     from app.league.outbox import Copy, queue_copies
     from app.reports.standings import render_standings_context
 

@@ -18,8 +18,8 @@ running but it is not (``healthy``; the container HEALTHCHECK).
 The heartbeat alone proves nothing after a crash (``kill -9`` leaves ``state: running``), so ``serve`` counts
 as running only when its pid is alive (``os.kill(pid, 0)``), on Linux ``/proc/<pid>/cmdline`` looks like
 amaryllis, and the file was written recently (``serve_liveness``). A pid that still answers but is a zombie
-or has no ``/proc/<pid>`` (right after a SIGKILL) is "gone", not "another program". A SQLite database that does not exist is
-reported as "no database yet" and is not created.
+or has no ``/proc/<pid>`` (right after a SIGKILL) is "gone", not "another program". A SQLite database that
+does not exist is reported as "no database yet" and is not created.
 """
 
 from __future__ import annotations
