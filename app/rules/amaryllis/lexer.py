@@ -15,7 +15,8 @@ from dataclasses import dataclass, field
 from .model import ActionClass
 from .vocab import (
     CLASS_WORDS, L, CUSTOM_PATTERNS, CUSTOM_WORDS, N_CLASS_WORDS, all_class_names,
-    all_custom_names, key, normalize, normalize_name, suggest_class, suggest_custom,
+    all_custom_names, class_name, custom_name, key, normalize, normalize_name, suggest_class,
+    suggest_custom,
 )
 
 MAX_CHARS = 1_000_000
@@ -300,7 +301,7 @@ def _read_class(
         if tail in ("", "+", "n", "+n"):
             out.pending.append(Pending("missing-n", line, raw, {
                 "word": class_text.strip()[:30],
-                "example": L(CLASS_NAMES_JA[cls] + "＋２", CLASS_NAMES_EN[cls] + "+2")}))
+                "example": L(class_name(cls, 2, "ja"), class_name(cls, 2, "en"))}))
             return cls, None
         number = tail[1:] if tail.startswith("+") else tail
         return cls, read_int(number, WHAT_N, line, raw, out.pending)
@@ -321,12 +322,6 @@ def _read_class(
     return None, None
 
 
-CLASS_NAMES_JA = {
-    ActionClass.ATK_UP: "攻撃力", ActionClass.DEF_UP: "防御力", ActionClass.SPD_UP: "素早さ",
-}
-CLASS_NAMES_EN = {ActionClass.ATK_UP: "ATK", ActionClass.DEF_UP: "DEF", ActionClass.SPD_UP: "SPD"}
-
-
 def _read_custom(out: Lexed, line: int, raw: str, inner: str) -> RawCustom | None:
     k = key(inner)
     if k in CUSTOM_WORDS:
@@ -340,10 +335,9 @@ def _read_custom(out: Lexed, line: int, raw: str, inner: str) -> RawCustom | Non
         out.votes[lang] += 1
         value = m.group(1)
         if value in ("", "n"):
-            ja = "遅延起動２" if ident == "delay" else "効果２倍"
-            en = "Delay 2" if ident == "delay" else "Effect x2"
             out.pending.append(Pending("missing-n", line, raw, {
-                "word": inner.strip()[:30], "example": L(f"＜{ja}＞", f"<{en}>")}))
+                "word": inner.strip()[:30],
+                "example": L(f"＜{custom_name(ident, 2, 'ja')}＞", f"<{custom_name(ident, 2, 'en')}>")}))
             return RawCustom(ident, None)
         n = read_int(value, WHAT_N, line, raw, out.pending)
         return RawCustom(ident, n) if n is not None else RawCustom(ident, None)
