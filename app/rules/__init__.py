@@ -1,15 +1,58 @@
-"""Pure game rules, one subpackage per ruleset.
+"""Pure game rules, one subpackage per ruleset, behind one interface (``app.rules.base``).
 
 Nothing in ``app.rules`` imports from the rest of ``app`` and nothing here does I/O, reads a clock
-or touches a database (``tests/test_architecture.py`` enforces the first rule).
+or touches a database (``tests/test_architecture.py`` enforces it). Code outside ``app.rules``
+never imports a particular ruleset package: it asks :func:`find_ruleset` for the class of the name
+stored with a league and speaks to the :class:`~app.rules.base.Ruleset` interface.
 
-A ruleset is a module that provides, at least:
-
-* ``parse_sheet(text: str) -> SheetResult`` - parse and validate a unit sheet;
-* ``battle(a, b, *, log=True) -> BattleResult`` - resolve a battle deterministically;
-* ``ENGINE_VERSION: str`` - bumped whenever a rules change may change a result.
-
-``RULESETS`` maps the ruleset name stored with leagues and battles to that module's name.
+Adding a ruleset: one new package that defines a ``Ruleset`` subclass decorated with
+``@register``, and one line in :data:`RULESET_MODULES` (``docs/architecture.md``).
 """
 
-RULESETS: dict[str, str] = {"amaryllis": "app.rules.amaryllis"}
+from __future__ import annotations
+
+import importlib
+
+from app.rules.base import RULESETS, Outcome, Ruleset, Sheet, lookup
+
+#: the module of every ruleset, in the order offline commands try them when guessing a notation
+RULESET_MODULES: tuple[str, ...] = (
+    "app.rules.amaryllis",
+)
+
+__all__ = ["RULESETS", "RULESET_MODULES", "Outcome", "Ruleset", "Sheet", "all_rulesets",
+           "find_ruleset", "guess_ruleset"]
+
+
+def _load_all() -> None:
+    for module in RULESET_MODULES:
+        importlib.import_module(module)
+
+
+def all_rulesets() -> list[type[Ruleset]]:
+    """Every ruleset class, in :data:`RULESET_MODULES` order."""
+    _load_all()
+    return list(RULESETS.values())
+
+
+def find_ruleset(name: str) -> type[Ruleset]:
+    """The ruleset class called ``name`` or one of its aliases (case-insensitive).
+
+    Raises ``ValueError`` listing the known names when there is none.
+    """
+    cls = lookup(name)
+    if cls is None:
+        _load_all()
+        cls = lookup(name)
+    if cls is None:
+        raise ValueError(f"unknown ruleset {name!r} (known: {', '.join(sorted(RULESETS))})")
+    return cls
+
+
+def guess_ruleset(text: str) -> type[Ruleset] | None:
+    """The first ruleset whose notation ``text`` looks written in (``Ruleset.recognizes``), or
+    ``None``."""
+    for cls in all_rulesets():
+        if cls().recognizes(text):
+            return cls
+    return None

@@ -1,0 +1,393 @@
+"""The ``Ruleset`` interface: one class per game of the family, one registry, one outcome type.
+
+Modelled on python-chess's variants (``chess/variant.py``): a ruleset is a subclass of
+:class:`Ruleset` with class metadata (``name``, ``aliases``, ``engine_version``, ``titles``) and
+methods; :func:`find_ruleset` resolves the name stored with a league (``League.ruleset``). An
+*instance* carries the league's options for that ruleset (budget, sword pool, MP table, party cap,
+… for Margaret Hundred; nothing for Amaryllis), so ``find_ruleset(league.ruleset)(league.options)``
+is everything the league, mail, report and web layers need. Nothing outside ``app/rules`` imports a
+particular ruleset package (``tests/test_architecture.py``).
+
+Values that cross the interface:
+
+* an **entry** is the ruleset's own parsed sheet value (an Amaryllis ``Unit``, a Margaret
+  swordmaster, …): opaque to the callers, who only hand it back to the same ruleset. It is
+  immutable and picklable (rounds are fought in worker processes);
+* a **result** is the ruleset's own battle result (with or without its event log); callers turn it
+  into the generic :class:`Outcome` with :meth:`Ruleset.outcome`, into the CLI/JSON object with
+  :meth:`Ruleset.result_json`, and into a report with :meth:`Ruleset.report`;
+* **problems** follow the Amaryllis ``Problem`` shape (:class:`ProblemLike`).
+
+Sides are ``0`` (A, the first sheet) and ``1`` (B). A side is a *party*: a tuple of
+:class:`Fighter` (one element in Amaryllis and base Margaret). Languages are ``"ja"`` and ``"en"``.
+This module is pure: no I/O, no clock, no randomness.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Protocol
+
+LANGS: tuple[str, str] = ("ja", "en")
+
+#: the ``reason``/termination vocabulary of every ruleset (``rules/margaret-hundred.md`` §8.12,
+#: ``rules/margaret.md`` §7, ``rules/amaryllis.md`` §2.5)
+TERMINATIONS: tuple[str, ...] = ("death", "overkill", "hp", "push", "draw")
+
+
+class ProblemLike(Protocol):
+    """One problem on a sheet: the shape of ``app.rules.amaryllis.problems.Problem``.
+
+    ``code`` is a stable identifier (e.g. ``unknown-class``), ``line`` 1-based or ``None`` for the
+    whole sheet, ``text`` the offending line, ``message`` and ``fix`` in ``lang``, ``severity``
+    ``"error"`` or ``"warning"``, ``section`` the rules section broken.
+    """
+
+    @property
+    def code(self) -> str: ...
+    @property
+    def line(self) -> int | None: ...
+    @property
+    def text(self) -> str: ...
+    @property
+    def message(self) -> str: ...
+    @property
+    def fix(self) -> str: ...
+    @property
+    def severity(self) -> str: ...
+    @property
+    def section(self) -> str: ...
+
+
+@dataclass(frozen=True, slots=True)
+class Sheet:
+    """A sheet as read by :meth:`Ruleset.parse_sheet` (never raised: everything wrong is a problem).
+
+    Attributes:
+        ruleset: the name of the ruleset that read it.
+        entry: the ruleset's entry value, or ``None`` when there is any error.
+        problems: every problem found (errors and warnings), in line order.
+        lang: ``"ja"`` or ``"en"``: the sheet's notation, the language of the messages.
+        name: the unit's (or registered swordmaster's) name as written, ``""`` when unreadable.
+    """
+
+    ruleset: str
+    entry: Any | None
+    problems: tuple[ProblemLike, ...] = ()
+    lang: str = "ja"
+    name: str = ""
+
+    @property
+    def errors(self) -> list[ProblemLike]:
+        """The problems that reject the sheet."""
+        return [p for p in self.problems if p.severity == "error"]
+
+    @property
+    def warnings(self) -> list[ProblemLike]:
+        """The problems that do not reject the sheet."""
+        return [p for p in self.problems if p.severity != "error"]
+
+    @property
+    def ok(self) -> bool:
+        """True when the sheet has no error (``entry`` is then not ``None``)."""
+        return self.entry is not None and not self.errors
+
+
+@dataclass(frozen=True, slots=True)
+class Fighter:
+    """One unit or swordmaster of a side at the end of a battle (``final.A``/``final.B`` items).
+
+    Attributes:
+        name: its name as on its sheet (a built swordmaster: the build's name).
+        hp: final HP (HP points; may be negative: overkill), frozen at exit for an exited one.
+        max_hp: maximum HP (HP points).
+        mp: final MP (0 in rulesets without MP).
+        alive: HP > 0 at the end, and present.
+        exited: left its party during the battle (exit order is list order after the present ones).
+        detail: ruleset extras, JSON-ready (stats, statuses, remaining swords, …).
+    """
+
+    name: str
+    hp: int
+    max_hp: int
+    mp: int = 0
+    alive: bool = True
+    exited: bool = False
+    detail: Mapping[str, Any] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        """``{"name", "hp", "max_hp", "mp", "alive", "exited", **detail}``."""
+        return {**dict(self.detail), "name": self.name, "hp": self.hp, "max_hp": self.max_hp,
+                "mp": self.mp, "alive": self.alive, "exited": self.exited}
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """The generic result of one battle, the same for every ruleset (python-chess's ``Outcome``).
+
+    Attributes:
+        winner: ``0`` (side A), ``1`` (side B) or ``None`` for a draw.
+        termination: one of :data:`TERMINATIONS` (the JSON ``reason``).
+        turns: the final turn number T (0 when the death check after turn 0 decided it).
+        margin: side A's tiebreak margin over side B, in HP (Amaryllis: final HP of A − final HP
+            of B; party rulesets: the judge's totals), so side B's margin is ``-margin``.
+        final: the two parties, index 0 = A, each present fighters front first, then exited ones
+            in exit order.
+        by: the judge applied (``death``, ``overkill`` or ``hp``), also for ``push`` and ``draw``.
+        detail: ruleset extras, JSON-ready (judge totals, Push counts, a Heaven's Door rewrite
+            request, …). Readers ignore keys they do not know.
+    """
+
+    winner: int | None
+    termination: str
+    turns: int
+    margin: int
+    final: tuple[tuple[Fighter, ...], tuple[Fighter, ...]]
+    by: str | None = None
+    detail: Mapping[str, Any] = field(default_factory=dict)
+
+    def hp(self, side: int) -> int:
+        """The summed final HP of the fighters of ``side`` still present (0 or 1)."""
+        return sum(f.hp for f in self.final[side] if not f.exited)
+
+    def to_json(self) -> dict[str, Any]:
+        """JSON-ready form, the inverse of :meth:`from_json` (stored in ``battles.outcome``)."""
+        return {
+            "winner": self.winner, "termination": self.termination, "turns": self.turns,
+            "margin": self.margin, "by": self.by, "detail": dict(self.detail),
+            "final": [[f.to_json() for f in side] for side in self.final],
+        }
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Outcome:
+        """Read :meth:`to_json`'s output back. Raises ``KeyError``/``TypeError`` on other shapes."""
+        base = {"name", "hp", "max_hp", "mp", "alive", "exited"}
+        parties = tuple(
+            tuple(Fighter(f["name"], int(f["hp"]), int(f["max_hp"]), int(f.get("mp", 0)),
+                          bool(f["alive"]), bool(f.get("exited", False)),
+                          {k: v for k, v in f.items() if k not in base})
+                  for f in side)
+            for side in data["final"])
+        if len(parties) != 2:
+            raise TypeError("an outcome has exactly two sides")
+        return cls(data["winner"], str(data["termination"]), int(data["turns"]),
+                   int(data["margin"]), (parties[0], parties[1]), data.get("by"),
+                   dict(data.get("detail") or {}))
+
+
+# --------------------------------------------------------------------------- reports
+
+
+@dataclass(frozen=True, slots=True)
+class ReportLine:
+    """One line of a battle log in words, in the report's language.
+
+    ``kind`` names what happened (``action``, ``simultaneous``, ``status``, ``death``, ``build``,
+    ``judge``, … as the ruleset defines), for styling; ``side`` the acting side or ``None``;
+    ``children`` the lines of a group (the halves of a simultaneous action, a repeated action
+    folded into one line), rendered indented under ``text``.
+    """
+
+    text: str
+    kind: str = "action"
+    side: int | None = None
+    children: tuple[ReportLine, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class StateLine:
+    """One fighter's state after a turn: ``text`` is the rules' state line (``rules/amaryllis.md``
+    §3: ``グリスク：１０／２／３／２／スピア、スピア、ブースト``); the numbers are for HP bars and
+    charts (HP points)."""
+
+    name: str
+    text: str
+    hp: int
+    max_hp: int
+    alive: bool = True
+    exited: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class ReportTurn:
+    """One turn of a report: its number, its lines, and both parties' states after it."""
+
+    turn: int
+    lines: tuple[ReportLine, ...]
+    states: tuple[tuple[StateLine, ...], tuple[StateLine, ...]]
+
+
+@dataclass(frozen=True, slots=True)
+class BattleReport:
+    """Everything a battle report shows, ready for any template (mail text, mail HTML, web).
+
+    Attributes:
+        lang: the language of every text.
+        header: the ruleset and its settings, one line each (``Ruleset.describe``).
+        names: ``{"A": …, "B": …}``, the two sides' display names (a mirror match labels them).
+        sheets: the normalized sheets of A and B (``Ruleset.format_sheet``).
+        turns: the turns in order (turn 0 only when something happened in it).
+        verdict: the result in words (``グリスクの勝利`` / ``Grisk wins``, or the draw).
+        explanation: why, in words (the judge and the numbers), one line each.
+        outcome: the generic outcome.
+    """
+
+    lang: str
+    header: tuple[str, ...]
+    names: Mapping[str, str]
+    sheets: tuple[str, str]
+    turns: tuple[ReportTurn, ...]
+    verdict: str
+    explanation: tuple[str, ...]
+    outcome: Outcome
+
+
+# --------------------------------------------------------------------------- the interface
+
+
+class Ruleset(ABC):
+    """One game of the family. Subclasses set the class metadata and implement the methods.
+
+    Class attributes:
+        name: the identifier stored with leagues (``amaryllis``, ``margaret``, ``margaret-hundred``).
+        aliases: other names accepted on the command line and in organizer mail.
+        titles: ``{"ja": …, "en": …}``, the game's name for people.
+        engine_version: bumped whenever a rules change may change a result; stored with every
+            battle (a recomputed log with another version says so).
+        party: ``True`` when a side may hold several fighters (builds, parties).
+
+    An instance holds the league's options for this ruleset; ``Ruleset()`` means the defaults.
+    Instances are immutable, hashable by their options, and picklable.
+    """
+
+    name: ClassVar[str]
+    aliases: ClassVar[tuple[str, ...]] = ()
+    titles: ClassVar[Mapping[str, str]]
+    engine_version: ClassVar[str]
+    party: ClassVar[bool] = False
+
+    def __init__(self, options: Mapping[str, Any] | None = None) -> None:
+        """Validate and keep the league options. Raises ``ValueError`` naming the bad option."""
+        if options:
+            raise ValueError(f"{self.name} takes no options, got {sorted(options)}")
+
+    # -- options ------------------------------------------------------------------------------
+
+    @property
+    def options(self) -> dict[str, Any]:
+        """The normalized options, JSON-ready (stored in ``leagues.options``); ``{}`` for none."""
+        return {}
+
+    def describe(self, lang: str) -> list[str]:
+        """The ruleset and its settings, one line each, for report headers and ``league show``
+        (``rules/margaret-hundred.md`` §12.10: pool, budget, MP table, party cap, …)."""
+        return [self.titles.get(lang, self.name)]
+
+    # -- sheets -------------------------------------------------------------------------------
+
+    @abstractmethod
+    def parse_sheet(self, text: str, *, lang: str | None = None) -> Sheet:
+        """Read and validate a sheet. Never raises, for any string. ``lang`` overrides the
+        language of the messages (default: the sheet's notation)."""
+
+    @abstractmethod
+    def format_sheet(self, entry: Any, lang: str | None = None) -> str:
+        """The normalized notation of ``entry``; ``parse_sheet(format_sheet(e)).entry == e``."""
+
+    @abstractmethod
+    def format_costs(self, entry: Any, lang: str | None = None) -> str:
+        """The cost breakdown of ``entry`` against its budget, in words (the acceptance reply)."""
+
+    @abstractmethod
+    def format_problems(self, problems: Sequence[ProblemLike], lang: str) -> str:
+        """One block per problem: line, quote, rule, fix (``rules/amaryllis.md`` §1.3)."""
+
+    @abstractmethod
+    def label(self, entry: Any) -> str:
+        """The short name of an entry in standings and pairings (the unit's name)."""
+
+    @abstractmethod
+    def starts_sheet(self, line: str) -> bool:
+        """True when ``line`` starts a sheet of this ruleset (a unit or swordmaster line). The
+        mail layer splits bodies with it; it must be linear in ``len(line)``."""
+
+    def greeting_lines(self, text: str) -> int:
+        """How many lines of prose stand above the first sheet line (the mail layer blanks them
+        and notes it); 0 by default."""
+        lines = text.split("\n")
+        for i, line in enumerate(lines):
+            if self.starts_sheet(line):
+                return sum(1 for x in lines[:i] if x.strip())
+        return 0
+
+    @abstractmethod
+    def recognizes(self, text: str) -> bool:
+        """True when ``text`` looks written in this ruleset's notation (used to guess a ruleset
+        offline and to tell a player that a sheet belongs to another league's game)."""
+
+    @abstractmethod
+    def example_sheet(self, lang: str) -> str:
+        """A short valid sheet in ``lang``'s notation, for help texts and wrong-ruleset replies."""
+
+    @abstractmethod
+    def sample_sheets(self) -> list[str]:
+        """Valid sheets of sample units (opponents of a one-sheet test battle, the demo)."""
+
+    # -- battles ------------------------------------------------------------------------------
+
+    @abstractmethod
+    def battle(self, a: Any, b: Any, *, log: bool = True) -> Any:
+        """Fight entry ``a`` (side A) against ``b`` (side B); deterministic. With ``log=False`` no
+        event log is kept (faster); the outcome is the same."""
+
+    @abstractmethod
+    def outcome(self, result: Any) -> Outcome:
+        """The generic :class:`Outcome` of a result of :meth:`battle`."""
+
+    @abstractmethod
+    def result_json(self, result: Any, *, events: bool = True) -> dict[str, Any]:
+        """The ``battle --json`` object: ``winner`` (``"A"``/``"B"``/``None``), ``reason``,
+        ``turns``, ``final`` (the shape each ruleset documents), and ``events`` when asked."""
+
+    @abstractmethod
+    def report(self, a: Any, b: Any, result: Any, *, lang: str) -> BattleReport:
+        """The report of a logged result. Raises ``ValueError`` when ``result`` has no log."""
+
+    # -- identity -----------------------------------------------------------------------------
+
+    def __eq__(self, other: object) -> bool:
+        return type(self) is type(other) and self.options == other.options  # type: ignore[attr-defined]
+
+    def __hash__(self) -> int:
+        return hash((type(self).__name__, repr(sorted(self.options.items()))))
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.options!r})"
+
+
+# --------------------------------------------------------------------------- registry
+
+RULESETS: dict[str, type[Ruleset]] = {}
+"""Every registered ruleset by name (aliases are resolved by :func:`find_ruleset`)."""
+
+
+def register(cls: type[Ruleset]) -> type[Ruleset]:
+    """Class decorator: add ``cls`` to :data:`RULESETS`. Raises ``ValueError`` on a name clash."""
+    for key in (cls.name, *cls.aliases):
+        other = lookup(key)
+        if other is not None and other is not cls:
+            raise ValueError(f"ruleset name {key!r} is taken by {other.__name__}")
+    RULESETS[cls.name] = cls
+    return cls
+
+
+def lookup(name: str) -> type[Ruleset] | None:
+    """The registered ruleset called ``name`` or one of its aliases (case-insensitive), or ``None``.
+    Only rulesets already imported are registered: use ``app.rules.find_ruleset``."""
+    key = name.strip().lower()
+    for cls in RULESETS.values():
+        if key == cls.name or key in cls.aliases:
+            return cls
+    return None
