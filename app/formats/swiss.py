@@ -15,10 +15,10 @@ The pairing rules (a simplified FIDE Dutch system, Handbook C.04.3; ``docs/forma
 Each rule strictly outranks the next. They are the weights of one maximum-cardinality,
 maximum-weight matching (networkx ``max_weight_matching``, Edmonds' blossom algorithm, exact
 integer weights) on the graph of allowed pairs plus one "bye" node. To keep 1,000-entry rounds
-fast, the matching first uses **candidate pairs** only (same group with a Dutch deviation of at
-most :data:`WINDOW`, or adjacent groups at most ``2 * WINDOW + 1`` ranks apart); when they admit
-no complete pairing, or the bye would not go where rule 2 says, it runs again on every allowed
-pair. Side A is the higher-ranked entry of a pair; boards go in rank order, the bye last. Not
+fast, the matching first uses **candidate pairs** only: pairs of one score group whose Dutch
+deviation is at most ``w``, and pairs of two groups at most ``2w + 1`` ranks apart, for
+``w`` = :data:`WINDOW`; when they admit no complete pairing, or the bye would not go where rule 2
+says, it runs again with ``w = 4 * WINDOW``, then on every allowed pair. Side A is the higher-ranked entry of a pair; boards go in rank order, the bye last. Not
 modelled: colours (sides do not matter to the engine), float history.
 """
 
@@ -214,10 +214,10 @@ def pair_round(ranked: Sequence[int], points: Mapping[int, Fraction],
             return (abs(pos[j] - pos[i]) - size[group[i]] // 2) ** 2
         return (size[group[i]] - 1 - pos[i]) ** 2 + pos[j] ** 2
 
-    def candidate(i: int, j: int) -> bool:
+    def candidate(i: int, j: int, window: int) -> bool:
         if group[i] == group[j]:
-            return abs(abs(pos[j] - pos[i]) - size[group[i]] // 2) <= WINDOW
-        return group[j] - group[i] == 1 and j - i <= 2 * WINDOW + 1
+            return abs(abs(pos[j] - pos[i]) - size[group[i]] // 2) <= window
+        return j - i <= 2 * window + 1
 
     max_dutch = n * n * 2 + 1
     max_diff = (score[0] - score[-1]) ** 2 + 1
@@ -225,12 +225,12 @@ def pair_round(ranked: Sequence[int], points: Mapping[int, Fraction],
     c_bye = (n // 2 + 1) * (c_score * max_diff + max_dutch)
     big = c_bye * n + c_score * max_diff + max_dutch + 1
 
-    def solve(restricted: bool) -> tuple[list[tuple[int, int | None]], int | None] | None:
+    def solve(window: int | None) -> tuple[list[tuple[int, int | None]], int | None] | None:
         graph: nx.Graph[int] = nx.Graph()
         graph.add_nodes_from(range(n + (1 if n % 2 else 0)))
         for i in range(n):
             for j in range(i + 1, n):
-                if restricted and not candidate(i, j):
+                if window is not None and not candidate(i, j, window):
                     continue
                 if allowed(i, j):
                     w = big - c_score * (score[i] - score[j]) ** 2 - dutch(i, j)
@@ -255,11 +255,15 @@ def pair_round(ranked: Sequence[int], points: Mapping[int, Fraction],
             out.append((ranked[bye], None))
         return out, bye
 
-    result = solve(restricted=True)
-    if result is None or result[1] != want_bye:
-        # the full graph: its weights give the bye to the lowest-ranked eligible entry for
-        # whom the others can all be paired, and find a complete pairing if there is one
-        result = solve(restricted=False)
+    result = None
+    for window in (WINDOW, 4 * WINDOW, None):
+        # the full graph (None) last: its weights give the bye to the lowest-ranked eligible
+        # entry for whom the others can all be paired, and find a complete pairing if any
+        if window is not None and window >= n:
+            continue
+        result = solve(window)
+        if result is not None and result[1] == want_bye:
+            break
     if result is None:
         raise NoPairing
     return result[0]
