@@ -29,14 +29,23 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any, ClassVar, Final, TypeVar
-
-from app.rules.base import Outcome
+from typing import Any, ClassVar, Final, Protocol, TypeVar
 
 LANGS: tuple[str, str] = ("ja", "en")
 
 
 # --------------------------------------------------------------------------- values
+
+
+class OutcomeLike(Protocol):
+    """What formats read of a battle's outcome: the shape of ``app.rules.base.Outcome``
+    (``winner`` 0/1/``None``, ``margin`` side A's HP margin). A protocol, so that this package
+    needs nothing from the rest of ``app``."""
+
+    @property
+    def winner(self) -> int | None: ...
+    @property
+    def margin(self) -> int: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,7 +89,7 @@ class Result:
             raise ValueError(f"winner must be 0, 1 or None, got {self.winner!r}")
 
     @classmethod
-    def from_outcome(cls, outcome: Outcome) -> Result:
+    def from_outcome(cls, outcome: OutcomeLike) -> Result:
         """The result of a generic battle outcome (``app.rules.base.Outcome``)."""
         return cls(outcome.winner, outcome.margin)
 
