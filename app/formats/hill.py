@@ -73,8 +73,8 @@ class Totals:
 
 @dataclass(frozen=True, slots=True)
 class PushedOff:
-    """A member pushed off the hill: its ``place`` in the table that pushed it off (beyond the
-    size), its points there and its age."""
+    """A member pushed off the hill: its ``place`` in the push-off order of the table that
+    pushed it off (``size + 1``, ``size + 2``, …), its points there and its age."""
 
     entry: int
     place: int
@@ -279,10 +279,8 @@ class Hill(Format):
             ages[m] = ages.get(m, 0) + 1
         order = self._order(members, totals, ages, joined)
         place = self._ranks(order, totals, ages)[newcomer]
-        pushed: list[PushedOff] = []
-        ranks = self._ranks(order, totals, ages)
-        for m in order[self.size:]:
-            pushed.append(PushedOff(m, ranks[m], totals[m].points, ages[m]))
+        pushed = [PushedOff(m, i, totals[m].points, ages[m])
+                  for i, m in enumerate(order, start=1) if i > self.size]
         for p in pushed:
             _drop(p.entry, order, totals, res, pts)
             ages.pop(p.entry, None)
