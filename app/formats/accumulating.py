@@ -123,8 +123,8 @@ class Accumulating(Format):
             return {e: table.points[e] for e in played}
         rate = {e: sum((g.score for g in table.games[e]), ZERO) / len(table.games[e])
                 for e in played}
-        return {e: sum((rate[g.opponent] * (ONE if g.score == ONE else HALF)
-                        for g in table.games[e] if g.score != ZERO), ZERO) for e in played}
+        return {e: sum((rate[g.opponent] * (ONE if g.halves == 2 else HALF)
+                        for g in table.games[e] if g.halves), ZERO) for e in played}
 
     def _game_points(self) -> Points:
         if self.win_rate:

@@ -550,17 +550,22 @@ class Format(ABC):
 
 
 def check_history(entries: Sequence[int], history: Sequence[Round]) -> None:
-    """Raise ``ValueError`` unless rounds are numbered 1, 2, … and name only known entries."""
+    """Raise ``ValueError`` unless rounds are numbered 1, 2, … and the last round names only
+    known entries (each round is the last one once, when the league asks after playing it, so
+    this costs one round's boards per call, not the whole history's)."""
     if len(set(entries)) != len(entries):
         raise ValueError("duplicate entry ids")
-    known = set(entries)
     for i, rnd in enumerate(history, start=1):
         if rnd.number != i:
             raise ValueError(f"round {rnd.number} found where round {i} was expected")
-        for g in rnd.games:
+    if history:
+        known = set(entries)
+        last = history[-1]
+        for g in last.games:
             for e in (g.a, g.b):
                 if e is not None and e not in known:
-                    raise ValueError(f"round {i} board {g.pairing.board}: unknown entry {e}")
+                    raise ValueError(f"round {last.number} board {g.pairing.board}: "
+                                     f"unknown entry {e}")
 
 
 def pending_round(history: Sequence[Round]) -> NotYet | None:

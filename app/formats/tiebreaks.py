@@ -33,6 +33,7 @@ from collections import defaultdict
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
+from math import lcm
 from typing import Any
 
 from app.formats.base import Points, Round, StandingRow
@@ -52,6 +53,7 @@ class GameRecord:
         score: 1 (won), 1/2 (drawn) or 0 (lost).
         margin: this entry's HP margin in the game.
         points: the points this game earned it (the format's points rule).
+        halves: ``2 * score`` as an int (2 won, 1 drawn, 0 lost), for fast counting.
     """
 
     round: int
@@ -59,6 +61,7 @@ class GameRecord:
     score: Fraction
     margin: int
     points: Fraction
+    halves: int
 
 
 @dataclass
@@ -88,40 +91,59 @@ class ScoreTable:
         out = set(inactive)
         ranked = tuple(e for e in entries if e not in out)
         known = set(ranked)
-        table = cls(ranked, {e: ZERO for e in ranked}, {e: [] for e in ranked},
-                    {e: 0 for e in ranked})
+        games: dict[int, list[GameRecord]] = {e: [] for e in ranked}
+        byes = {e: 0 for e in ranked}
+        counts = {e: [0, 0, 0] for e in ranked}  # wins, draws, losses
+        pw, pd, pl = points.win, points.draw, points.loss
         for rnd in history:
+            n = rnd.number
             for g in rnd.games:
-                if g.b is None:
-                    if g.a in known:
-                        table.byes[g.a] += 1
-                        table.points[g.a] += bye_points
+                a, b = g.pairing.a, g.pairing.b
+                if b is None:
+                    if a in known:
+                        byes[a] += 1
                     continue
-                if g.result is None or g.a not in known or g.b not in known or g.a == g.b:
+                res = g.result
+                if res is None or a not in known or b not in known or a == b:
                     continue
-                w = g.result.winner
-                sa = HALF if w is None else (ONE if w == 0 else ZERO)
-                table.add(rnd.number, g.a, g.b, sa, g.result.margin, points.of(sa))
-                table.add(rnd.number, g.b, g.a, ONE - sa, -g.result.margin, points.of(ONE - sa))
-        return table
+                m = res.margin
+                if res.winner is None:
+                    games[a].append(GameRecord(n, b, HALF, m, pd, 1))
+                    games[b].append(GameRecord(n, a, HALF, -m, pd, 1))
+                    counts[a][1] += 1
+                    counts[b][1] += 1
+                elif res.winner == 0:
+                    games[a].append(GameRecord(n, b, ONE, m, pw, 2))
+                    games[b].append(GameRecord(n, a, ZERO, -m, pl, 0))
+                    counts[a][0] += 1
+                    counts[b][2] += 1
+                else:
+                    games[a].append(GameRecord(n, b, ZERO, m, pl, 0))
+                    games[b].append(GameRecord(n, a, ONE, -m, pw, 2))
+                    counts[a][2] += 1
+                    counts[b][0] += 1
+        pts = {e: pw * c[0] + pd * c[1] + pl * c[2] + bye_points * byes[e]
+               for e, c in counts.items()}
+        return cls(ranked, pts, games, byes)
 
     def add(self, round_number: int, me: int, opponent: int, score: Fraction, margin: int,
             points: Fraction) -> None:
         """Record one side of a game (both sides are recorded separately)."""
-        self.games[me].append(GameRecord(round_number, opponent, score, margin, points))
+        self.games[me].append(GameRecord(round_number, opponent, score, margin, points,
+                                         int(score * 2)))
         self.points[me] += points
 
     def wins(self, e: int) -> int:
         """Games won by ``e``."""
-        return sum(1 for g in self.games[e] if g.score == ONE)
+        return sum(1 for g in self.games[e] if g.halves == 2)
 
     def draws(self, e: int) -> int:
         """Games drawn by ``e``."""
-        return sum(1 for g in self.games[e] if g.score == HALF)
+        return sum(1 for g in self.games[e] if g.halves == 1)
 
     def losses(self, e: int) -> int:
         """Games lost by ``e``."""
-        return sum(1 for g in self.games[e] if g.score == ZERO)
+        return sum(1 for g in self.games[e] if g.halves == 0)
 
 
 @dataclass(frozen=True, slots=True)
@@ -154,24 +176,37 @@ def _head_to_head(table: ScoreTable, group: Sequence[int]) -> dict[int, Fraction
     return out
 
 
+def _scaled_points(table: ScoreTable) -> tuple[dict[int, int], int]:
+    """Every entry's points times ``scale`` (exact integers: sums of them are fast)."""
+    scale = 2 * lcm(1, *(p.denominator for p in table.points.values()))
+    return {e: int(p * scale) for e, p in table.points.items()}, scale
+
+
 def _sonneborn_berger(table: ScoreTable, group: Sequence[int]) -> dict[int, Fraction]:
-    pts = table.points
-    return {e: sum((pts[g.opponent] * g.score for g in table.games[e]), ZERO) for e in group}
+    ip, scale = _scaled_points(table)
+    out: dict[int, Fraction] = {}
+    for e in group:
+        won = sum(ip[g.opponent] for g in table.games[e] if g.halves == 2)
+        drawn = sum(ip[g.opponent] for g in table.games[e] if g.halves == 1)
+        out[e] = Fraction(2 * won + drawn, 2 * scale)
+    return out
 
 
-def _buchholz_terms(table: ScoreTable, e: int) -> list[Fraction]:
-    return [table.points[g.opponent] for g in table.games[e]] + [table.points[e]] * table.byes[e]
+def _buchholz_terms(table: ScoreTable, ip: Mapping[int, int], e: int) -> list[int]:
+    return [ip[g.opponent] for g in table.games[e]] + [ip[e]] * table.byes[e]
 
 
 def _buchholz(table: ScoreTable, group: Sequence[int]) -> dict[int, Fraction]:
-    return {e: sum(_buchholz_terms(table, e), ZERO) for e in group}
+    ip, scale = _scaled_points(table)
+    return {e: Fraction(sum(_buchholz_terms(table, ip, e)), scale) for e in group}
 
 
 def _buchholz_cut1(table: ScoreTable, group: Sequence[int]) -> dict[int, Fraction]:
+    ip, scale = _scaled_points(table)
     out: dict[int, Fraction] = {}
     for e in group:
-        terms = _buchholz_terms(table, e)
-        out[e] = sum(terms, ZERO) - (min(terms) if terms else ZERO)
+        terms = _buchholz_terms(table, ip, e)
+        out[e] = Fraction(sum(terms) - (min(terms) if terms else 0), scale)
     return out
 
 
