@@ -27,6 +27,7 @@ from app.formats.base import (
     Finished,
     Format,
     NextRound,
+    REQUIRED,
     Option,
     Pairing,
     Points,
@@ -68,7 +69,7 @@ class Accumulating(Format):
     aliases: ClassVar[tuple[str, ...]] = ("accumulating-round-robin", "prophecy", "プロフェシー")
     titles: ClassVar[Mapping[str, str]] = {"ja": "累積総当たり戦", "en": "accumulating round robin"}
     option_specs: ClassVar[tuple[Option, ...]] = (
-        Option("updates", int_parser(1, 1000), None,
+        Option("updates", int_parser(1, 1000), REQUIRED,
                {"ja": "更新（総当たり）の回数", "en": "number of updates"}),
         Option("points", _acc_points, "3/1/0",
                {"ja": "勝ち点（W/D/L または win-rate）", "en": "points: W/D/L or win-rate"}),
@@ -76,9 +77,6 @@ class Accumulating(Format):
                {"ja": "同点時の順位決定方法（順に）", "en": "tiebreaks, in order"}),
     )
 
-    def _check(self, options: Mapping[str, Any]) -> None:
-        if options["updates"] is None:
-            raise ValueError(f"format {self.name} needs option 'updates'")
 
     @property
     def updates(self) -> int:

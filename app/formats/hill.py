@@ -31,6 +31,7 @@ from app.formats.base import (
     Format,
     NextRound,
     NotYet,
+    REQUIRED,
     Option,
     Pairing,
     Points,
@@ -205,15 +206,12 @@ class Hill(Format):
     aliases: ClassVar[tuple[str, ...]] = ("koth", "king-of-the-hill", "ヒル")
     titles: ClassVar[Mapping[str, str]] = {"ja": "ヒル（勝ち残り）", "en": "hill"}
     option_specs: ClassVar[tuple[Option, ...]] = (
-        Option("size", int_parser(2, 10000), None,
+        Option("size", int_parser(2, 10000), REQUIRED,
                {"ja": "ヒルの定員", "en": "how many members the hill holds"}),
         Option("points", parse_points, "3/1/0",
                {"ja": "勝ち／引き分け／負けの勝ち点", "en": "points per win/draw/loss"}),
     )
 
-    def _check(self, options: Mapping[str, Any]) -> None:
-        if options["size"] is None:
-            raise ValueError(f"format {self.name} needs option 'size'")
 
     @property
     def size(self) -> int:

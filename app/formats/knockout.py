@@ -6,8 +6,8 @@ keys), so anyone can re-check it:
 * **single elimination, fixed bracket** (default): the seeds are the active entries in draw
   order (``knockout-draw`` keys of round 1; option ``seeding = entry``: entry order). They are
   placed in a bracket of ``P`` slots (``P`` the next power of two) in the standard order that
-  keeps seeds 1 and 2 apart until the final (1 v P, then 2 v P-1 beside it, …); the ``P - n``
-  highest seeds get a first-round bye. Later rounds pair the winners of neighbouring boards.
+  keeps seeds 1 and 2 apart until the final (for 8: 1 v 8, 4 v 5, 2 v 7, 3 v 6, see
+  :func:`bracket_order`); the ``P - n`` highest seeds get a first-round bye. Later rounds pair the winners of neighbouring boards.
 * **re-drawn every round** (``reseed_every_round``): each round the survivors are put in the
   order of their ``knockout-draw`` keys for that round and paired first v second, third v
   fourth, …; with an odd number one bye goes first, to the survivor with the fewest byes so far,

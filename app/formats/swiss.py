@@ -35,6 +35,7 @@ from app.formats.base import (
     Finished,
     Format,
     NextRound,
+    REQUIRED,
     Option,
     Pairing,
     Points,
@@ -81,7 +82,7 @@ class Swiss(Format):
     aliases: ClassVar[tuple[str, ...]] = ("swiss-system", "スイス")
     titles: ClassVar[Mapping[str, str]] = {"ja": "スイス式", "en": "Swiss system"}
     option_specs: ClassVar[tuple[Option, ...]] = (
-        Option("rounds", int_parser(1, 1000), None,
+        Option("rounds", int_parser(1, 1000), REQUIRED,
                {"ja": "回戦数", "en": "number of rounds"}),
         Option("points", parse_points, "3/1/0",
                {"ja": "勝ち／引き分け／負けの勝ち点", "en": "points per win/draw/loss"}),
@@ -91,9 +92,6 @@ class Swiss(Format):
                {"ja": "同点時の順位決定方法（順に）", "en": "tiebreaks, in order"}),
     )
 
-    def _check(self, options: Mapping[str, object]) -> None:
-        if options["rounds"] is None:
-            raise ValueError(f"format {self.name} needs option 'rounds'")
 
     @property
     def rounds(self) -> int:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 
-from app.formats.base import Format, NextRound, Pairing, Result, Round, RoundPairings
+from app.formats.base import Format, NextRound, NotYet, Pairing, Result, Round, RoundPairings
 
 Fight = Callable[[int, Pairing], Result]
 
@@ -21,9 +21,10 @@ def play(fmt: Format, entries: Sequence[int], fight: Fight, *, inactive: Iterabl
         if not isinstance(answer, RoundPairings):
             return history, answer
         assert answer.round == len(history) + 1
-        half = answer.to_round()
-        assert fmt.next_round(entries, [*history, half], inactive=out).__class__.__name__ \
-            == "NotYet" or half.complete
+        unplayed = answer.to_round()  # stored, not fought yet: the format must wait
+        if not unplayed.complete:
+            assert fmt.next_round(entries, [*history, unplayed], inactive=out) == NotYet(
+                "results-pending", answer.round, unplayed.pending)
         history.append(answer.to_round({p.board: fight(answer.round, p)
                                         for p in answer.pairings if p.b is not None}))
     raise AssertionError("the format never stopped")
