@@ -1,0 +1,267 @@
+"""Swiss system: ``rounds`` rounds, each paired within score groups by a maximum-weight matching.
+
+The pairing rules (a simplified FIDE Dutch system, Handbook C.04.3; ``docs/formats.md``):
+
+1. **Absolute**: two entries never meet twice; an entry gets at most one bye (odd fields only).
+2. The **bye** goes to the lowest-ranked entry that has had none, among those for whom the others
+   can still all be paired (rank: points, then seed order).
+3. **Score groups**: the sum over the pairs of the squared score difference is as small as
+   possible (pairs within a score group; the fewest, smallest floats).
+4. **Dutch order**: within a score group of ``s`` entries ranked ``0 .. s-1``, entry ``p`` is
+   meant for ``p ± s/2`` (top half against bottom half); a pair across two groups is meant for
+   the lowest of the upper group and the highest of the lower one. The sum of the squared
+   deviations is as small as possible.
+
+Each rule strictly outranks the next. They are the weights of one maximum-cardinality,
+maximum-weight matching (networkx ``max_weight_matching``, Edmonds' blossom algorithm, exact
+integer weights) on the graph of allowed pairs plus one "bye" node. To keep 1,000-entry rounds
+fast, the matching first uses **candidate pairs** only: pairs of one score group whose Dutch
+deviation is at most ``w``, and pairs of two groups at most ``2w + 1`` ranks apart, for
+``w`` = :data:`WINDOW`; when they admit no complete pairing, or the bye would not go where rule 2
+says, it runs again with ``w = 4 * WINDOW``, then on every allowed pair. Side A is the higher-ranked entry of a pair; boards go in rank order, the bye last. Not
+modelled: colours (sides do not matter to the engine), float history.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from fractions import Fraction
+from math import lcm
+from typing import ClassVar
+
+import networkx as nx
+
+from app.formats.base import (
+    Finished,
+    Format,
+    NextRound,
+    REQUIRED,
+    Option,
+    Pairing,
+    Points,
+    Round,
+    RoundPairings,
+    Standings,
+    check_history,
+    int_parser,
+    parse_points,
+    pending_round,
+    register,
+    tiebreaks_parser,
+)
+from app.formats.tiebreaks import TIEBREAKS, ScoreTable, rank, tiebreak_titles
+
+#: the Dutch deviation (in places) of a candidate pair within a score group
+WINDOW = 8
+
+SWISS_TIEBREAKS = ("buchholz", "sonneborn_berger", "margin")
+BYE_POINTS = ("win", "draw", "loss")
+
+
+def _bye_points(value: object) -> str:
+    text = str(value).strip().lower()
+    if text not in BYE_POINTS:
+        raise ValueError(f"expected one of {', '.join(BYE_POINTS)}, got {value!r}")
+    return text
+
+
+class NoPairing(Exception):
+    """No pairing of the round satisfies the absolute rules."""
+
+
+@register
+class Swiss(Format):
+    """Swiss system over ``rounds`` rounds (see the module docstring for the pairing rules).
+
+    Options: ``rounds`` (required, 1..1000), ``points`` (default ``3/1/0``), ``bye_points``
+    (``win``, ``draw`` or ``loss``: what a bye scores; default ``win``, as FIDE's pairing-allocated
+    bye), ``tiebreaks`` (default ``buchholz, sonneborn_berger, margin``), ``seed`` (unused).
+    """
+
+    name: ClassVar[str] = "swiss"
+    aliases: ClassVar[tuple[str, ...]] = ("swiss-system", "スイス")
+    titles: ClassVar[Mapping[str, str]] = {"ja": "スイス式", "en": "Swiss system"}
+    option_specs: ClassVar[tuple[Option, ...]] = (
+        Option("rounds", int_parser(1, 1000), REQUIRED,
+               {"ja": "回戦数", "en": "number of rounds"}),
+        Option("points", parse_points, "3/1/0",
+               {"ja": "勝ち／引き分け／負けの勝ち点", "en": "points per win/draw/loss"}),
+        Option("bye_points", _bye_points, "win",
+               {"ja": "不戦勝の扱い（win/draw/loss）", "en": "what a bye scores (win/draw/loss)"}),
+        Option("tiebreaks", tiebreaks_parser(TIEBREAKS), list(SWISS_TIEBREAKS),
+               {"ja": "同点時の順位決定方法（順に）", "en": "tiebreaks, in order"}),
+    )
+
+
+    @property
+    def rounds(self) -> int:
+        """The number of rounds."""
+        return int(self._options["rounds"])
+
+    @property
+    def points(self) -> Points:
+        """The W/D/L points."""
+        return Points.parse(self._options["points"])
+
+    @property
+    def bye_value(self) -> Fraction:
+        """The points of a bye."""
+        p = self.points
+        return {"win": p.win, "draw": p.draw, "loss": p.loss}[self._options["bye_points"]]
+
+    def rounds_planned(self, n_entries: int) -> int:
+        """``rounds`` (fewer only if the field runs out of new pairs: then it finishes early)."""
+        return self.rounds if n_entries >= 2 else 0
+
+    def _table(self, entries: Sequence[int], history: Sequence[Round],
+               inactive: Iterable[int]) -> ScoreTable:
+        return ScoreTable.build(entries, history, self.points, bye_points=self.bye_value,
+                                inactive=inactive)
+
+    def next_round(self, entries: Sequence[int], history: Sequence[Round], *,
+                   inactive: Iterable[int] = ()) -> NextRound:
+        check_history(entries, history)
+        waiting = pending_round(history)
+        if waiting is not None:
+            return waiting
+        out = set(inactive)
+        active = [e for e in entries if e not in out]
+        if len(active) < 2:
+            return Finished("too-few-entries")
+        k = len(history) + 1
+        if k > self.rounds:
+            return Finished("all-rounds-played")
+        table = self._table(entries, history, out)
+        met: set[frozenset[int]] = set()
+        had_bye: set[int] = set()
+        for rnd in history:
+            for g in rnd.games:
+                if g.b is None:
+                    had_bye.add(g.a)
+                else:
+                    met.add(frozenset((g.a, g.b)))
+        seed_index = {e: i for i, e in enumerate(entries)}
+        ranked = sorted(active, key=lambda e: (-table.points[e], seed_index[e]))
+        try:
+            pairs = pair_round(ranked, table.points, met, had_bye)
+        except NoPairing:
+            return Finished("no-legal-pairing")
+        return RoundPairings(k, tuple(Pairing(i, a, b) for i, (a, b) in enumerate(pairs, 1)))
+
+    def standings(self, entries: Sequence[int], history: Sequence[Round], *,
+                  inactive: Iterable[int] = ()) -> Standings:
+        check_history(entries, history)
+        table = self._table(entries, history, inactive)
+        return Standings(tuple(rank(table, self.tiebreaks)), self.tiebreaks)
+
+    def describe(self, lang: str) -> list[str]:
+        tbs = tiebreak_titles(self.tiebreaks, lang)
+        bye = {"win": ("勝ち", "a win"), "draw": ("引き分け", "a draw"),
+               "loss": ("負け", "a loss")}[self._options["bye_points"]]
+        if lang == "ja":
+            return [
+                f"スイス式 全{self.rounds}回戦",
+                f"勝ち点 {self.points}（勝ち／引き分け／負け）。不戦勝は{bye[0]}扱い",
+                "次の回戦は同じ勝ち点の組の中で組み合わせます（組の上位半分対下位半分、"
+                "同じ相手とは二度当たりません）",
+                "奇数のときは、まだ不戦勝のない最下位の参加者が不戦勝になります（一人一回まで）",
+                "同点時：" + ("、".join(tbs) if tbs else "同順位"),
+            ]
+        return [
+            f"Swiss system, {self.rounds} rounds",
+            f"points {self.points} (win/draw/loss); a bye scores as {bye[1]}",
+            "the next round pairs entries within score groups (top half against bottom half); "
+            "no pair meets twice",
+            "with an odd field the lowest-ranked entry without a bye has the bye (one per entry)",
+            "ties: " + (", ".join(tbs) if tbs else "shared rank"),
+        ]
+
+
+def pair_round(ranked: Sequence[int], points: Mapping[int, Fraction],
+               met: set[frozenset[int]], had_bye: set[int]) -> list[tuple[int, int | None]]:
+    """The pairs of one Swiss round: ``(a, b)`` boards in rank order, then ``(e, None)`` for the
+    bye. ``ranked``: the entries to pair, best first; ``points``: their scores; ``met``: pairs
+    that already played; ``had_bye``: entries that had a bye. Raises :class:`NoPairing` when the
+    absolute rules leave no complete pairing. See the module docstring for the rules."""
+    n = len(ranked)
+    if n < 2:
+        raise NoPairing
+    scale = lcm(*(points[e].denominator for e in ranked))
+    score = [int(points[e] * scale) for e in ranked]
+    group: list[int] = []
+    pos: list[int] = []
+    size: dict[int, int] = {}
+    g = -1
+    for i in range(n):
+        if i == 0 or score[i] != score[i - 1]:
+            g += 1
+            size[g] = 0
+        group.append(g)
+        pos.append(size[g])
+        size[g] += 1
+    eligible_bye = [i for i in range(n) if ranked[i] not in had_bye] if n % 2 else []
+    if n % 2 and not eligible_bye:
+        raise NoPairing
+    want_bye = eligible_bye[-1] if eligible_bye else None
+
+    def allowed(i: int, j: int) -> bool:
+        return frozenset((ranked[i], ranked[j])) not in met
+
+    def dutch(i: int, j: int) -> int:  # i < j
+        if group[i] == group[j]:
+            return (abs(pos[j] - pos[i]) - size[group[i]] // 2) ** 2
+        return (size[group[i]] - 1 - pos[i]) ** 2 + pos[j] ** 2
+
+    def candidate(i: int, j: int, window: int) -> bool:
+        if group[i] == group[j]:
+            return abs(abs(pos[j] - pos[i]) - size[group[i]] // 2) <= window
+        return j - i <= 2 * window + 1
+
+    max_dutch = n * n * 2 + 1
+    max_diff = (score[0] - score[-1]) ** 2 + 1
+    c_score = (n // 2 + 1) * max_dutch
+    c_bye = (n // 2 + 1) * (c_score * max_diff + max_dutch)
+    big = c_bye * n + c_score * max_diff + max_dutch + 1
+
+    def solve(window: int | None) -> tuple[list[tuple[int, int | None]], int | None] | None:
+        graph: nx.Graph[int] = nx.Graph()
+        graph.add_nodes_from(range(n + (1 if n % 2 else 0)))
+        for i in range(n):
+            for j in range(i + 1, n):
+                if window is not None and not candidate(i, j, window):
+                    continue
+                if allowed(i, j):
+                    w = big - c_score * (score[i] - score[j]) ** 2 - dutch(i, j)
+                    graph.add_edge(i, j, weight=w)
+        if n % 2:
+            for i in eligible_bye:
+                graph.add_edge(i, n, weight=big - c_bye * (n - 1 - i))
+        matching = nx.max_weight_matching(graph, maxcardinality=True, weight="weight")
+        if 2 * len(matching) != n + (n % 2):
+            return None
+        boards: list[tuple[int, int]] = []
+        bye: int | None = None
+        for u, v in matching:
+            i, j = min(u, v), max(u, v)
+            if j == n:
+                bye = i
+            else:
+                boards.append((i, j))
+        boards.sort()
+        out: list[tuple[int, int | None]] = [(ranked[i], ranked[j]) for i, j in boards]
+        if bye is not None:
+            out.append((ranked[bye], None))
+        return out, bye
+
+    result = None
+    for window in (WINDOW, 4 * WINDOW, None):
+        # the full graph (None) last: its weights give the bye to the lowest-ranked eligible
+        # entry for whom the others can all be paired, and find a complete pairing if any
+        if window is not None and window >= n:
+            continue
+        result = solve(window)
+        if result is not None and result[1] == want_bye:
+            break
+    if result is None:
+        raise NoPairing
+    return result[0]
