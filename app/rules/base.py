@@ -361,7 +361,7 @@ class Ruleset(ABC):
     # -- identity -----------------------------------------------------------------------------
 
     def __eq__(self, other: object) -> bool:
-        return type(self) is type(other) and self.options == other.options  # type: ignore[attr-defined]
+        return isinstance(other, Ruleset) and type(self) is type(other) and self.options == other.options
 
     def __hash__(self) -> int:
         return hash((type(self).__name__, repr(sorted(self.options.items()))))

@@ -30,10 +30,10 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from app.rules.amaryllis.lexer import (
-    MAX_LINE_CHARS, MAX_LINES, MAX_PROBLEMS, MAX_SUGGESTIONS, WHAT_UNIT, L, Pending,
+    MAX_LINE_CHARS, MAX_LINES, MAX_PROBLEMS, MAX_SUGGESTIONS, WHAT_UNIT, Pending,
     is_theki_line, read_int,
 )
-from app.rules.amaryllis.vocab import normalize, normalize_name
+from app.rules.amaryllis.vocab import L, normalize, normalize_name
 
 from .model import Sword, Swordmaster
 from .swords import SwordSpec, SwordTable
@@ -269,9 +269,10 @@ def _read_list(out: ReadSheet, master: RawSwordmaster, rest: str, table: SwordTa
         tokens = table.read_codes(word)
         if tokens and all(t.spec is not None for t in tokens):
             for t in tokens:
-                sword = _sword(out, master, t.spec, t.digits, t.text, "code", table)  # type: ignore[arg-type]
-                if sword is not None:
-                    master.swords.append(sword)
+                if t.spec is not None:
+                    sword = _sword(out, master, t.spec, t.digits, t.text, "code", table)
+                    if sword is not None:
+                        master.swords.append(sword)
             continue
         master.sword_errors = True
         master.unread += 1

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from app.rules.amaryllis.problems import CATALOGUE as AMARYLLIS
-from app.rules.amaryllis.problems import Entry, Problem, format_problems, make_problem
+from app.rules.amaryllis.problems import Entry, Problem, build_problem, format_problems
 from app.rules.base import ProblemLike
 
 _SHARED = {
@@ -183,8 +183,8 @@ en message, en fix)."""
 
 
 def problem(code: str, line: int | None, text: str, lang: str, **params: object) -> Problem:
-    """A Margaret :class:`Problem` (``make_problem`` over :data:`CATALOGUE`)."""
-    return make_problem(code, line, text, lang, catalogue=CATALOGUE, **params)
+    """A Margaret :class:`Problem` (``build_problem`` over :data:`CATALOGUE`)."""
+    return build_problem(CATALOGUE, code, line, text, lang, params)
 
 
 def format_margaret_problems(problems: Sequence[ProblemLike], lang: str) -> str:

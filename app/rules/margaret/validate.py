@@ -7,8 +7,8 @@ language. It never raises for a ``str`` and never stops at the first problem.
 
 from __future__ import annotations
 
-from app.rules.amaryllis.lexer import WHAT_UNIT, L, Pending
-from app.rules.amaryllis.vocab import num
+from app.rules.amaryllis.lexer import WHAT_UNIT, Pending
+from app.rules.amaryllis.vocab import L, num
 from app.rules.base import Sheet
 
 from .model import Sword, Swordmaster
