@@ -61,6 +61,15 @@ class ProblemLike(Protocol):
     def section(self) -> str: ...
 
 
+class RandomSource(Protocol):
+    """The part of ``random.Random`` a generator uses (any object with these methods works, e.g.
+    one backed by Hypothesis draws). The caller owns it, so generators stay pure."""
+
+    def randint(self, a: int, b: int) -> int: ...
+    def choice(self, seq: Sequence[Any]) -> Any: ...
+    def random(self) -> float: ...
+
+
 @dataclass(frozen=True, slots=True)
 class Sheet:
     """A sheet as read by :meth:`Ruleset.parse_sheet` (never raised: everything wrong is a problem).
@@ -337,6 +346,12 @@ class Ruleset(ABC):
     @abstractmethod
     def sample_sheets(self) -> list[str]:
         """Valid sheets of sample units (opponents of a one-sheet test battle, the demo)."""
+
+    def random_entry(self, rng: RandomSource, name: str | None = None) -> Any:
+        """A random valid entry drawn from ``rng`` (``name``: its name, or one the ruleset
+        picks), for property tests and benchmarks; ``format_sheet`` of it parses back to it.
+        Optional: raises ``NotImplementedError`` for a ruleset without a generator."""
+        raise NotImplementedError(f"{self.name} has no random entry generator")
 
     # -- battles ------------------------------------------------------------------------------
 

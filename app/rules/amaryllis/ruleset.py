@@ -12,12 +12,15 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
-from app.rules.base import BattleReport, Fighter, Outcome, ProblemLike, Ruleset, Sheet, register
+from app.rules.base import (
+    BattleReport, Fighter, Outcome, ProblemLike, RandomSource, Ruleset, Sheet, register,
+)
 
 from . import costtext, notation, problems
 from .engine import ENGINE_VERSION, result_json
 from .engine import battle as _battle
 from .events import BattleResult, UnitState
+from .generate import random_unit
 from .lexer import is_theki_line, is_unit_line, lex
 from .model import Unit
 from .report import build_report, display_names
@@ -137,6 +140,10 @@ class Amaryllis(Ruleset):
     def sample_sheets(self) -> list[str]:
         """グリスク, ヌト, ミラ and Bolt (``samples.SAMPLES``)."""
         return list(SAMPLES)
+
+    def random_entry(self, rng: RandomSource, name: str | None = None) -> Unit:
+        """``generate.random_unit``: every class and customization, within TECH."""
+        return random_unit(rng, name)
 
     # -- battles --------------------------------------------------------------------------------
 

@@ -39,11 +39,13 @@ _ACTIONS: dict[str, Action] = {
 }
 
 
+@lru_cache(maxsize=4096)
 def sword_action(sword: Sword, table: SwordTable = BASIC) -> Action:
     """The Amaryllis action of one base sword (§2.2), named by its Japanese name.
 
     回N: ＨＰ回復＜リミテッド＞, with ＜遅延起動N＞ for N ≥ 2 (Amaryllis has no 遅延起動1, and
     "usable from turn 1" is the default). Raises ``KeyError`` for a sword outside the 15.
+    Cached (actions are immutable).
     """
     name = table.sword_name(sword, "ja")
     if sword.code == "回":
@@ -52,13 +54,13 @@ def sword_action(sword: Sword, table: SwordTable = BASIC) -> Action:
     return replace(_ACTIONS[sword.code], name=name)
 
 
-@lru_cache(maxsize=8192)
+@lru_cache(maxsize=65536)
 def to_unit(master: Swordmaster, name: str | None = None) -> Unit:
     """The Amaryllis unit of ``master`` (M6): same abilities, TECH = 剣技, the swords as
     actions in list order; ``name`` replaces the unit's name (default: the swordmaster's).
     Cached: leagues fight the same swordmasters many times."""
     loadout = tuple(sword_action(s) for s in master.swords)
-    definitions = tuple(dict.fromkeys(loadout))
+    definitions = tuple(sword_action(s) for s in dict.fromkeys(master.swords))
     return Unit(name=master.name if name is None else name, hp=master.hp, atk=master.atk,
                 defense=master.defense, spd=master.spd, tech=master.skill, loadout=loadout,
                 definitions=definitions, tech_explicit=master.skill_explicit, lang=master.lang)

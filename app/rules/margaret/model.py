@@ -7,14 +7,15 @@ parsing (``notation``) and no battle state (the Amaryllis engine runs the battle
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 NOTATIONS = ("full", "compact")
 """The two ways to write a swordmaster (``rules/margaret.md`` §4.1, §4.2)."""
 
 
-@dataclass(frozen=True, slots=True)
-class Sword:
-    """One sword in a swordmaster's list.
+class Sword(NamedTuple):
+    """One sword in a swordmaster's list (a named tuple: hashing and comparing it costs little,
+    and leagues compare swordmasters often).
 
     Attributes:
         code: the code as printed by its table (``斬``, ``デ`` also for ``死``, ``回``).

@@ -43,6 +43,9 @@ MAX_CHARS = 1_000_000
 LAST_TURN = 20
 """The last turn of a battle (``rules/amaryllis.md`` §2.1): a sword usable only later never fires."""
 
+MAX_UNKNOWN = 20
+"""Distinct unknown codes or sword names reported per line (the rest still count as swords)."""
+
 POOL_PREFIX = "<100>"
 """kotha's pool mark (``rules/margaret.md`` §4.2): accepted at the start of the line or of the
 code field, and dropped; the league's table still decides which swords are legal."""
@@ -232,13 +235,13 @@ def _read_compact(out: ReadSheet, line: int, raw: str, s: str,
     master = RawSwordmaster(line, raw, "compact", name, numbers, [])
     if codes.startswith(POOL_PREFIX):
         codes = codes[len(POOL_PREFIX):]
-    unknown: list[str] = []
+    unknown: set[str] = set()
     for token in table.read_codes(codes):
         if token.spec is None:
             master.sword_errors = True
             master.unread += 1
-            if token.text not in unknown:
-                unknown.append(token.text)
+            if token.text not in unknown and len(unknown) < MAX_UNKNOWN:
+                unknown.add(token.text)
                 out.pending.append(Pending("unknown-code", line, raw, {
                     "char": token.text, "codes": table.codes_text()}))
             continue
@@ -276,7 +279,7 @@ def _read_list(out: ReadSheet, master: RawSwordmaster, rest: str, table: SwordTa
             continue
         master.sword_errors = True
         master.unread += 1
-        if word in unknown:
+        if word in unknown or len(unknown) >= MAX_UNKNOWN:
             continue
         unknown.add(word)
         out.pending.append(Pending("unknown-sword", line, raw, {

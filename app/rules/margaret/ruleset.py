@@ -23,10 +23,12 @@ from app.rules.amaryllis.events import BattleResult, UnitState
 from app.rules.amaryllis.report import build_report, report_turns, side_names
 from app.rules.amaryllis.vocab import num
 from app.rules.base import (
-    BattleReport, Fighter, Outcome, ProblemLike, ReportTurn, Ruleset, Sheet, register,
+    BattleReport, Fighter, Outcome, ProblemLike, RandomSource, ReportTurn, Ruleset, Sheet,
+    register,
 )
 
 from .compile import to_unit
+from .generate import random_swordmaster
 from .model import Sword, Swordmaster
 from .notation import SKILL_LINE, format_swordmaster, is_swordmaster_line, label, line_content, line_form
 from .problems import format_margaret_problems
@@ -236,6 +238,10 @@ class Margaret(Ruleset):
     def sample_sheets(self) -> list[str]:
         """The ten legal sheets of ``rules/margaret.md`` §6, full form then compact form."""
         return list(FULL) + list(COMPACT)
+
+    def random_entry(self, rng: RandomSource, name: str | None = None) -> Swordmaster:
+        """``generate.random_swordmaster``: a legal swordmaster over the 15 swords."""
+        return random_swordmaster(rng, name)
 
     # -- battles --------------------------------------------------------------------------------
 

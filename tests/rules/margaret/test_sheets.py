@@ -221,3 +221,32 @@ def test_the_notations_are_told_apart() -> None:
     assert M.recognizes("Wall: 50/0/0/0") and guess_ruleset("Wall: 50/0/0/0") is amaryllis
     for text in ("", "Great game!", "Grisk: 10/1/1/2/Shield"):
         assert guess_ruleset(text) is None, text
+
+
+HOSTILE: list[tuple[str, str, str]] = [
+    ("10,000 junk lines", "15/0/1/2/速熱衝絶/x\n" + "".join(f"junk {i}\n" for i in range(10_000)),
+     "too-many-problems"),
+    ("1,200 comment lines", "15/0/1/2/速熱衝絶/x\n" + "# note\n" * 1_200, "too-many-lines"),
+    ("19,000 unknown codes", "15/0/1/2/" + "".join(chr(0x4E00 + i) for i in range(19_000)) + "/x",
+     "unknown-code"),
+    ("3,000 unknown names", "x：15/0/1/2/" + "、".join(f"剣{i}" for i in range(3_000)),
+     "unknown-sword"),
+    ("a 19,000-digit N", "15/0/1/2/回" + "9" * 19_000, "number-too-large"),
+    ("9,000 swords", "15/0/1/2/" + "回1" * 9_000, "bonus-over"),
+    ("a 2 MB text", "x" * 2_000_000, "too-large"),
+    ("binary junk", "".join(chr(i % 256) for i in range(0, 600_000, 7)), "extra-line"),
+    ("1,000 swordmaster lines", "".join(f"15/0/1/2/速熱衝絶/x{i}\n" for i in range(1_000)),
+     "duplicate-swordmaster-line"),
+    ("a 30,000-character line", "15/0/1/2/" + "速" * 30_000, "line-too-long"),
+]
+"""Hostile Margaret sheets: (name, text, the error it must give); ``benchmarks/sheets.py``."""
+
+
+@pytest.mark.parametrize("name, text, code", HOSTILE, ids=[h[0] for h in HOSTILE])
+def test_hostile_sheets_cost_bounded_work(name: str, text: str, code: str) -> None:
+    sheet = M.parse_sheet(text)
+    out = M.format_problems(sheet.problems, sheet.lang)
+    assert code in {p.code for p in sheet.errors}
+    assert len(sheet.problems) <= 501  # reading stops at 500 problems, unknowns capped per line
+    assert sum(p.code in ("unknown-code", "unknown-sword") for p in sheet.problems) <= 20
+    assert len(out) < 50_000
