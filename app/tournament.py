@@ -87,38 +87,39 @@ Row = tuple[int, list[tuple[dict[str, Any], int | None, int]]]
 
 _RULESET: Ruleset | None = None
 _ENTRIES: list[Any] = []
+_JSON = False
 
 
-def _init(ruleset: Ruleset, entries: list[Any]) -> None:
-    global _RULESET, _ENTRIES
-    _RULESET, _ENTRIES = ruleset, entries
+def _init(ruleset: Ruleset, entries: list[Any], as_json: bool) -> None:
+    global _RULESET, _ENTRIES, _JSON
+    _RULESET, _ENTRIES, _JSON = ruleset, entries, as_json
 
 
 def _row(i: int) -> Row:
-    """Battles of entry i against every later entry: (``result_json`` without events, winner,
-    margin) each."""
+    """Battles of entry i against every later entry: (``result_json`` without events, or ``{}``
+    when no JSON is printed; winner; margin) each."""
     rs = _RULESET
     assert rs is not None
     a = _ENTRIES[i]
     out = []
     for b in _ENTRIES[i + 1:]:
         result = rs.battle(a, b, log=False)
-        outcome = rs.outcome(result)
-        out.append((rs.result_json(result, events=False), outcome.winner, outcome.margin))
+        winner, margin = rs.winner_and_margin(result)
+        out.append((rs.result_json(result, events=False) if _JSON else {}, winner, margin))
     return i, out
 
 
-def _rows(ruleset: Ruleset, entries: list[Any], jobs: int) -> Iterator[Row]:
+def _rows(ruleset: Ruleset, entries: list[Any], jobs: int, as_json: bool) -> Iterator[Row]:
     """Yield (i, results of row i) for every row, in order of i."""
     n = len(entries)
     if jobs <= 1 or n < 3:
-        _init(ruleset, entries)
+        _init(ruleset, entries, as_json)
         for i in range(n):
             yield _row(i)
         return
     method = "fork" if "fork" in multiprocessing.get_all_start_methods() else None
     ctx = multiprocessing.get_context(method)
-    with ctx.Pool(jobs, initializer=_init, initargs=(ruleset, entries)) as pool:
+    with ctx.Pool(jobs, initializer=_init, initargs=(ruleset, entries, as_json)) as pool:
         yield from pool.imap(_row, range(n), chunksize=max(1, n // (jobs * 16)))
 
 
@@ -145,7 +146,7 @@ def run(field: Field, *, jobs: int = 1, points: Points = Points(),
     """
     games: list[GameResult] = []
     first = True
-    for i, results in _rows(field.ruleset, field.entries, jobs):
+    for i, results in _rows(field.ruleset, field.entries, jobs, battles_out is not None):
         for k, (res, winner, margin) in enumerate(results):
             j = i + 1 + k
             # the standings use hp_a - hp_b only: the ruleset's tiebreak margin

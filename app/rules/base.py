@@ -364,6 +364,13 @@ class Ruleset(ABC):
     def outcome(self, result: Any) -> Outcome:
         """The generic :class:`Outcome` of a result of :meth:`battle`."""
 
+    def winner_and_margin(self, result: Any) -> tuple[int | None, int]:
+        """``(outcome.winner, outcome.margin)`` of a result: what standings need, for callers
+        that fight many battles (the offline tournament). Rulesets may compute it faster than
+        :meth:`outcome`; the default asks :meth:`outcome`."""
+        o = self.outcome(result)
+        return o.winner, o.margin
+
     @abstractmethod
     def result_json(self, result: Any, *, events: bool = True) -> dict[str, Any]:
         """The ``battle --json`` object: ``winner`` (``"A"``/``"B"``/``None``), ``reason``,

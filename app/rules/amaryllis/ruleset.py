@@ -155,6 +155,11 @@ class Amaryllis(Ruleset):
         """See :func:`outcome_of`."""
         return outcome_of(_result(result))
 
+    def winner_and_margin(self, result: Any) -> tuple[int | None, int]:
+        """The winner and final HP of A − final HP of B, without building the outcome."""
+        res = _result(result)
+        return res.winner, res.final[0].hp - res.final[1].hp
+
     def result_json(self, result: Any, *, events: bool = True) -> dict[str, Any]:
         """``engine.result_json``: ``{"winner", "reason", "turns", "final": {"A": {...},
         "B": {...}}, "events"}`` (``final.A``/``final.B`` are objects, one unit each)."""

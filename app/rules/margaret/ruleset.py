@@ -70,12 +70,31 @@ def _rename(name: str, lang: str) -> str:
     return name if sword is None else BASIC.sword_name(sword, lang)
 
 
-def _codes(actions: Sequence[str]) -> list[str]:
-    out = []
-    for name in actions:
+_CODE_OF: dict[str, str] = {}
+
+
+def _code(name: str) -> str:
+    """The code of the sword the engine logged by its Japanese name (``回復剣3`` → ``回3``)."""
+    code = _CODE_OF.get(name)
+    if code is None:
         sword = _sword_of(name)
-        out.append(name if sword is None else BASIC.code(sword))
-    return out
+        code = name if sword is None else BASIC.code(sword)
+        if len(_CODE_OF) < 4096:
+            _CODE_OF[name] = code
+    return code
+
+
+def _codes(actions: Sequence[str]) -> list[str]:
+    return [_code(name) for name in actions]
+
+
+def _fighter_json(state: UnitState, max_hp: int) -> dict[str, Any]:
+    """``Fighter.to_json`` of :func:`_fighter`, built directly (tournaments print many)."""
+    return {"name": state.name, "hp": state.hp, "max_hp": max_hp, "mp": 0,
+            "alive": not state.dead, "exited": state.dead, "atk": state.atk,
+            "def": state.defense, "spd": state.spd, "swords": _codes(state.actions),
+            "guard": state.guard, "reflect": state.reflect, "life": state.life,
+            "stun": state.stun, "poison": state.poison}
 
 
 def turns_of(result: BattleResult) -> int:
@@ -262,6 +281,11 @@ class Margaret(Ruleset):
             winner=res.winner, termination=reason, turns=turns_of(res), margin=a.hp - b.hp,
             final=((_fighter(a, res.max_hp[0]),), (_fighter(b, res.max_hp[1]),)), by=by)
 
+    def winner_and_margin(self, result: Any) -> tuple[int | None, int]:
+        """The winner and final HP of A − final HP of B, without building the outcome."""
+        res = _result(result)
+        return res.winner, res.final[0].hp - res.final[1].hp
+
     def result_json(self, result: Any, *, events: bool = True) -> dict[str, Any]:
         """The ``battle --json`` object of ``rules/margaret.md`` §7: ``winner`` (``"A"``,
         ``"B"``, ``None``), ``reason``, ``turns`` (M10), ``by``, ``final.A``/``final.B`` as
@@ -270,12 +294,14 @@ class Margaret(Ruleset):
         counts), and with ``events`` the Amaryllis engine's log (M6; each action also as its
         ``sword`` code)."""
         res = _result(result)
-        o = self.outcome(res)
+        a, b = res.final
+        reason = res.reason.value
         out: dict[str, Any] = {
-            "winner": None if o.winner is None else "AB"[o.winner],
-            "reason": o.termination, "turns": o.turns, "by": o.by,
-            "final": {"A": [f.to_json() for f in o.final[0]],
-                      "B": [f.to_json() for f in o.final[1]]},
+            "winner": None if res.winner is None else "AB"[res.winner],
+            "reason": reason, "turns": turns_of(res),
+            "by": _JUDGE.get(reason) or ("overkill" if a.dead and b.dead else "hp"),
+            "final": {"A": [_fighter_json(a, res.max_hp[0])],
+                      "B": [_fighter_json(b, res.max_hp[1])]},
         }
         if events:
             out["events"] = [_mark_swords(event_json(e)) for e in res.events]

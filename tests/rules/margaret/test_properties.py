@@ -132,6 +132,11 @@ def test_results_use_the_family_vocabulary_and_never_raise(a: Swordmaster,
         assert [f["alive"] for f in (data["final"]["A"][0], data["final"]["B"][0])].count(True) == 1
     fast = M.battle(a, b, log=False)
     assert fast == r and fast.events == ()
+    o = M.outcome(fast)
+    assert M.winner_and_margin(fast) == (o.winner, o.margin)
+    assert data["final"] == {"A": [f.to_json() for f in o.final[0]],
+                             "B": [f.to_json() for f in o.final[1]]}
+    assert (data["turns"], data["by"], data["reason"]) == (o.turns, o.by, o.termination)
     for lang in ("ja", "en"):
         report = M.report(a, b, r, lang=lang)
         assert report.header == tuple(M.describe(lang)) and report.turns
