@@ -141,7 +141,10 @@ class Outcome:
     Attributes:
         winner: ``0`` (side A), ``1`` (side B) or ``None`` for a draw.
         termination: one of :data:`TERMINATIONS` (the JSON ``reason``).
-        turns: the final turn number T (0 when the death check after turn 0 decided it).
+        turns: the final turn number T. The Margaret family reports 0 when the death check
+            after turn 0 decided it (``rules/margaret.md`` M10); Amaryllis keeps its own rules'
+            count, which places that check at the start of turn 1 (``rules/amaryllis.md``
+            §2.1), so 1 there, as its reports and ``battle --json`` always said.
         margin: side A's tiebreak margin over side B, in HP (Amaryllis: final HP of A − final HP
             of B; party rulesets: the judge's totals), so side B's margin is ``-margin``.
         final: the two parties, index 0 = A, each present fighters front first, then exited ones
@@ -236,7 +239,8 @@ class BattleReport:
 
     Attributes:
         lang: the language of every text.
-        header: the ruleset and its settings, one line each (``Ruleset.describe``).
+        header: the ruleset and its settings, one line each (``Ruleset.describe``); may be
+            empty (Amaryllis reports have never printed one).
         names: ``{"A": …, "B": …}``, the two sides' display names (a mirror match labels them).
         sheets: the normalized sheets of A and B (``Ruleset.format_sheet``).
         turns: the turns in order (turn 0 only when something happened in it).

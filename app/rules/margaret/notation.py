@@ -41,7 +41,8 @@ from .swords import SwordSpec, SwordTable
 MAX_CHARS = 1_000_000
 """A longer text is refused outright (``too-large``)."""
 LAST_TURN = 20
-"""The last turn of a battle (``rules/amaryllis.md`` §2.1): a sword usable only later never fires."""
+"""The last turn of a battle (``rules/amaryllis.md`` §2.1): a sword usable only later never
+fires."""
 
 MAX_UNKNOWN = 20
 """Distinct unknown codes or sword names reported per line (the rest still count as swords)."""

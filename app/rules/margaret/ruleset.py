@@ -30,7 +30,9 @@ from app.rules.base import (
 from .compile import to_unit
 from .generate import random_swordmaster
 from .model import Sword, Swordmaster
-from .notation import SKILL_LINE, format_swordmaster, is_swordmaster_line, label, line_content, line_form
+from .notation import (
+    SKILL_LINE, format_swordmaster, is_swordmaster_line, label, line_content, line_form,
+)
 from .problems import format_margaret_problems
 from .samples import COMPACT, EXAMPLE_EN, EXAMPLE_JA, FULL
 from .swords import BASIC
