@@ -27,7 +27,7 @@ from .events import (
     TurnStarted,
     UnitState,
 )
-from .model import ActionClass, Kind, Unit
+from .model import Action, ActionClass, Kind, Unit
 
 #: Bump whenever a change of the rules code may change any battle's result or log.
 ENGINE_VERSION = "1"
@@ -55,7 +55,19 @@ class _Slot:
     __slots__ = ("name", "cls", "attack", "start", "limited", "n", "mult", "stun", "poison",
                  "used", "removed")
 
-    def __init__(self, action) -> None:  # type: ignore[no-untyped-def]
+    name: str
+    cls: ActionClass
+    attack: bool
+    start: int
+    limited: bool
+    n: int
+    mult: int
+    stun: int
+    poison: int
+    used: int
+    removed: bool
+
+    def __init__(self, action: Action) -> None:
         self.name = action.name
         self.cls = action.cls
         self.attack = action.cls.kind is Kind.ATTACK
@@ -111,16 +123,22 @@ class _Fighter:
         return None
 
 
+_Pending = tuple["_Fighter", _Slot, "_Fighter", tuple[int, ...]]
+"""An attack of a simultaneous action on its way: attacker, action, current target, the sides
+whose Reflect redirected it so far."""
+
+
 class _Battle:
     """One battle in progress. ``log`` is a list of events, or ``None`` when not logging."""
 
-    __slots__ = ("f", "turn", "log")
+    __slots__ = ("f", "turn", "log", "ended_at")
 
     def __init__(self, a: Unit, b: Unit, log: bool) -> None:
         fa, fb = _Fighter(0, a), _Fighter(1, b)
         fa.enemy, fb.enemy = fb, fa
         self.f = (fa, fb)
         self.turn = 0
+        self.ended_at = "end"
         self.log: list[object] | None = [] if log else None
 
     # -- the pieces of an action -------------------------------------------------------------
@@ -238,9 +256,8 @@ class _Battle:
         fa.ap -= 1
         fb.ap -= 1
         turn = self.turn
-        decisions = []
-        for u in self.f:
-            decisions.append(_STUN if u.stun else u.choose(turn))
+        decisions: list[_Slot | str | None] = [
+            _STUN if u.stun else u.choose(turn) for u in self.f]
         out: list[object] | None = [] if self.log is not None else None
         check = turn > 0
         # 1. Stun processing
@@ -251,17 +268,17 @@ class _Battle:
                     out.append(StunSpent(u.side, u.stun))
         # 2. supports (each targets its own unit, so both apply independently)
         for u, d in zip(self.f, decisions):
-            if d is not None and d is not _STUN and not d.attack:  # type: ignore[union-attr]
-                self.support(u, d, out)  # type: ignore[arg-type]
+            if isinstance(d, _Slot) and not d.attack:
+                self.support(u, d, out)
         if check:
             self.death_check(out)
         # 3. attacks, tempo by tempo
-        pending = [(u, d, u.enemy, ()) for u, d in zip(self.f, decisions)
-                   if d is not None and d is not _STUN and d.attack]  # type: ignore[union-attr]
+        pending: list[_Pending] = [(u, d, u.enemy, ()) for u, d in zip(self.f, decisions)
+                                   if isinstance(d, _Slot) and d.attack]
         tempo = 0
         while pending:
-            landing = []
-            later = []
+            landing: list[_Pending] = []
+            later: list[_Pending] = []
             for u, s, t, refl in pending:
                 if t.reflect > 0:
                     t.reflect -= 1
@@ -277,14 +294,14 @@ class _Battle:
             pending = later
             tempo += 1
         for u, d in zip(self.f, decisions):
-            if d is not None and d is not _STUN and d.limited and d.attack:  # type: ignore[union-attr]
+            if isinstance(d, _Slot) and d.limited and d.attack:
                 u.can_stun = any(x.attack and x.stun and not x.removed for x in u.slots)
-        if out:
+        if out and self.log is not None:
             if decisions[0] is None or decisions[1] is None:
                 # only one unit did something: that is an ordinary action, logged as such
-                self.log.extend(out)  # type: ignore[union-attr]
+                self.log.extend(out)
             else:
-                self.log.append(Simultaneous(tuple(out)))  # type: ignore[union-attr]
+                self.log.append(Simultaneous(tuple(out)))
 
     # -- the battle ----------------------------------------------------------------------------
 
@@ -303,6 +320,7 @@ class _Battle:
         if turn == 1:
             self.death_check(log)  # units left at HP <= 0 by turn 0 die now
             if self.over():
+                self.ended_at = "start"
                 return True
         if fa.poison or fb.poison:  # status phase: all Poisons at once, not attack damage
             for u in self.f:
@@ -313,6 +331,7 @@ class _Battle:
             if turn:
                 self.death_check(log)
                 if self.over():
+                    self.ended_at = "status"
                     return True
         fa.ap = fa.spd
         fb.ap = fb.spd
@@ -333,6 +352,7 @@ class _Battle:
             else:
                 return False
             if turn and (fa.dead or fb.dead):
+                self.ended_at = "action"
                 return True
 
     def run(self) -> BattleResult:
@@ -362,7 +382,8 @@ class _Battle:
             winner = 0 if fa.hp > fb.hp else 1
             reason = Reason.OVERKILL if fa.dead else Reason.HP
         events = tuple(self.log) if self.log is not None else ()
-        return BattleResult(winner, reason, last, states, events)
+        return BattleResult(winner, reason, last, states, events, (fa.hp0, fb.hp0),
+                            self.ended_at)
 
 
 def battle(a: Unit, b: Unit, *, log: bool = True) -> BattleResult:
