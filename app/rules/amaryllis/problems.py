@@ -8,7 +8,10 @@ section it enforces, what is wrong, and how to fix it, in both languages.
 from __future__ import annotations
 
 import unicodedata
+from collections.abc import Sequence
 from dataclasses import dataclass, field
+
+from app.rules.base import ProblemLike
 
 from .vocab import L
 
@@ -377,7 +380,7 @@ def quote(text: str) -> str:
     return cleaned
 
 
-def format_problems(problems: list[Problem], lang: str) -> str:
+def format_problems(problems: Sequence[ProblemLike], lang: str) -> str:
     """Render problems as text, one block per problem: line number, quoted line, rule and fix.
 
     Errors come before warnings, each group in line order. At most ``MAX_LISTED`` blocks are
@@ -394,7 +397,8 @@ def format_problems(problems: list[Problem], lang: str) -> str:
     )
     blocks: list[str] = []
     for p in ordered[:MAX_LISTED]:
-        p = localize(p, lang)
+        if isinstance(p, Problem):
+            p = localize(p, lang)
         if lang == "ja":
             where = f"{_zen(str(p.line))}行目：「{p.text}」" if p.line is not None else "シート全体"
             kind = "エラー" if p.severity == "error" else "警告"
