@@ -201,20 +201,21 @@ def test_atom_feeds(site: Site) -> None:
 
 
 def test_public_url_makes_feed_links_absolute(site: Site) -> None:
-    from app.web.app import create_app
-    from app.web.db import read_only_engine
-    from starlette.testclient import TestClient
+    import httpx
 
-    engine = read_only_engine(site.db_url)
+    from app.config import load_settings
+    from app.web.server import start_web
+
+    settings = load_settings(database_url=site.db_url, server_address="league@example.net",
+                             public_url="https://example.org/amaryllis/")
+    server = start_web(settings, host="127.0.0.1", port=0, access_log=False)
     try:
-        app = create_app(engine=engine, public_url="https://example.org/amaryllis",
-                         feed_domain="example.net")
-        with TestClient(app) as client:
-            feed = ET.fromstring(client.get("/leagues/spring/feed.atom").content)
+        feed = ET.fromstring(httpx.get(server.url + "/leagues/spring/feed.atom").content)
     finally:
-        engine.dispose()
+        server.shutdown()
     links = [x.get("href") for x in feed.iter(f"{ATOM}link")]
     assert links and all(h.startswith("https://example.org/amaryllis/") for h in links)
+    assert "https://example.org/amaryllis/leagues/spring" in links
 
 
 def test_battle_page_shows_both_sheets_the_log_states_and_an_svg_chart(site: Site) -> None:
