@@ -155,6 +155,30 @@ JA: dict[str | tuple[str, str], str | tuple[str, ...]] = {
     "win %(w)s, draw %(d)s, loss %(l)s": "勝ち%(w)s・引き分け%(d)s・負け%(l)s",
     "withdrawn": "辞退",
     "… and %(n)s more boards": "……ほか%(n)s卓",
+    "A unit at HP 0 or below dies; the other wins. Both dead: the higher HP wins. After turn 20: the higher HP wins. Equal HP: a draw.":
+        "ＨＰが０以下になったユニットは死亡し、相手の勝ち。両者死亡ならＨＰの高い方（オーバーキルの少ない方）の勝ち。第２０ターン終了時はＨＰの高い方の勝ち。ＨＰが同じなら引き分け。",
+    "A unit distributes exactly 10 bonus points over HP (5 HP per point), ATK, DEF, SPD and TECH. The sheet gives HP/ATK/DEF/SPD and the list of actions; TECH is the rest, and the costs of all the actions set must fit in it.":
+        "ユニットはボーナスポイントちょうど１０をＨＰ（１点で５）、攻撃力、防御力、素早さ、技術に振り分けます。ユニット表にはＨＰ／攻撃力／防御力／素早さと行動の並びを書き、残りが技術です。セットした行動のコストの合計は技術以下でなければなりません。",
+    "ATK damage": "攻撃力ぶんのダメージ",
+    "ATK − the target's DEF damage": "攻撃力−相手の防御力のダメージ",
+    "Action class": "行動",
+    "Building a unit": "ユニットの作り方",
+    "Cost": "コスト",
+    "Customizations change the cost: Limited ÷2 (used once), Delay N ÷N (usable from turn N), Quick ×2 (usable from turn 0), Effect ×N ×N² (attacks), Stun ×2 and Poison ×2 (attacks); costs round up.":
+        "カスタマイズでコストが変わります：リミテッド÷２（一度だけ）、遅延起動Ｎ÷Ｎ（第Ｎターンから）、高速起動×２（第０ターンから）、効果Ｎ倍×Ｎ²（攻撃）、スタン与え×２・毒与え×２（攻撃）。端数は切り上げ。",
+    "Each turn a unit gets as many actions as its SPD; the faster unit acts first, equal SPD act simultaneously. A unit runs the first usable action of its list, each action at most once a turn.":
+        "各ターン、ユニットは素早さと同じ回数だけ行動します。素早い方が先に動き、同じなら同時行動。行動の並びのうち使える最初のものを実行し、同じ行動は１ターンに１度までです。",
+    "Effect": "効果",
+    "HP back to its start (must be Limited)": "ＨＰを初期値に戻す（リミテッド必須）",
+    "No dice: two sheets decide the battle. Turn 0 (Quick actions only), then turns 1 to 20.":
+        "乱数はありません。２枚のユニット表で戦闘が決まります。第０ターン（高速起動のみ）のあと第１〜２０ターン。",
+    "The battle": "戦闘",
+    "The rules in short": "ルールのあらまし",
+    "half the target's HP, rounded up": "相手の現在ＨＰの半分（切り上げ）のダメージ",
+    "raise an ability of the unit itself": "自分の能力を上げる",
+    "revive once with HP 1 (must be Limited)": "一度だけＨＰ１で復活（リミテッド必須）",
+    "the next attack is sent back": "次の攻撃を相手に跳ね返す",
+    "the next attack's damage is halved": "次の攻撃のダメージを半分にする",
 }
 
 

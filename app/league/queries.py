@@ -44,7 +44,7 @@ TIEBREAKS: tuple[str, ...] = ("head_to_head", "sonneborn_berger", "hp_margin")
 #: the cross-table is cut into blocks of this many rows and columns above :data:`CROSS_FULL`
 CROSS_BLOCK = 50
 #: up to this many entries the cross-table is shown whole
-CROSS_FULL = 100
+CROSS_FULL = 60
 #: up to this many boards in all, a league's rounds are listed with every board
 INLINE_BOARDS = 400
 
@@ -652,7 +652,8 @@ def cross_blocks(size: int) -> int:
 
 
 def _cross(session: Session, league: League, standings: Sequence[StandingLine], after: int,
-           row_block: int, col_block: int) -> CrossTable:
+           row_block: int, col_block: int, stamp: Any) -> CrossTable:
+    """A block of the cross-table; the cells are cached under ``stamp``."""
     size = len(standings)
     blocks = cross_blocks(size)
     row_block = min(max(1, row_block), blocks)
@@ -663,33 +664,44 @@ def _cross(session: Session, league: League, standings: Sequence[StandingLine], 
         r0, c0 = (row_block - 1) * CROSS_BLOCK, (col_block - 1) * CROSS_BLOCK
         rows = tuple(s.entry for s in standings[r0:r0 + CROSS_BLOCK])
         cols = tuple(s.entry for s in standings[c0:c0 + CROSS_BLOCK])
-    row_ids = {e.entry_id for e in rows}
-    col_ids = {e.entry_id for e in cols}
+    key = ("cross", league.id, row_block, col_block)
+    cells = _cache.get(key, stamp)
+    if cells is None:
+        cells = _cross_cells(session, league, after, {e.entry_id for e in rows},
+                             {e.entry_id for e in cols}, blocks > 1)
+        _cache.put(key, stamp, cells)
+    return CrossTable(rows, cols, cells, row_block, col_block, blocks, size)
+
+
+def _cross_cells(session: Session, league: League, after: int, row_ids: set[int],
+                 col_ids: set[int], partial: bool) -> dict[tuple[int, int], tuple[CrossCell, ...]]:
     q = (select(Battle.id, Round.number, Battle.entry_a_id, Battle.entry_b_id, Battle.winner)
          .join(Round, Battle.round_id == Round.id)
          .where(Round.league_id == league.id, Battle.state == "done",
                 Battle.entry_b_id.is_not(None), Round.number <= after)
          .order_by(Round.number, Battle.board))
-    if blocks > 1:
+    if partial:
         ids = list(row_ids | col_ids)
         q = q.where(or_(Battle.entry_a_id.in_(ids), Battle.entry_b_id.in_(ids)))
-    cells: dict[tuple[int, int], list[CrossCell]] = {}
+    cells: dict[tuple[int, int], tuple[CrossCell, ...]] = {}
     for bid, number, a, b, w in session.execute(q):
         for me, opp, side in ((a, b, 0), (b, a, 1)):
             if me in row_ids and opp in col_ids:
                 result = "D" if w is None else ("W" if w == side else "L")
-                cells.setdefault((me, opp), []).append(CrossCell(bid, number, result))
-    return CrossTable(rows, cols, {k: tuple(v) for k, v in cells.items()}, row_block, col_block,
-                      blocks, size)
+                cells[(me, opp)] = (*cells.get((me, opp), ()), CrossCell(bid, number, result))
+    return cells
 
 
 def league_view(session: Session, name: str, *, row_block: int = 1, col_block: int = 1,
-                inline_boards: bool | None = None) -> LeagueView | None:
+                inline_boards: bool | None = None, with_cross: bool = True,
+                with_rounds: bool = True) -> LeagueView | None:
     """The page of league ``name`` (ignoring case), or ``None`` when there is none.
 
     ``row_block``/``col_block`` pick the cross-table block (1-based, clamped) when the league has
     more than :data:`CROSS_FULL` entries; ``inline_boards`` forces (or suppresses) the boards of
-    every round (default: when the schedule has at most :data:`INLINE_BOARDS` boards)."""
+    every round (default: when the schedule has at most :data:`INLINE_BOARDS` boards);
+    ``with_cross``/``with_rounds`` False leave the cross-table (``None``) and the rounds (empty)
+    out, for callers that need the standings only."""
     league = find_league(session, name)
     if league is None:
         return None
@@ -711,8 +723,9 @@ def league_view(session: Session, name: str, *, row_block: int = 1, col_block: i
     stamp = league_fingerprint(session, league)
     after, scores = _scores(session, league, stamp)
     standings = _standing_lines(scores, names)
-    cross = _cross(session, league, standings, after, row_block, col_block)
-    rounds = _rounds(session, league, names, inline_boards)
+    cross = (_cross(session, league, standings, after, row_block, col_block, stamp)
+             if with_cross else None)
+    rounds = _rounds(session, league, names, inline_boards) if with_rounds else ()
     return LeagueView(summary, _settings(league), False, (), after, standings, rounds, disq, cross)
 
 
@@ -747,6 +760,36 @@ def league_battles(session: Session, name: str) -> tuple[LeagueSummary, list[Boa
     with_sheet, seated, rounds_count = _counts(session)
     summary = _summary(league, with_sheet, seated, rounds_count, _next_rounds(session, [league.id]))
     return summary, boards
+
+
+def recent_results(session: Session, name: str, *, rounds: int = 50,
+                   boards: int = 60) -> list[RoundLine]:
+    """The last ``rounds`` rounds played of league ``name``, newest first, each with its first
+    ``boards`` boards (``battles``/``battles_done`` count them all); ``[]`` when there is no such
+    league or its sheets are still secret. For feeds: a few queries whatever the league's size."""
+    league = find_league(session, name)
+    if league is None or not sheets_public(league):
+        return []
+    played = list(session.execute(
+        select(Round.id, Round.number, Round.scheduled_at, Round.done_at)
+        .where(Round.league_id == league.id, Round.state == "done")
+        .order_by(Round.number.desc()).limit(rounds)))
+    if not played:
+        return []
+    names = _Names(session, league)
+    counts: dict[int, int] = {rid: n for rid, n in session.execute(
+        select(Battle.round_id, func.count()).where(
+            Battle.round_id.in_([r.id for r in played]), Battle.entry_b_id.is_not(None))
+        .group_by(Battle.round_id))}
+    q = (select(*_BOARD_COLUMNS).join(Round, Battle.round_id == Round.id)
+         .where(Round.id.in_([r.id for r in played]), Battle.board <= boards)
+         .order_by(Round.number, Battle.board))
+    by_round: dict[int, list[BoardLine]] = {}
+    for row in session.execute(q):
+        by_round.setdefault(row[1], []).append(_board(row, names))
+    return [RoundLine(r.number, "done", as_utc(r.scheduled_at), as_utc(r.done_at),
+                      counts.get(r.id, 0), counts.get(r.id, 0),
+                      tuple(by_round.get(r.number, ()))) for r in played]
 
 
 # --------------------------------------------------------------------------- a battle

@@ -370,7 +370,8 @@ class WebApp:
 
     def standings_csv(self, request: Request) -> Response:
         with reading(self.sessions) as s:
-            view = q.league_view(s, request.path_params["name"], inline_boards=False)
+            view = q.league_view(s, request.path_params["name"], with_cross=False,
+                                 with_rounds=False)
         if view is None or view.secret:
             return self.not_found(request)
         rows = [[x.rank, int(x.shared), x.entry.player.id, x.entry.player.name, x.entry.unit,

@@ -76,6 +76,12 @@ class _LRU:
 _cache = _LRU(CACHE_SIZE)
 
 
+def clear_cache() -> None:
+    """Forget every recomputed report (benchmarks, tests)."""
+    with _cache.lock:
+        _cache.data.clear()
+
+
 def cache_info() -> dict[str, int]:
     """``{"hits", "misses", "size"}`` of the report cache (benchmarks, tests)."""
     return {"hits": _cache.hits, "misses": _cache.misses, "size": len(_cache.data)}

@@ -19,7 +19,7 @@ from feedgen.feed import FeedGenerator
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from app.db.models import League, Round
+from app.db.models import League
 from app.league import queries as q
 from app.league.timeparse import as_utc
 from app.reports import i18n
@@ -37,14 +37,10 @@ def _tag(domain: str, league: League, *parts: object) -> str:
     return f"tag:{domain},{created:%Y-%m-%d}:leagues/{league.id}/{tail}"
 
 
-def _round_text(session: Session, league: League, number: int, lang: str) -> str:
+def _round_text(rnd: q.RoundLine, lang: str) -> str:
     _ = i18n.gettext(lang)
-    found = q.round_view(session, league.name, number)
-    if found is None:
-        return ""
-    _summary, rnd = found
     lines = []
-    for b in rnd.boards[:BOARDS] if rnd.boards else ():
+    for b in rnd.boards or ():
         a = f"{b.a.unit} ({b.a.player.name})"
         if b.b is None:
             lines.append(_("Board %(board)s: %(a)s has the bye") % {"board": b.board, "a": a})
@@ -58,8 +54,10 @@ def _round_text(session: Session, league: League, number: int, lang: str) -> str
             result = _("%(unit)s wins") % {"unit": (b.a if b.winner == 0 else b.b).unit}
         lines.append(_("Board %(board)s: %(a)s vs %(b)s: %(result)s")
                      % {"board": b.board, "a": a, "b": other, "result": result})
-    if rnd.boards and len(rnd.boards) > BOARDS:
-        lines.append(_("… and %(n)s more boards") % {"n": len(rnd.boards) - BOARDS})
+    shown = len(rnd.boards or ())
+    total = rnd.battles + sum(1 for b in rnd.boards or () if b.b is None)
+    if total > shown:
+        lines.append(_("… and %(n)s more boards") % {"n": total - shown})
     return "\n".join(lines)
 
 
@@ -77,17 +75,14 @@ def _entries(session: Session, league: League, web: Any, base: str,
     })
     if not q.sheets_public(league):
         return out
-    for number, done_at in session.execute(
-            select(Round.number, Round.done_at).where(Round.league_id == league.id,
-                                                      Round.state == "done")
-            .order_by(Round.number.desc()).limit(LIMIT)):
-        at = as_utc(done_at) or created
+    for rnd in q.recent_results(session, league.name, rounds=LIMIT, boards=BOARDS):
         out.append({
-            "id": _tag(web.feed_domain, league, "rounds", number),
+            "id": _tag(web.feed_domain, league, "rounds", rnd.number),
             "title": _("League %(name)s: results of round %(n)s") % {"name": league.name,
-                                                                    "n": number},
-            "link": urls.absolute(base, urls.round_(league.name, number)), "updated": at,
-            "content": _round_text(session, league, number, lang),
+                                                                    "n": rnd.number},
+            "link": urls.absolute(base, urls.round_(league.name, rnd.number)),
+            "updated": rnd.done_at or created,
+            "content": _round_text(rnd, lang),
         })
     return out
 
