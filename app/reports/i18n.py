@@ -46,7 +46,7 @@ DOMAIN = "messages"
 
 _lock = threading.Lock()
 _translations: dict[str, NullTranslations] = {}
-_environments: dict[tuple[str, str], Environment] = {}
+_environments: dict[tuple[str, str, str], Environment] = {}
 
 
 def translations(lang: str) -> NullTranslations:
@@ -83,23 +83,25 @@ def gettext(lang: str) -> Callable[[str], str]:
     return translations(lang).gettext
 
 
-def environment(lang: str, *, kind: str = "html",
+def environment(lang: str, *, kind: str = "html", name: str = "",
                 filters: dict[str, Callable[..., Any]] | None = None,
                 globals: dict[str, Any] | None = None) -> Environment:
-    """The Jinja ``Environment`` of ``lang`` over :data:`TEMPLATES` (cached per language and
-    ``kind``), with ``jinja2.ext.i18n`` installed (new-style gettext: ``_("%(n)s rounds", n=3)``
+    """The Jinja ``Environment`` of ``lang`` over :data:`TEMPLATES` (cached per language,
+    ``kind`` and ``name``: a user with its own ``filters``/``globals``, such as the web view's
+    ``name="web"``, gets an environment of its own), with ``jinja2.ext.i18n`` installed (new-style gettext: ``_("%(n)s rounds", n=3)``
     formats and autoescapes), ``trimmed`` translation blocks, ``StrictUndefined``,
     ``trim_blocks``/``lstrip_blocks``, and ``lang`` as a global.
 
     ``kind="html"`` autoescapes every template (web pages, HTML mail parts); ``kind="text"``
-    autoescapes only ``*.html`` (mail text parts). ``filters`` and ``globals`` are added the first
-    time an environment is made (later calls with the same key return it as it is). Raises
+    autoescapes only ``*.html`` (mail text parts). ``filters`` and ``globals`` are added when the
+    environment is made (later calls with the same key return it as it is; imported macros see
+    globals only, not the render context). Raises
     ``ValueError`` for an unknown language or kind."""
     if kind not in ("html", "text"):
         raise ValueError(f"unknown template kind {kind!r} (expected html or text)")
     tr = translations(lang)
     with _lock:
-        env = _environments.get((lang, kind))
+        env = _environments.get((lang, kind, name))
         if env is None:
             env = Environment(
                 loader=FileSystemLoader(str(TEMPLATES)),
@@ -118,7 +120,7 @@ def environment(lang: str, *, kind: str = "html",
             env.globals["lang"] = lang
             env.globals.update(globals or {})
             env.filters.update(filters or {})
-            _environments[(lang, kind)] = env
+            _environments[(lang, kind, name)] = env
         return env
 
 

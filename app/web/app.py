@@ -248,7 +248,7 @@ class WebApp:
     def render(self, request: Request, template: str, status_code: int = 200,
                **context: Any) -> Response:
         lang, asked = choose_lang(request)
-        env = i18n.environment(lang, globals=GLOBALS, filters=FILTERS)
+        env = i18n.environment(lang, name="web", globals=GLOBALS, filters=FILTERS)
         html = env.get_template(template).render(
             path=request.url.path, switch=_switch_links(request),
             ruleset_title=lambda n: _ruleset_title(n, lang), **context)
@@ -424,7 +424,7 @@ class WebApp:
             return RedirectResponse(urls.rules(page.name, suffix), status_code=301)
         if suffix:
             return self.json(request, payloads.rules(page))
-        env = i18n.environment(lang, globals=GLOBALS, filters=FILTERS)
+        env = i18n.environment(lang, name="web", globals=GLOBALS, filters=FILTERS)
         prose = f"web/rules/{page.name}.html"
         has_prose = prose in env.list_templates(filter_func=lambda n: n.startswith("web/rules/"))
         return self.render(request, "web/rules.html", page=page,
