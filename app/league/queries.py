@@ -614,8 +614,13 @@ def _boards(session: Session, league: League, names: _Names,
     return out
 
 
-def _rounds(session: Session, league: League, names: _Names,
-            inline: bool | None = None) -> tuple[RoundLine, ...]:
+def _round_counts(session: Session, league: League, stamp: Any) -> dict[int, tuple[int, int]]:
+    """Round id → (battles, battles fought), byes excluded; cached under ``stamp``, so the count
+    of a round being played catches up when it is finished (its boards are always read live)."""
+    key = ("round-counts", league.id)
+    hit = _cache.get(key, stamp)
+    if hit is not None:
+        return hit  # type: ignore[no-any-return]
     counts: dict[int, tuple[int, int]] = {}
     for rid, state, n in session.execute(
             select(Battle.round_id, Battle.state, func.count())
@@ -624,6 +629,14 @@ def _rounds(session: Session, league: League, names: _Names,
             .group_by(Battle.round_id, Battle.state)):
         total, done = counts.get(rid, (0, 0))
         counts[rid] = (total + n, done + (n if state == "done" else 0))
+    _cache.put(key, stamp, counts)
+    return counts
+
+
+def _rounds(session: Session, league: League, names: _Names,
+            inline: bool | None = None, stamp: Any = None) -> tuple[RoundLine, ...]:
+    counts = _round_counts(session, league,
+                           stamp if stamp is not None else league_fingerprint(session, league))
     rounds = list(session.execute(
         select(Round.id, Round.number, Round.state, Round.scheduled_at, Round.done_at)
         .where(Round.league_id == league.id).order_by(Round.number)))
@@ -725,7 +738,7 @@ def league_view(session: Session, name: str, *, row_block: int = 1, col_block: i
     standings = _standing_lines(scores, names)
     cross = (_cross(session, league, standings, after, row_block, col_block, stamp)
              if with_cross else None)
-    rounds = _rounds(session, league, names, inline_boards) if with_rounds else ()
+    rounds = _rounds(session, league, names, inline_boards, stamp) if with_rounds else ()
     return LeagueView(summary, _settings(league), False, (), after, standings, rounds, disq, cross)
 
 
