@@ -461,20 +461,24 @@ class _Names:
 # --------------------------------------------------------------------------- league list
 
 
-def _counts(session: Session) -> tuple[dict[int, int], dict[int, int], dict[int, tuple[int, int]]]:
-    """Per league: entries with an active sheet (while open), seated active entries, and
-    (rounds, rounds done)."""
-    with_sheet = dict(session.execute(
+def _counts(session: Session, league_id: int | None = None) -> tuple[
+        dict[int, int], dict[int, int], dict[int, tuple[int, int]]]:
+    """Per league (only ``league_id`` when given): entries with an active sheet (while open),
+    seated active entries, and (rounds, rounds done)."""
+    one = (lambda q, col: q.where(col == league_id)) if league_id is not None else \
+        (lambda q, col: q)
+    with_sheet = dict(session.execute(one(
         select(Entry.league_id, func.count(func.distinct(Entry.id)))
         .join(SheetVersion, SheetVersion.entry_id == Entry.id)
-        .where(Entry.status == "active", SheetVersion.active)
+        .where(Entry.status == "active", SheetVersion.active), Entry.league_id)
         .group_by(Entry.league_id)).all())
-    seated = dict(session.execute(
+    seated = dict(session.execute(one(
         select(Entry.league_id, func.count())
-        .where(Entry.status == "active", Entry.seat.is_not(None))
+        .where(Entry.status == "active", Entry.seat.is_not(None)), Entry.league_id)
         .group_by(Entry.league_id)).all())
     rounds: dict[int, tuple[int, int]] = {}
-    for lid, state, n in session.execute(select(Round.league_id, Round.state, func.count())
+    for lid, state, n in session.execute(one(select(Round.league_id, Round.state, func.count()),
+                                             Round.league_id)
                                          .group_by(Round.league_id, Round.state)):
         total, done = rounds.get(lid, (0, 0))
         rounds[lid] = (total + n, done + (n if state == "done" else 0))
@@ -718,7 +722,7 @@ def league_view(session: Session, name: str, *, row_block: int = 1, col_block: i
     league = find_league(session, name)
     if league is None:
         return None
-    with_sheet, seated, rounds_count = _counts(session)
+    with_sheet, seated, rounds_count = _counts(session, league.id)
     summary = _summary(league, with_sheet, seated, rounds_count, _next_rounds(session, [league.id]))
     names = _Names(session, league)
     disq = tuple(sorted({names.players[eid] for eid, in session.execute(
@@ -756,7 +760,7 @@ def round_view(session: Session, name: str, number: int) -> tuple[LeagueSummary,
         return None
     boards = tuple(_boards(session, league, names, [number]).get(number, ()))
     fought = [b for b in boards if b.b is not None]
-    with_sheet, seated, rounds_count = _counts(session)
+    with_sheet, seated, rounds_count = _counts(session, league.id)
     summary = _summary(league, with_sheet, seated, rounds_count, _next_rounds(session, [league.id]))
     return summary, RoundLine(row.number, row.state, as_utc(row.scheduled_at), as_utc(row.done_at),
                               len(fought), sum(1 for b in fought if b.state == "done"), boards)
@@ -770,7 +774,7 @@ def league_battles(session: Session, name: str) -> tuple[LeagueSummary, list[Boa
         return None
     names = _Names(session, league)
     boards = [b for bs in _boards(session, league, names).values() for b in bs]
-    with_sheet, seated, rounds_count = _counts(session)
+    with_sheet, seated, rounds_count = _counts(session, league.id)
     summary = _summary(league, with_sheet, seated, rounds_count, _next_rounds(session, [league.id]))
     return summary, boards
 
