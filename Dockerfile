@@ -27,6 +27,7 @@ RUN pip install --no-deps -e . && chown -R root:root /app
 USER amaryllis
 VOLUME ["/data"]
 # `serve` migrates the database to head before it starts its loops (app.db.session.session_factory)
+EXPOSE 8080
 HEALTHCHECK --interval=60s --timeout=20s --start-period=30s --retries=3 CMD ["amaryllis", "status", "--check"]
 STOPSIGNAL SIGTERM
 CMD ["amaryllis", "serve"]

@@ -16,6 +16,7 @@ PARTS = (
     "app.league.commands",  # db upgrade, league ..., tick
     "app.mail.commands",  # poll, send
     "app.ops.commands",  # serve, status, demo
+    "app.web.commands",  # web
 )
 
 

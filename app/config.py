@@ -101,6 +101,23 @@ class Settings(BaseSettings):
     send_interval: float = Field(5.0, gt=0, description="seconds between outbox passes in serve")
     smtp_max_attempts: int = Field(8, ge=1, description="temporary SMTP failures before giving up")
     require_auth_results: bool = Field(False, description="refuse mail failing DKIM/SPF")
+    public_url: str = Field("", description="the web view's public base URL (absolute links in "
+                            "feeds and mails); empty: links relative to the request")
+    web_host: str = Field("127.0.0.1", description="address the web view listens on")
+    web_port: int = Field(8080, ge=0, le=65535, description="port of the web view; 0: serve "
+                          "runs no web view")
+
+    @field_validator("public_url")
+    @classmethod
+    def _public_url(cls, value: str) -> str:
+        value = value.strip()
+        if value:
+            parts = urlsplit(value)
+            if parts.scheme not in ("http", "https") or not parts.netloc or parts.query \
+                    or parts.fragment:
+                raise ValueError(f"not an http(s) base URL: {value!r} "
+                                 "(e.g. https://example.org/amaryllis)")
+        return value.rstrip("/")
 
     @field_validator("imap_url", "smtp_url")
     @classmethod

@@ -21,6 +21,7 @@ from sqlalchemy import (
     String,
     Text,
     UniqueConstraint,
+    false,
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 
@@ -74,6 +75,8 @@ class League(Base):
     password: Mapped[str | None] = mapped_column(String(128))  # entry password line, optional
     require_auth: Mapped[bool] = mapped_column(Boolean, default=False)  # refuse DKIM/SPF failures
     seed: Mapped[str] = mapped_column(String(64), default="")  # published seed (draw breaking)
+    # the web view lists the entrants' names (never their sheets) while entries are open
+    show_entrants: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
     created_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     entries: Mapped[list[Entry]] = relationship(back_populates="league", order_by="Entry.id")
     rounds: Mapped[list[Round]] = relationship(back_populates="league", order_by="Round.number")

@@ -179,18 +179,36 @@ def league_group() -> None:
               help="points per win/draw/loss")
 @click.option("--double", is_flag=True, help="double round-robin (everyone meets twice)")
 @click.option("--password", default=None, help="entry password line required on sheets")
+@click.option("--show-entrants", is_flag=True,
+              help="the web view lists entrants (names only, never sheets) while entries are open")
 @_refusals
 def league_create(name: str, entry_deadline: dt.datetime, rounds_every: dt.timedelta | None,
-                  points: Points, double: bool, password: str | None) -> None:
+                  points: Points, double: bool, password: str | None, show_entrants: bool) -> None:
     """Create league NAME, open for entries until the deadline."""
     with _session() as (_s, _f, session):
         league = svc.create_league(session, name, entry_deadline=entry_deadline,
                                    rounds_every=rounds_every,
                                    points=(points.win, points.draw, points.loss), double=double,
                                    password=password, now=now())
+        league.show_entrants = show_entrants
         click.echo(f"created league {league.name}: entries until {iso(league.entry_deadline)}, "
                    f"points {points}{', double' if double else ''}"
                    f"{', rounds every ' + format_duration(rounds_every) if rounds_every else ''}")
+
+
+@league_group.command("set")
+@click.argument("name")
+@click.option("--show-entrants/--hide-entrants", default=None,
+              help="whether the web view lists entrants (names only) while entries are open")
+@_refusals
+def league_set(name: str, show_entrants: bool | None) -> None:
+    """Change a setting of league NAME."""
+    with _session() as (_s, _f, session):
+        league = svc.get_league(session, name)
+        if show_entrants is not None:
+            league.show_entrants = show_entrants
+        click.echo(f"league {league.name}: entrants "
+                   f"{'listed' if league.show_entrants else 'not listed'} on the web while open")
 
 
 @league_group.command("list")

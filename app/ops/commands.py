@@ -69,14 +69,40 @@ def register(group: click.Group) -> None:
                   help="work folder (wiped at start): database, and every delivered mail as .eml + .txt")
     @click.option("--lang", type=click.Choice(["ja", "en"]), default="ja", show_default=True,
                   help="language of the standings table printed at the end")
-    def demo_cmd(out: Path, lang: str) -> None:
+    @click.option("--web-port", type=click.IntRange(0, 65535), default=8080, show_default=True,
+                  help="port of the web view on 127.0.0.1 (a free one when taken; 0: any free port)")
+    @click.option("--no-web", is_flag=True, help="do not start the web view")
+    @click.option("--keep-web/--no-keep-web", default=None,
+                  help="keep the web view up after the league until Ctrl-C "
+                       "[default: when standard input is a terminal]")
+    def demo_cmd(out: Path, lang: str, web_port: int, no_web: bool, keep_web: bool | None) -> None:
         """Run a whole league with nothing configured: embedded IMAP/SMTP, SQLite, sample players.
 
         Mails sample sheets in over SMTP, polls them over IMAP, replies, closes entries, runs every round,
-        sends every report, and prints the standings and where the mails were written."""
+        sends every report, and prints the standings and where the mails were written. The web view
+        serves the league meanwhile; its URL is printed at the end."""
         from app.ops.demo import DemoError, run_demo
 
+        if keep_web is None:
+            keep_web = sys.stdin is not None and sys.stdin.isatty()
         try:
-            run_demo(out, lang=lang, echo=click.echo)
+            run_demo(out, lang=lang, echo=click.echo, web_port=None if no_web else web_port,
+                     keep_web=_wait_for_stop if keep_web else None)
         except DemoError as exc:
             raise click.ClickException(str(exc)) from exc
+
+
+def _wait_for_stop(url: str) -> None:
+    """Block until SIGINT/SIGTERM (the demo's web view stays up meanwhile)."""
+    import threading
+
+    from app.ops.serve import install_stop_handlers, restore_handlers
+
+    stop = threading.Event()
+    previous = install_stop_handlers(stop)
+    click.echo(f"The web view stays up until Ctrl-C: {url}")
+    try:
+        while not stop.wait(0.5):
+            pass
+    finally:
+        restore_handlers(previous)

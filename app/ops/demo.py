@@ -88,7 +88,8 @@ def sheet_text(name: str) -> str:
 @dataclass
 class DemoSummary:
     """What the demo did: the work folder, the mail folder, every mail delivered to players (the
-    embedded stack's :class:`~app.ops.embedded.SinkMail` records), the standings text, the rounds run."""
+    embedded stack's :class:`~app.ops.embedded.SinkMail` records), the standings text, the rounds run,
+    and the league's page on the web view (``""`` without it)."""
 
     out: Path
     mail_dir: Path
@@ -97,6 +98,7 @@ class DemoSummary:
     standings: str = ""
     rounds: list[int] = field(default_factory=list)
     entries: int = 0
+    league_url: str = ""
 
 
 def _compose(mail: DemoMail, now: dt.datetime) -> EmailMessage:
@@ -146,11 +148,16 @@ def _parts() -> tuple[Any, Any, Any, Any]:
 
 
 def run_demo(out: Path | str = Path("amaryllis-demo"), *, lang: str = "ja",
-             echo: Callable[[str], None] = print, timeout: float = 30.0) -> DemoSummary:
+             echo: Callable[[str], None] = print, timeout: float = 30.0,
+             web_port: int | None = 8080, keep_web: Callable[[str], None] | None = None
+             ) -> DemoSummary:
     """Run the demo (see the module docstring) in ``out`` and return a :class:`DemoSummary`.
 
     ``lang`` is the language of the printed standings (``ja`` or ``en``); ``echo`` receives each progress
-    line. Raises :class:`DemoError` when a part is missing, the folder cannot be wiped, or a reply or
+    line. The web view (``app.web``) serves the demo's database on 127.0.0.1:``web_port`` (a free port
+    when that one is taken; ``None``: no web view) from the start, and the league's URL is printed at the
+    end; ``keep_web`` (given the league's URL) is called before the web view stops, e.g. to wait for
+    Ctrl-C. Raises :class:`DemoError` when a part is missing, the folder cannot be wiped, or a reply or
     report does not arrive within ``timeout`` seconds."""
     inbound, pipeline, send, service = _parts()
     out = Path(out).resolve()
@@ -160,13 +167,24 @@ def run_demo(out: Path | str = Path("amaryllis-demo"), *, lang: str = "ja",
     level = root.level
     root.setLevel(logging.WARNING)
     try:
-        return _run(out, lang, echo, timeout, inbound, pipeline, send, service)
+        return _run(out, lang, echo, timeout, inbound, pipeline, send, service, web_port, keep_web)
     finally:
         root.setLevel(level)
 
 
+def _start_web(settings: Any, port: int) -> Any:
+    """The web view on 127.0.0.1:``port``, or on a free port when that one is taken."""
+    from app.web.server import start_web
+
+    try:
+        return start_web(settings, host="127.0.0.1", port=port, access_log=False)
+    except OSError:
+        return start_web(settings, host="127.0.0.1", port=0, access_log=False)
+
+
 def _run(out: Path, lang: str, echo: Callable[[str], None], timeout: float, inbound: Any,
-         pipeline: Any, send: Any, service: Any) -> DemoSummary:
+         pipeline: Any, send: Any, service: Any, web_port: int | None = None,
+         keep_web: Callable[[str], None] | None = None) -> DemoSummary:
     from app.config import load_settings
     from app.db.session import session_factory, transaction
     from app.ops.embedded import EmbeddedMailStack
@@ -189,79 +207,109 @@ def _run(out: Path, lang: str, echo: Callable[[str], None], timeout: float, inbo
         echo(f"  mail server: IMAP {stack.imap_url.replace(':secret@', ':***@')}  SMTP {stack.smtp_url}")
         echo(f"  database:    {db_url}")
         factory = session_factory(db_url)
-
-        now = dt.datetime.now(dt.timezone.utc)
-        with transaction(factory) as session:
-            service.create_league(session, LEAGUE, entry_deadline=now + dt.timedelta(days=7), now=now)
-        echo(f"\n[organizer] league '{LEAGUE}' opened (entries until {now + dt.timedelta(days=7):%Y-%m-%d}, "
-             f"points 3/1/0)")
-
-        seen = 0
-
-        def cycle(label: str, expected: int) -> list[Any]:
-            """Poll IMAP, run the pipeline, send the outbox; wait for ``expected`` new mails to players."""
-            nonlocal seen
-            stored = inbound.poll_once(settings, factory, process=False)
-            processed = pipeline.process_pending(settings, factory, now=_now())
-            report = send.send_once(settings, factory, now=_now())
-            echo(f"[server] {label}: {stored} mail(s) read over IMAP, {processed} processed, "
-                 f"outbox: {report}")
-            _check_shunted(factory, label)
-            if report.failed or report.retry or getattr(report, "unknown", None):
-                raise DemoError(f"{label}: the outbox could not deliver everything: {report}")
+        web = None
+        if web_port is not None:
             try:
-                mails = stack.wait_for_sink(seen + expected, timeout=timeout)
-            except TimeoutError as exc:
-                raise DemoError(f"{label}: {exc}") from exc
-            new = mails[seen:]
-            seen = len(mails)
-            return new
+                web = _start_web(settings, web_port)
+            except (OSError, RuntimeError) as exc:
+                raise DemoError(f"the web view could not start: {exc}") from exc
+            echo(f"  web view:    {web.url}/")
+        try:
+            summary = _league(out, lang, echo, timeout, inbound, pipeline, send, service,
+                              settings, stack, factory, summary)
+            if web is not None:
+                league_url = f"{web.url}/leagues/{LEAGUE}"
+                summary.league_url = league_url
+                echo(f"The league on the web: {league_url}")
+                if keep_web is not None:
+                    keep_web(league_url)
+        finally:
+            if web is not None:
+                web.shutdown()
+    return summary
 
-        def player_sends(batch: tuple[DemoMail, ...]) -> None:
-            with smtplib.SMTP("127.0.0.1", stack.smtp_port, timeout=timeout) as smtp:
-                for mail in batch:
-                    smtp.send_message(_compose(mail, _now()))
-                    first = sheet_text(mail.sheet).strip().splitlines()[0]
-                    echo(f"[player] {mail.address:<20} -> {SERVER_ADDRESS}  {mail.subject:<16} {first}")
 
-        echo("\nPlayers mail their sheets:")
-        player_sends(SCRIPT)
-        for reply in cycle("entries", len(SCRIPT)):
-            echo(f"  reply -> {reply.recipient:<20} {_first_line(reply.text)}")
+def _league(out: Path, lang: str, echo: Callable[[str], None], timeout: float, inbound: Any,
+            pipeline: Any, send: Any, service: Any, settings: Any, stack: Any, factory: Any,
+            summary: DemoSummary) -> DemoSummary:
+    """The league itself: entries by mail, closing, every round, the reports (see the module
+    docstring); the work folder, mail stack, settings and database are ready."""
+    from app.db.session import transaction
 
-        echo("\nOne player replaces his entry:")
-        player_sends((REPLACEMENT,))
-        for reply in cycle("replacement", 1):
-            echo(f"  reply -> {reply.recipient:<20} {_first_line(reply.text)}")
+    mail_dir = out / "mail"
 
-        with transaction(factory) as session:
-            league = service.get_league(session, LEAGUE)
-            service.close_entries(session, league, now=_now(), settings=settings)
-            entries = sum(1 for e in league.entries if e.status == "active")
-            rounds_total = len(league.rounds)
-        summary.entries = entries
-        echo(f"\n[organizer] entries closed: {entries} units, {rounds_total} rounds (Berger table)")
+    now = dt.datetime.now(dt.timezone.utc)
+    with transaction(factory) as session:
+        service.create_league(session, LEAGUE, entry_deadline=now + dt.timedelta(days=7), now=now)
+    echo(f"\n[organizer] league '{LEAGUE}' opened (entries until {now + dt.timedelta(days=7):%Y-%m-%d}, "
+         f"points 3/1/0)")
 
-        summary.rounds = service.run_round(factory, settings, LEAGUE, all_rounds=True, now=_now())
-        echo(f"[organizer] rounds played: {', '.join(map(str, summary.rounds)) or 'none'}")
-        with factory() as session:
-            from sqlalchemy import func, select
+    seen = 0
 
-            from app.db.models import OutboxMessage
+    def cycle(label: str, expected: int) -> list[Any]:
+        """Poll IMAP, run the pipeline, send the outbox; wait for ``expected`` new mails to players."""
+        nonlocal seen
+        stored = inbound.poll_once(settings, factory, process=False)
+        processed = pipeline.process_pending(settings, factory, now=_now())
+        report = send.send_once(settings, factory, now=_now())
+        echo(f"[server] {label}: {stored} mail(s) read over IMAP, {processed} processed, "
+             f"outbox: {report}")
+        _check_shunted(factory, label)
+        if report.failed or report.retry or getattr(report, "unknown", None):
+            raise DemoError(f"{label}: the outbox could not deliver everything: {report}")
+        try:
+            mails = stack.wait_for_sink(seen + expected, timeout=timeout)
+        except TimeoutError as exc:
+            raise DemoError(f"{label}: {exc}") from exc
+        new = mails[seen:]
+        seen = len(mails)
+        return new
 
-            queued = session.scalar(select(func.count()).select_from(OutboxMessage)
-                                    .where(OutboxMessage.status == "queued")) or 0
-        reports = cycle("reports", int(queued))
-        kinds: dict[str, int] = {}
-        for mail in reports:
-            kinds[mail.recipient] = kinds.get(mail.recipient, 0) + 1
-        echo(f"  {len(reports)} report and standings mails sent to {len(kinds)} players")
+    def player_sends(batch: tuple[DemoMail, ...]) -> None:
+        with smtplib.SMTP("127.0.0.1", stack.smtp_port, timeout=timeout) as smtp:
+            for mail in batch:
+                smtp.send_message(_compose(mail, _now()))
+                first = sheet_text(mail.sheet).strip().splitlines()[0]
+                echo(f"[player] {mail.address:<20} -> {SERVER_ADDRESS}  {mail.subject:<16} {first}")
 
-        with factory() as session:
-            league = service.get_league(session, LEAGUE)
-            summary.standings = service.render_standings(session, league, lang=lang)
-        summary.mails = stack.sink
-        factory.kw["bind"].dispose()
+    echo("\nPlayers mail their sheets:")
+    player_sends(SCRIPT)
+    for reply in cycle("entries", len(SCRIPT)):
+        echo(f"  reply -> {reply.recipient:<20} {_first_line(reply.text)}")
+
+    echo("\nOne player replaces his entry:")
+    player_sends((REPLACEMENT,))
+    for reply in cycle("replacement", 1):
+        echo(f"  reply -> {reply.recipient:<20} {_first_line(reply.text)}")
+
+    with transaction(factory) as session:
+        league = service.get_league(session, LEAGUE)
+        service.close_entries(session, league, now=_now(), settings=settings)
+        entries = sum(1 for e in league.entries if e.status == "active")
+        rounds_total = len(league.rounds)
+    summary.entries = entries
+    echo(f"\n[organizer] entries closed: {entries} units, {rounds_total} rounds (Berger table)")
+
+    summary.rounds = service.run_round(factory, settings, LEAGUE, all_rounds=True, now=_now())
+    echo(f"[organizer] rounds played: {', '.join(map(str, summary.rounds)) or 'none'}")
+    with factory() as session:
+        from sqlalchemy import func, select
+
+        from app.db.models import OutboxMessage
+
+        queued = session.scalar(select(func.count()).select_from(OutboxMessage)
+                                .where(OutboxMessage.status == "queued")) or 0
+    reports = cycle("reports", int(queued))
+    kinds: dict[str, int] = {}
+    for mail in reports:
+        kinds[mail.recipient] = kinds.get(mail.recipient, 0) + 1
+    echo(f"  {len(reports)} report and standings mails sent to {len(kinds)} players")
+
+    with factory() as session:
+        league = service.get_league(session, LEAGUE)
+        summary.standings = service.render_standings(session, league, lang=lang)
+    summary.mails = stack.sink
+    factory.kw["bind"].dispose()
 
     echo("\nStandings:\n")
     echo(summary.standings.rstrip())

@@ -402,6 +402,9 @@ def _serve(settings: Settings, stop: threading.Event) -> int:
         _Worker("sender", send_pass, interval=settings.send_interval, stop=stop, bell=send_bell,
                 heartbeat=heartbeat),
     ]
+    from app.web.server import web_workers
+
+    workers += web_workers(settings, stop)  # the web view (app/web): [] when web_port = 0
 
     lock = send.sender_lock(settings)
     try:

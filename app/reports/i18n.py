@@ -1,0 +1,150 @@
+"""Translated Jinja environments: one per language, over ``templates/`` with ``jinja2.ext.i18n``
+and the Babel message catalogs in ``templates/locale/<lang>/LC_MESSAGES/messages.po``.
+
+Templates are written once, with English message ids (``{% trans %}…{% endtrans %}``,
+``{{ _("…") }}``, ``{{ ngettext(…) }}``); the catalogs give the Japanese (and, where wanted, a
+polished English) text. The web view uses this module today; the mail and report templates can
+move to it with no change here (:func:`environment` takes the autoescape policy).
+
+Catalogs are compiled **at run time**: :func:`translations` reads the ``.po`` file with Babel and
+compiles it in memory once per process (a few milliseconds), so a fresh clone and ``pip install -e .``
+need no build step and no compiled ``.mo`` file is committed. A ``.mo`` next to the ``.po`` that is
+at least as new is used instead (a packager may compile them: ``pybabel compile -d
+templates/locale``).
+
+Updating the catalogs after editing templates (``babel.cfg`` at the top of the repository)::
+
+    .venv/bin/pybabel extract -F babel.cfg -o templates/locale/messages.pot .
+    .venv/bin/pybabel update -i templates/locale/messages.pot -d templates/locale
+    # translate the new entries in templates/locale/ja/LC_MESSAGES/messages.po, then check:
+    .venv/bin/python -m pytest -q tests/web/test_i18n.py
+
+A new language is ``pybabel init -i templates/locale/messages.pot -d templates/locale -l XX`` and
+an entry in :data:`LANGS`.
+"""
+
+from __future__ import annotations
+
+import io
+import threading
+from collections.abc import Callable, Iterable
+from pathlib import Path
+from typing import Any
+
+from babel.messages.mofile import write_mo
+from babel.messages.pofile import read_po
+from babel.support import NullTranslations, Translations
+from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
+
+#: the top-level ``templates/`` folder (web pages, mails, reports, partials and ``locale/``)
+TEMPLATES = Path(__file__).resolve().parents[2] / "templates"
+#: the message catalogs: ``<lang>/LC_MESSAGES/messages.po``
+LOCALE_DIR = TEMPLATES / "locale"
+#: the languages with a catalog, the first is the default
+LANGS: tuple[str, ...] = ("ja", "en")
+DOMAIN = "messages"
+
+_lock = threading.Lock()
+_translations: dict[str, NullTranslations] = {}
+_environments: dict[tuple[str, str, str], Environment] = {}
+
+
+def translations(lang: str) -> NullTranslations:
+    """The compiled catalog of ``lang`` (cached per process). Raises ``ValueError`` for a language
+    not in :data:`LANGS`; a language whose ``.po`` file is missing gets no translations (message
+    ids shown as written, in English)."""
+    if lang not in LANGS:
+        raise ValueError(f"unknown language {lang!r} (expected one of {LANGS})")
+    with _lock:
+        cached = _translations.get(lang)
+        if cached is None:
+            cached = _translations[lang] = _load(lang)
+        return cached
+
+
+def _load(lang: str) -> NullTranslations:
+    folder = LOCALE_DIR / lang / "LC_MESSAGES"
+    po, mo = folder / f"{DOMAIN}.po", folder / f"{DOMAIN}.mo"
+    if mo.is_file() and (not po.is_file() or mo.stat().st_mtime >= po.stat().st_mtime):
+        with mo.open("rb") as fh:
+            return Translations(fh, domain=DOMAIN)
+    if not po.is_file():
+        return NullTranslations()
+    with po.open("rb") as fh:
+        catalog = read_po(fh, locale=lang, domain=DOMAIN)
+    buf = io.BytesIO()
+    write_mo(buf, catalog, use_fuzzy=False)
+    buf.seek(0)
+    return Translations(buf, domain=DOMAIN)
+
+
+def gettext(lang: str) -> Callable[[str], str]:
+    """``gettext`` of ``lang`` for Python code (``_ = gettext("ja"); _("Standings")``)."""
+    return translations(lang).gettext
+
+
+def environment(lang: str, *, kind: str = "html", name: str = "",
+                filters: dict[str, Callable[..., Any]] | None = None,
+                globals: dict[str, Any] | None = None) -> Environment:
+    """The Jinja ``Environment`` of ``lang`` over :data:`TEMPLATES` (cached per language,
+    ``kind`` and ``name``: a user with its own ``filters``/``globals``, such as the web view's
+    ``name="web"``, gets an environment of its own), with ``jinja2.ext.i18n`` installed (new-style gettext: ``_("%(n)s rounds", n=3)``
+    formats and autoescapes), ``trimmed`` translation blocks, ``StrictUndefined``,
+    ``trim_blocks``/``lstrip_blocks``, and ``lang`` as a global.
+
+    ``kind="html"`` autoescapes every template (web pages, HTML mail parts); ``kind="text"``
+    autoescapes only ``*.html`` (mail text parts). ``filters`` and ``globals`` are added when the
+    environment is made (later calls with the same key return it as it is; imported macros see
+    globals only, not the render context). Raises
+    ``ValueError`` for an unknown language or kind."""
+    if kind not in ("html", "text"):
+        raise ValueError(f"unknown template kind {kind!r} (expected html or text)")
+    tr = translations(lang)
+    with _lock:
+        env = _environments.get((lang, kind, name))
+        if env is None:
+            env = Environment(
+                loader=FileSystemLoader(str(TEMPLATES)),
+                undefined=StrictUndefined,
+                autoescape=(True if kind == "html"
+                            else select_autoescape(enabled_extensions=("html",),
+                                                   default_for_string=False)),
+                extensions=["jinja2.ext.i18n"],
+                trim_blocks=True,
+                lstrip_blocks=True,
+                keep_trailing_newline=kind == "text",
+                auto_reload=False,
+            )
+            env.policies["ext.i18n.trimmed"] = True
+            env.install_gettext_translations(tr, newstyle=True)  # type: ignore[attr-defined]
+            env.globals["lang"] = lang
+            env.globals.update(globals or {})
+            env.filters.update(filters or {})
+            _environments[(lang, kind, name)] = env
+        return env
+
+
+def negotiate(accept_language: str | None, available: Iterable[str] = LANGS) -> str | None:
+    """The best of ``available`` for an HTTP ``Accept-Language`` header (RFC 9110 §12.5.4: the
+    highest q wins, ties in header order; ``ja-JP`` matches ``ja``; ``*`` matches the first), or
+    ``None`` when nothing matches. Malformed items are skipped."""
+    avail = list(available)
+    best: tuple[float, int, str] | None = None
+    for index, item in enumerate((accept_language or "").split(",")[:50]):
+        tag, _, params = item.strip().partition(";")
+        tag = tag.strip().lower()
+        q = 1.0
+        for param in params.split(";"):
+            key, _, value = param.strip().partition("=")
+            if key.strip().lower() == "q":
+                try:
+                    q = float(value)
+                except ValueError:
+                    q = -1.0
+        if not tag or q <= 0 or q > 1:
+            continue
+        match = avail[0] if tag == "*" else next(
+            (a for a in avail if tag == a or tag.split("-")[0] == a), None)
+        if match is not None and (best is None or q > best[0]):
+            best = (q, index, match)
+    return best[2] if best else None
