@@ -467,15 +467,15 @@ def _counts(session: Session, league_id: int | None = None) -> tuple[
     seated active entries, and (rounds, rounds done)."""
     one = (lambda q, col: q.where(col == league_id)) if league_id is not None else \
         (lambda q, col: q)
-    with_sheet = dict(session.execute(one(
+    with_sheet: dict[int, int] = {lid: n for lid, n in session.execute(one(
         select(Entry.league_id, func.count(func.distinct(Entry.id)))
         .join(SheetVersion, SheetVersion.entry_id == Entry.id)
         .where(Entry.status == "active", SheetVersion.active), Entry.league_id)
-        .group_by(Entry.league_id)).all())
-    seated = dict(session.execute(one(
+        .group_by(Entry.league_id))}
+    seated: dict[int, int] = {lid: n for lid, n in session.execute(one(
         select(Entry.league_id, func.count())
         .where(Entry.status == "active", Entry.seat.is_not(None)), Entry.league_id)
-        .group_by(Entry.league_id)).all())
+        .group_by(Entry.league_id))}
     rounds: dict[int, tuple[int, int]] = {}
     for lid, state, n in session.execute(one(select(Round.league_id, Round.state, func.count()),
                                              Round.league_id)
@@ -492,7 +492,7 @@ def _next_rounds(session: Session, league_ids: Iterable[int] | None = None) -> d
          .where(Round.state != "done").group_by(Round.league_id))
     if league_ids is not None:
         q = q.where(Round.league_id.in_(list(league_ids)))
-    firsts = dict(session.execute(q).all())
+    firsts: dict[int, int] = {lid: n for lid, n in session.execute(q)}
     out: dict[int, tuple[int, dt.datetime | None]] = {}
     if firsts:
         for lid, number, at in session.execute(

@@ -394,7 +394,7 @@ def _serve(settings: Settings, stop: threading.Event) -> int:
         return text
 
     poller = _Poller(settings, factory, stop, send_bell)
-    workers = [
+    workers: list[threading.Thread] = [
         _Worker("poller", poller.unit, interval=settings.poll_interval, stop=stop, bell=None,
                 heartbeat=heartbeat, wait=poller.wait),
         _Worker("scheduler", tick, interval=settings.tick_interval, stop=stop, bell=None,

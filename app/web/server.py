@@ -64,7 +64,7 @@ class WebServer(threading.Thread):
         self.stop_event = stop or threading.Event()
         self.on_exit = on_exit
         self.config = uvicorn.Config(app, log_config=None, access_log=access_log,
-                                     timeout_graceful_shutdown=GRACE, server_header=False,
+                                     timeout_graceful_shutdown=int(GRACE), server_header=False,
                                      lifespan="off", timeout_keep_alive=5)
         self.server = uvicorn.Server(self.config)
         self.error: BaseException | None = None
