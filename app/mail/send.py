@@ -156,9 +156,9 @@ def send_once(settings: Settings, factory: sessionmaker[Session], *, now: dt.dat
     _recover(settings, factory, now, report)
     from app.mail import notices
 
-    with transaction(factory) as s:
-        notices.flush(s, settings, now=now)  # organizer notices, digested (issue #8.7)
     while True:
+        with transaction(factory) as s:
+            notices.flush(s, settings, now=now)  # organizer notices, digested (issue #8.7)
         with factory() as s:
             ids = s.scalars(
                 select(OutboxMessage.id)
