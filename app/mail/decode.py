@@ -458,6 +458,15 @@ class _HtmlText(HTMLParser):
             self.out.append(data)
 
 
+def _cut_html(html: str) -> str:
+    """``html`` cut to :data:`MAX_HTML` characters, without a tag left half open at the end."""
+    if len(html) <= MAX_HTML:
+        return html
+    cut = html[:MAX_HTML]
+    lt = cut.rfind("<")
+    return cut[:lt] if lt > cut.rfind(">") else cut
+
+
 def html_to_text(html: str) -> str:
     """The visible text of an HTML body: ``<br>`` and the start and end of block elements
     become line ends; ``script``/``style``/``head`` and ``blockquote`` (a quoted earlier mail)
@@ -554,8 +563,58 @@ def _is_attachment(part: Message) -> bool:
 
 
 #: MIME parts looked at, and text attachments kept, in one mail
-MAX_PARTS = 200
+MAX_PARTS = 50
 MAX_ATTACHMENTS = 10
+#: bytes of one raw header line (top-level or of a MIME part), and characters of one unfolded
+#: top-level header, handed to ``email`` (its header parser costs microseconds per character;
+#: RFC 5322 lines end at 998). Body lines are not cut here (the decoded text is, by
+#: ``max_line_chars``).
+MAX_RAW_LINE = 8192
+MAX_HEADER = 4000
+#: characters of an HTML part reduced to text
+MAX_HTML = 256_000
+
+
+def bounded_raw(raw: bytes) -> tuple[bytes, list[str]]:
+    """``raw`` cut to what the ``email`` parser may read at a bounded cost, with notes on what
+    was cut: every header line (the top-level header, and the lines after a ``--`` boundary line
+    up to the next blank line: a part's header) to :data:`MAX_RAW_LINE` bytes, every top-level
+    header (with its folded lines) to :data:`MAX_HEADER` characters, and the body at the
+    boundary line that would start MIME part number ``2 × MAX_PARTS`` (the parser then sees an
+    unterminated multipart and reads the parts before it). One pass; ``raw`` itself stays stored
+    as it came."""
+    lines = raw.split(b"\n")
+    out: list[bytes] = []
+    notes: list[str] = []
+    in_header, header_len, dropping = True, 0, False
+    in_part_header = False
+    boundaries = 0
+    for line in lines:
+        if (in_header or in_part_header) and len(line) > MAX_RAW_LINE:
+            line = line[:MAX_RAW_LINE] + (b"\r" if line.endswith(b"\r") else b"")
+        if in_part_header and line in (b"", b"\r"):
+            in_part_header = False
+        if in_header:
+            if line in (b"", b"\r"):
+                in_header = False
+            elif line[:1] in (b" ", b"\t"):
+                header_len += len(line)
+                if header_len > MAX_HEADER:
+                    if not dropping:
+                        notes.append("a header was too long; only its first "
+                                     f"{MAX_HEADER} characters were read")
+                    dropping = True
+                    continue
+            else:
+                header_len, dropping = len(line), False
+        elif line.startswith(b"--"):
+            boundaries += 1
+            in_part_header = True
+            if boundaries > 2 * MAX_PARTS:
+                notes.append(f"only the first {MAX_PARTS} MIME parts were read")
+                break
+        out.append(line)
+    return b"\n".join(out), notes
 
 
 def decode_message(raw: bytes, *, max_lines: int = 500, max_bytes: int = 1_000_000,
@@ -580,6 +639,8 @@ def decode_message(raw: bytes, *, max_lines: int = 500, max_bytes: int = 1_000_0
         end = raw.find(b"\r\n\r\n")
         end = raw.find(b"\n\n") if end < 0 else end
         source_bytes = raw[: end if end >= 0 else min(len(raw), 65536)] + b"\r\n\r\n"
+    source_bytes, cut_notes = bounded_raw(source_bytes)
+    notes.extend(cut_notes)
     try:
         msg = email.message_from_bytes(source_bytes, policy=email.policy.default)
     except Exception as exc:  # noqa: BLE001 - email is lenient, but be sure
@@ -631,13 +692,16 @@ def decode_message(raw: bytes, *, max_lines: int = 500, max_bytes: int = 1_000_0
                 if ctype.startswith("text/") or filename.endswith((".txt", ".text", ".sheet")):
                     text, _ = _part_text(part, notes)
                     if ctype == "text/html":
-                        text = html_to_text(text)
+                        text = html_to_text(_cut_html(text))
                     attachments.append(text)
                 continue
             if ctype == "text/plain" and plain is None:
                 plain = _part_text(part, notes)
             elif ctype == "text/html" and html is None:
                 text, used = _part_text(part, notes)
+                if len(text) > MAX_HTML:
+                    notes.append(f"the HTML part is long; only its first {MAX_HTML:,} characters were read")
+                    text = _cut_html(text)
                 html = (html_to_text(text), used)
             elif ctype == "message/rfc822":
                 continue
@@ -645,6 +709,7 @@ def decode_message(raw: bytes, *, max_lines: int = 500, max_bytes: int = 1_000_0
             notes.append(f"unreadable part: {exc}")
     if msg.defects:
         notes.append("MIME defects: " + ", ".join(type(d).__name__ for d in msg.defects[:5]))
+    notes[:] = list(dict.fromkeys(notes))[:30]  # one note per kind of problem, at most 30
     if plain is None and html is None and not attachments and msg.defects:
         # broken multipart (no boundary found): read the body as plain text
         body = source_bytes.split(b"\r\n\r\n", 1) if b"\r\n\r\n" in source_bytes else source_bytes.split(b"\n\n", 1)

@@ -55,11 +55,16 @@ MAX_AUTH_HEADERS = 20
 
 
 def _get(msg: Message, name: str) -> str | None:
+    """The first header ``name`` as written (not parsed: the ``email`` header parser is slow on
+    long values), at most 4,000 characters; ``None`` when absent."""
+    want = name.lower()
     try:
-        value = msg.get(name)
+        for key, value in msg.raw_items():
+            if key.lower() == want:
+                return " ".join(str(value)[:4000].split())
     except Exception:  # noqa: BLE001 - malformed header counts as present but unreadable
         return ""
-    return None if value is None else str(value)[:4000]
+    return None
 
 
 def _addresses(value: str | None) -> list[str]:
@@ -136,8 +141,9 @@ def _aligned(domain: str, from_domain: str) -> bool:
 
 
 def _raw_headers(msg: Message, name: str) -> list[str]:
+    want = name.lower()
     try:
-        return [str(v) for v in (msg.get_all(name) or [])][:MAX_AUTH_HEADERS]
+        return [str(v)[:4 * MAX_AUTH_HEADER] for k, v in msg.raw_items() if k.lower() == want][:MAX_AUTH_HEADERS]
     except Exception:  # noqa: BLE001
         return []
 

@@ -95,12 +95,11 @@ class MailContext:
         msg = self.mail.message if self.mail else None
         if msg is None:
             return []
-        values: list[str] = []
-        for h in ("To", "Cc", "Delivered-To", "X-Original-To", "Envelope-To"):
-            try:
-                values += [str(v)[:2000] for v in (msg.get_all(h) or [])][:20]
-            except Exception:  # noqa: BLE001
-                continue
+        wanted = {"to", "cc", "delivered-to", "x-original-to", "envelope-to"}
+        try:  # as written, not parsed (the email header parser is slow on long values)
+            values = [str(v)[:2000] for k, v in msg.raw_items() if k.lower() in wanted][:40]
+        except Exception:  # noqa: BLE001
+            values = []
         local = self.settings.server_address.split("@")[0].lower()
         names = []
         for _n, addr in getaddresses(values):
