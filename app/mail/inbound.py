@@ -138,7 +138,7 @@ def _text_parts(structure: object, limit: int) -> tuple[list[str], list[dict]]:
         ctype = f"{text(leaf[0])}/{text(leaf[1])}".lower()
         params = leaf[2] if isinstance(leaf[2], (list, tuple)) else ()
         name = ""
-        for k, v in zip(params[::2], params[1::2]):
+        for k, v in zip(params[::2], params[1::2], strict=False):
             if text(k).lower() == "name":
                 name = text(v)
         try:

@@ -12,7 +12,7 @@ size), ``app.mail.commands`` (the registry of commands and their handlers). This
 drives them. Outcomes (``InboundMessage.status``):
 
 ``done``      the command ran (its reply may say that it was rejected, e.g. a bad sheet);
-``refused``   a rule refused it (rate limit, failed authentication, not the organizor…); ``rules``
+``refused``   a rule refused it (rate limit, failed authentication, not the organizer…); ``rules``
               says which;
 ``ignored``   no automatic reply is allowed (bounce, auto-reply, list, ourselves; RFC 3834);
 ``shunted``   an unexpected exception; ``error`` holds the stage and the exception; logged; the

@@ -10,7 +10,7 @@ import re
 import pytest
 from sqlalchemy import select
 
-from app.db.models import Entry, InboundMessage, PendingChange, Player, SheetVersion
+from app.db.models import Entry, PendingChange, Player, SheetVersion
 from app.db.session import transaction
 from tests.mail.conftest import NOW, make_settings, open_league
 from tests.mail.hostile import BOLT, cycle, mk, reply_of, replies_to, row_of, text

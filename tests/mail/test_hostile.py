@@ -6,8 +6,6 @@ refused on purpose, the mails behind it processed, bounded work, clean output.""
 from __future__ import annotations
 
 import base64
-import email
-import email.policy
 import os
 import resource
 import subprocess
