@@ -107,7 +107,7 @@ class Settings(BaseSettings):
                                  description="hours a replace/withdraw waits for confirmation")
     confirmations_per_day: int = Field(5, ge=1, description="confirmation mails per entry per day")
     password_attempts: int = Field(5, ge=1, description="wrong passwords/keys per day before lockout")
-    unknown_replies_per_hour: int = Field(100, ge=0, description="replies to new senders per hour")
+    unknown_replies_per_hour: int = Field(1000, ge=0, description="replies to new senders per hour")
     notice_digest_minutes: int = Field(60, ge=0, description="minutes between organizer digests")
 
     @model_validator(mode="after")

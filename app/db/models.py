@@ -240,10 +240,10 @@ class SenderCounter(Base):
     went (``app.mail.protect``).
 
     ``purpose``: ``reply`` (replies to the address, the daily rate limit), ``password:organizer``
-    and ``password:league:<id>`` (wrong passwords: the lockout), ``key:<entry id>`` (wrong entry
-    keys), ``confirm:<entry id>`` (confirmation requests mailed for an entry), and with address
-    ``*`` the global ``unknown-senders:<hour>`` (replies to senders the server did not know, per
-    UTC hour) and ``notices:<hour>`` (organizer notice digests).
+    and ``password:league`` (wrong passwords: the lockout), ``key`` (wrong entry keys),
+    ``confirm:<entry id>`` (confirmation requests mailed for an entry), and with address ``*``
+    ``unknown-senders:<hour>`` (mails refused in that UTC hour because the replies to new
+    senders reached their cap; its ``noticed`` marks the one notice).
     """
 
     __tablename__ = "sender_counters"

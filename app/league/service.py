@@ -321,7 +321,10 @@ def submit_entry(session: Session, league: League, player: Player, sheet_text: s
     if entry is not None and entry.status == "disqualified":
         raise BadState(f"{player.address} is disqualified from {league.name!r}", "disqualified")
     if entry is None:
-        entry = Entry(league_id=league.id, player_id=player.id, status="active", created_at=now)
+        from app.league.ownership import new_key
+
+        entry = Entry(league_id=league.id, player_id=player.id, status="active", created_at=now,
+                      owner_key=new_key())  # the entry key (app.league.ownership)
         session.add(entry)
         session.flush()
     replaced = False

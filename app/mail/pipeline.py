@@ -115,6 +115,8 @@ def handle(ctx: MailContext) -> Outcome:
     except ValueError:  # an address the league layer cannot hold: nobody to answer
         out.status, out.rules = "ignored", ["bad-sender"]
         return out
+    if known is None:
+        ctx.player.created_at = ctx.now  # counted by the unknown-senders rule
     player = ctx.player
     if mail.charset == "iso-2022-jp":
         player.charset = "iso-2022-jp"

@@ -203,20 +203,30 @@ def check_authentication(msg: Message, *, authserv_id: str | None = None,
 
 
 def counter(session: Session, address: str, purpose: str, day: dt.date) -> SenderCounter:
-    """The counter of ``purpose`` for ``address`` on ``day``, created at 0 when new (in a
-    savepoint: another process may create it at the same moment)."""
+    """The counter of ``purpose`` for ``address`` on ``day``, created at 0 when new (an
+    ``INSERT … ON CONFLICT DO NOTHING`` on SQLite and PostgreSQL: another process may create it
+    at the same moment)."""
     q = select(SenderCounter).where(SenderCounter.address == address, SenderCounter.day == day,
                                     SenderCounter.purpose == purpose)
     row = session.scalar(q)
     if row is not None:
         return row
-    try:
-        with session.begin_nested():
-            row = SenderCounter(address=address, day=day, purpose=purpose, count=0, noticed=False)
-            session.add(row)
-    except IntegrityError:
-        row = session.scalar(q)
-        assert row is not None
+    dialect = session.get_bind().dialect.name
+    values = dict(address=address, day=day, purpose=purpose, count=0, noticed=False)
+    if dialect in ("sqlite", "postgresql"):
+        if dialect == "sqlite":
+            from sqlalchemy.dialects.sqlite import insert
+        else:
+            from sqlalchemy.dialects.postgresql import insert
+        session.execute(insert(SenderCounter).values(**values).on_conflict_do_nothing())
+    else:  # pragma: no cover - other databases: a savepoint around a plain insert
+        try:
+            with session.begin_nested():
+                session.add(SenderCounter(**values))
+        except IntegrityError:
+            pass
+    row = session.scalar(q)
+    assert row is not None
     return row
 
 
@@ -381,25 +391,34 @@ class UnknownSenders(Rule):
     def check(self, ctx: RuleContext) -> Verdict | None:
         if ctx.known_sender or ctx.proof() is not None:
             return None
+        from sqlalchemy import func
+
+        from app.db.models import Player
         from app.mail.notices import notify_organizers
 
-        hour = ctx.now.astimezone(dt.timezone.utc).hour
-        row = counter(ctx.session, "*", f"unknown-senders:{hour:02d}", ctx.now.date())
+        # every new sender that passes gets a player row (created_at = the mail's time) and a
+        # reply: counting this hour's new players counts those replies, with no shared counter
+        # row that every mail would have to lock
+        start = ctx.now.astimezone(dt.timezone.utc).replace(minute=0, second=0, microsecond=0)
+        answered = ctx.session.scalar(select(func.count(Player.id)).where(
+            Player.created_at >= start, Player.created_at < start + dt.timedelta(hours=1))) or 0
         limit = ctx.settings.unknown_replies_per_hour
-        if row.count >= limit:
-            if not row.noticed:
-                row.noticed = True
-                notify_organizers(
-                    ctx.session, ctx.settings, now=ctx.now,
-                    key=f"unknown-senders:{ctx.now.date()}:{hour:02d}",
-                    subject="[amaryllis] replies to unknown senders paused for this hour",
-                    text=(f"{limit} mails from addresses the server had never seen were answered "
-                          f"in the hour {ctx.now.date()} {hour:02d}:00 UTC; later ones in that hour "
-                          "get no reply (a flood of forged senders would otherwise be answered: "
-                          "backscatter). Raise unknown_replies_per_hour if this is real traffic.\n"))
-            return Verdict("refused", ("unknown-senders",))
+        if answered < limit:
+            return None
+        hour = start.hour
+        row = counter(ctx.session, "*", f"unknown-senders:{hour:02d}", start.date())
         row.count += 1
-        return None
+        if not row.noticed:
+            row.noticed = True
+            notify_organizers(
+                ctx.session, ctx.settings, now=ctx.now,
+                key=f"unknown-senders:{start.date()}:{hour:02d}",
+                subject="[amaryllis] replies to unknown senders paused for this hour",
+                text=(f"{limit} mails from addresses the server had never seen were answered "
+                      f"in the hour {start.date()} {hour:02d}:00 UTC; later ones in that hour "
+                      "get no reply (a flood of forged senders would otherwise be answered: "
+                      "backscatter). Raise unknown_replies_per_hour if this is real traffic.\n"))
+        return Verdict("refused", ("unknown-senders",))
 
 
 class TooLarge(Rule):

@@ -200,14 +200,15 @@ def cmd_entry(ctx: MailContext, cmd: Command) -> None:
     ctx.lang = getattr(outcome.sheet, "lang", None) or ctx.lang
     key = ""
     if outcome.accepted:
-        entry = ctx.s.scalar(select(Entry).where(Entry.league_id == league.id,
-                                                 Entry.player_id == ctx.player.id))
+        if entry is None:
+            entry = ctx.s.scalar(select(Entry).where(Entry.league_id == league.id,
+                                                     Entry.player_id == ctx.player.id))
         assert entry is not None
         key = ownership.ensure_key(entry)
     ctx.reply("entry", league=league.name, accepted=outcome.accepted,
               replaced=bool(outcome.replaced and before == "active"),
               reopened=bool(outcome.accepted and before == "withdrawn"), version=outcome.version,
-              key=key, **sheet_context(ctx, outcome.sheet, text))
+              key=key, **(sheet if outcome.accepted else sheet_context(ctx, outcome.sheet, text)))
 
 
 @command("check", en=("check", "validate"), ja=("チェック", "確認", "検証"),
