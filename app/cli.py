@@ -14,7 +14,7 @@ PARTS = (
     "app.rules_commands",  # check
     "app.battle_commands",  # battle, tournament
     "app.league.commands",  # db upgrade, league ..., tick
-    "app.mail.commands",  # poll, send
+    "app.mail.cli",  # poll, send
     "app.ops.commands",  # serve, status, demo
     "app.web.commands",  # web
 )

@@ -18,7 +18,7 @@ from urllib.parse import unquote, urlsplit
 
 import tomllib
 
-from pydantic import Field, ValidationError, field_validator
+from pydantic import Field, ValidationError, field_validator, model_validator
 from pydantic_settings import (
     BaseSettings,
     PydanticBaseSettingsSource,
@@ -118,6 +118,22 @@ class Settings(BaseSettings):
                 raise ValueError(f"not an http(s) base URL: {value!r} "
                                  "(e.g. https://example.org/amaryllis)")
         return value.rstrip("/")
+    require_auth_results: bool = Field(False, description="refuse mail not authenticated by our MTA")
+    authserv_id: str = Field("", description="authserv-id of our MTA's Authentication-Results")
+    max_line_chars: int = Field(1000, ge=100, description="characters of a body line read")
+    confirm_hours: float = Field(48.0, gt=0, le=24 * 30,
+                                 description="hours a replace/withdraw waits for confirmation")
+    confirmations_per_day: int = Field(5, ge=1, description="confirmation mails per entry per day")
+    password_attempts: int = Field(5, ge=1, description="wrong passwords/keys per day before lockout")
+    unknown_replies_per_hour: int = Field(1000, ge=0, description="replies to new senders per hour")
+    notice_digest_minutes: int = Field(60, ge=0, description="minutes between organizer digests")
+
+    @model_validator(mode="after")
+    def _auth_needs_id(self) -> Settings:
+        if self.require_auth_results and not self.authserv_id.strip():
+            raise ValueError("require_auth_results needs authserv_id: the authserv-id your "
+                             "receiving MTA writes in Authentication-Results (e.g. mx.example.org)")
+        return self
 
     @field_validator("imap_url", "smtp_url")
     @classmethod

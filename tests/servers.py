@@ -391,8 +391,11 @@ class SmtpSink:
     :meth:`start` again on the same port simulates a refused connection window.
     """
 
-    def __init__(self, port: int | None = None, *, tls: str = "", cert: tuple[Path, Path] | None = None) -> None:
-        """``tls``: ``""`` (plain), ``"starttls"`` or ``"tls"`` (implicit); ``cert``: (cert, key)."""
+    def __init__(self, port: int | None = None, *, tls: str = "", cert: tuple[Path, Path] | None = None,
+                 smtputf8: bool = True) -> None:
+        """``tls``: ``""`` (plain), ``"starttls"`` or ``"tls"`` (implicit); ``cert``: (cert, key);
+        ``smtputf8=False``: a relay that does not offer SMTPUTF8 (RFC 6531)."""
+        self.smtputf8 = smtputf8
         self.port = port or free_port()
         self.handler = _SinkHandler()
         self._ctl = None
@@ -421,7 +424,7 @@ class SmtpSink:
             ctx.load_cert_chain(str(self.cert[0]), str(self.cert[1]))
             kwargs = {"tls_context": ctx} if self.tls == "starttls" else {"ssl_context": ctx}
         self._ctl = Controller(
-            self.handler, hostname=LOOPBACK, port=self.port, enable_SMTPUTF8=True,
+            self.handler, hostname=LOOPBACK, port=self.port, enable_SMTPUTF8=self.smtputf8,
             data_size_limit=64 * 1024 * 1024, **kwargs,
         )
         self._ctl.start()

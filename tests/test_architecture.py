@@ -52,7 +52,7 @@ INTERFACE = {"app.rules", "app.rules.base"}
 # this list when the league and mail layers move onto the Ruleset interface. Nothing may be added.
 ALLOWED_RULESET_IMPORTS = {
     "app/league/service.py",  # play and entries: parse_sheet/battle of app.rules.amaryllis
-    "app/mail/pipeline.py",  # replies and test battles: app.rules.amaryllis
+    "app/mail/sheets.py",  # the mail layer's one door to the rules (app.rules.amaryllis)
 }
 
 
@@ -99,3 +99,52 @@ def test_the_checker_sees_every_form_of_import(tmp_path: Path) -> None:
     assert _ruleset_imports(probe) == [
         "app.rules.amaryllis", "app.rules.margaret.swords", "app.rules.amaryllis",
         "app.rules.margaret"]
+MAIL = Path(__file__).resolve().parents[1] / "app" / "mail"
+
+
+def _mail_modules() -> dict[str, Path]:
+    out = {}
+    for path in MAIL.rglob("*.py"):
+        rel = path.relative_to(MAIL.parents[1]).with_suffix("")
+        parts = list(rel.parts)
+        if parts[-1] == "__init__":
+            parts.pop()
+        out[".".join(parts)] = path
+    return out
+
+
+def test_mail_modules_import_each_other_without_a_cycle() -> None:
+    """Every import in ``app.mail`` (module level and inside functions) goes one way: no cycle
+    such as the old ``commands -> inbound -> pipeline -> commands`` (issue #10.6). A package's
+    ``__init__`` importing its own submodules is not a cycle."""
+    modules = _mail_modules()
+    graph: dict[str, set[str]] = {}
+    for name, path in modules.items():
+        # a submodule importing its own package (``commands.player`` -> ``commands``, whose
+        # __init__ registers it) is the registry pattern, not a cycle: edges to parents are left out
+        graph[name] = {module for module, level in _imports(path)
+                       if level == 0 and module in modules and module != name
+                       and not name.startswith(module + ".")}
+    state: dict[str, int] = {}
+
+    def visit(node: str, stack: list[str]) -> None:
+        state[node] = 1
+        for dep in sorted(graph[node]):
+            if state.get(dep) == 1:
+                raise AssertionError("import cycle: " + " -> ".join(stack[stack.index(dep):] + [dep]))
+            if dep not in state:
+                visit(dep, stack + [dep])
+        state[node] = 2
+
+    for node in sorted(graph):
+        if node not in state:
+            visit(node, [node])
+
+
+def test_the_mail_layer_reaches_the_rules_through_one_module() -> None:
+    """Only ``app/mail/sheets.py`` names a ruleset package (its ``rules()`` is the one function
+    to switch to ``app.rules.find_ruleset`` later)."""
+    for name, path in _mail_modules().items():
+        for module, level in _imports(path):
+            if level == 0 and module.startswith("app.rules.") and name != "app.mail.sheets":
+                raise AssertionError(f"{path} imports {module}")

@@ -95,6 +95,10 @@ class Entry(Base):
     player_id: Mapped[int] = mapped_column(ForeignKey("players.id"))
     status: Mapped[str] = mapped_column(String(16), default="active")
     seat: Mapped[int | None] = mapped_column(Integer)
+    #: the entry key (``7F3K-Q9PD``) mailed to the owner in every acceptance reply; a replace or
+    #: withdraw mail with it takes effect at once (``app.league.ownership``); NULL until the
+    #: first reply that shows it
+    owner_key: Mapped[str | None] = mapped_column(String(16))
     created_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     league: Mapped[League] = relationship(back_populates="entries")
     player: Mapped[Player] = relationship()
@@ -169,8 +173,12 @@ class InboundMessage(Base):
     """A received mail: raw bytes stored and committed before anything acts on it.
 
     ``message_key`` is the Message-ID, or ``sha256:<hex>`` of the raw bytes when it has none.
-    ``status``: stored -> done | ignored | refused | shunted (an unexpected error; ``error`` says where).
-    ``rules`` lists the protection rules that matched (Mailman style).
+    ``status``: stored -> done | ignored | refused | shunted (an unexpected error; ``error`` says
+    where); ``quarantined``: the mail could not be stored as read (``error`` says why), ``raw``
+    holds its bytes and nothing else was taken from it; it is reported, never processed.
+    ``rules`` lists the protection rules that matched (Mailman style). ``omitted`` lists the MIME
+    parts of a mail over ``max_mail_bytes`` that were not fetched (``{"type", "name", "size"}``;
+    only its text parts were), ``NULL`` for a mail stored whole.
     """
 
     __tablename__ = "inbound_messages"
@@ -186,6 +194,7 @@ class InboundMessage(Base):
     status: Mapped[str] = mapped_column(String(16), default="stored")
     command: Mapped[str | None] = mapped_column(String(32))
     rules: Mapped[list | None] = mapped_column(JSON)
+    omitted: Mapped[list | None] = mapped_column(JSON)
     error: Mapped[str | None] = mapped_column(Text)
     received_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     processed_at: Mapped[dt.datetime | None] = mapped_column(DateTime(timezone=True))
@@ -230,12 +239,63 @@ class OutboxMessage(Base):
 
 
 class SenderCounter(Base):
-    """Replies sent to one address on one UTC day (rate limit); ``noticed`` once the notice went."""
+    """A counter of one purpose for one address on one UTC day; ``noticed`` once its one notice
+    went (``app.mail.protect``).
+
+    ``purpose``: ``reply`` (replies to the address, the daily rate limit), ``password:organizer``
+    and ``password:league`` (wrong passwords: the lockout), ``key`` (wrong entry keys),
+    ``confirm:<entry id>`` (confirmation requests mailed for an entry), and with address ``*``
+    ``unknown-senders:<hour>`` (mails refused in that UTC hour because the replies to new
+    senders reached their cap; its ``noticed`` marks the one notice).
+    """
 
     __tablename__ = "sender_counters"
-    __table_args__ = (UniqueConstraint("address", "day"),)
+    __table_args__ = (UniqueConstraint("address", "day", "purpose"),)
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     address: Mapped[str] = mapped_column(String(320))
+    purpose: Mapped[str] = mapped_column(String(64), default="reply", server_default="reply")
     day: Mapped[dt.date] = mapped_column()
     count: Mapped[int] = mapped_column(Integer, default=0)
     noticed: Mapped[bool] = mapped_column(Boolean, default=False)
+
+
+class PendingChange(Base):
+    """A replace or withdraw of an entry that waits for its owner's confirmation.
+
+    Made when such a mail carries no valid entry key (``app.league.ownership``): the server
+    mails a confirmation request with a token to the entry's registered address and keeps the
+    change here; the owner's answer (the token in the subject or body) applies it. Only the
+    SHA-256 of the token is stored. ``kind``: ``replace`` (``sheet_text`` is the new sheet) or
+    ``withdraw``. ``state``: pending -> done | expired (past ``expires_at``, or entries closed)
+    | superseded (a later change of the same entry) | refused (applying it failed; ``detail``).
+    """
+
+    __tablename__ = "pending_changes"
+    __table_args__ = (Index("ix_pending_changes_entry_state", "entry_id", "state"),)
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    entry_id: Mapped[int] = mapped_column(ForeignKey("entries.id"))
+    kind: Mapped[str] = mapped_column(String(16))
+    sheet_text: Mapped[str | None] = mapped_column(Text)
+    token_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    inbound_id: Mapped[int | None] = mapped_column(ForeignKey("inbound_messages.id"))
+    state: Mapped[str] = mapped_column(String(16), default="pending")
+    detail: Mapped[str | None] = mapped_column(Text)
+    created_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    expires_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True))
+    done_at: Mapped[dt.datetime | None] = mapped_column(DateTime(timezone=True))
+
+
+class OrganizerNotice(Base):
+    """One line for the organizers, waiting for the next digest mail (``app.mail.notices``).
+
+    ``key`` makes recording idempotent (a step re-run after a crash records nothing twice);
+    ``digest_id`` is the outbox row of the digest that carried it (NULL: not sent yet).
+    """
+
+    __tablename__ = "organizer_notices"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    key: Mapped[str] = mapped_column(String(300), unique=True)
+    subject: Mapped[str] = mapped_column(String(300))
+    text: Mapped[str] = mapped_column(Text)
+    created_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    digest_id: Mapped[int | None] = mapped_column(ForeignKey("outbox.id"))

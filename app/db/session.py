@@ -14,7 +14,17 @@ ROOT = Path(__file__).resolve().parents[2]
 
 def make_engine(url: str) -> Engine:
     """Create an SQLAlchemy engine for ``url``. For SQLite: creates the parent folder, enables
-    foreign keys and WAL, and a 30 s busy timeout."""
+    foreign keys and WAL, and a 30 s busy timeout.
+
+    SQLite transactions follow SQLAlchemy's recipe "Serializable isolation / Savepoints /
+    Transactional DDL" (SQLite dialect docs): pysqlite's own transaction handling is switched off
+    (``isolation_level = None``) and SQLAlchemy emits the ``BEGIN`` itself, so a transaction
+    starts at its first statement, reads included, and ``Session.begin_nested()`` is a real
+    ``SAVEPOINT`` inside it (with pysqlite's default mode a SAVEPOINT issued as the first write
+    opened no transaction and was committed on its own, issue #9.7). The ``BEGIN`` is
+    ``BEGIN IMMEDIATE``: the write lock is taken at the start, waiting up to the busy timeout,
+    because a deferred transaction that read first and writes later fails at once with
+    ``database is locked`` when another connection wrote in between (WAL snapshot upgrade)."""
     if url.startswith("sqlite"):
         path = url.split("///", 1)[1] if "///" in url else ""
         if path and path != ":memory:":
@@ -23,10 +33,15 @@ def make_engine(url: str) -> Engine:
 
         @event.listens_for(engine, "connect")
         def _pragmas(dbapi_conn, _record):  # type: ignore[no-untyped-def]
+            dbapi_conn.isolation_level = None  # the recipe: pysqlite emits no BEGIN of its own
             cur = dbapi_conn.cursor()
             cur.execute("PRAGMA foreign_keys=ON")
             cur.execute("PRAGMA journal_mode=WAL")
             cur.close()
+
+        @event.listens_for(engine, "begin")
+        def _begin(conn):  # type: ignore[no-untyped-def]
+            conn.exec_driver_sql("BEGIN IMMEDIATE")
 
         return engine
     return create_engine(url, pool_pre_ping=True)

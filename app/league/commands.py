@@ -22,8 +22,17 @@ from typing import TYPE_CHECKING
 
 import click
 
+from app.league.privacy import public_name
 from app.league.standings import Points
 from app.league.timeparse import format_duration, iso, parse_duration, parse_instant
+from app.mail.storable import visible
+
+
+def echo(text: str, **kwargs: Any) -> None:
+    """``click.echo`` of text that may hold players' names: every control, bidi or zero-width
+    character is written as ``<U+XXXX>`` (a unit named with an escape sequence cannot drive the
+    operator's terminal, issue #8.7)."""
+    click.echo(visible(text), **kwargs)
 
 if TYPE_CHECKING:
     from sqlalchemy.orm import Session, sessionmaker
@@ -225,55 +234,61 @@ def league_list() -> None:
         for lg in leagues:
             n = session.scalar(select(func.count()).select_from(Entry).where(
                 Entry.league_id == lg.id, Entry.status == "active"))
-            click.echo(f"{lg.name}\t{lg.state}\t{n} entries\tdeadline {iso(lg.entry_deadline)}")
+            echo(f"{lg.name}\t{lg.state}\t{n} entries\tdeadline {iso(lg.entry_deadline)}")
 
 
 @league_group.command("show")
 @click.argument("name")
+@click.option("--show-addresses", is_flag=True,
+              help="list the players' mail addresses (default: their public names only)")
 @_refusals
-def league_show(name: str) -> None:
+def league_show(name: str, show_addresses: bool) -> None:
     """Show league NAME: settings, entries (with seats) and the schedule with results (a
-    played round shows when it was played, the others when they are scheduled)."""
+    played round shows when it was played, the others when they are scheduled). Players appear
+    by their public names (display name, else a masked address); ``--show-addresses`` adds
+    the addresses."""
     from sqlalchemy import select
 
     from app.db.models import Battle, Round
 
     with _session() as (_s, _f, session):
         lg = svc.get_league(session, name)
-        click.echo(f"league {lg.name} ({lg.state})")
-        click.echo(f"  entry deadline: {iso(lg.entry_deadline)}")
+        echo(f"league {lg.name} ({lg.state})")
+        echo(f"  entry deadline: {iso(lg.entry_deadline)}")
         every = format_duration(lg.rounds_every_s) if lg.rounds_every_s else "by hand"
-        click.echo(f"  rounds every: {every}; next round: {iso(lg.next_round_at) or '-'}")
-        click.echo(f"  points: {lg.points_win}/{lg.points_draw}/{lg.points_loss}"
+        echo(f"  rounds every: {every}; next round: {iso(lg.next_round_at) or '-'}")
+        echo(f"  points: {lg.points_win}/{lg.points_draw}/{lg.points_loss}"
                    f"{'; double round-robin' if lg.double else ''}")
         names: dict[int, str] = {}
-        click.echo("entries:")
+        echo("entries:")
         for e, p, sheet in svc.entries_of(session, lg):
             unit = sheet.unit_name if sheet else "-"
-            names[e.id] = f"{p.display_name or p.address} ({unit})"
+            who = public_name(p.display_name, p.address, p.id)
+            names[e.id] = f"{who} ({unit})"
             seat = f"seat {e.seat + 1}" if e.seat is not None else "unseated"
             ver = f"v{sheet.version}" if sheet else "no sheet"
-            click.echo(f"  {p.address}\t{e.status}\t{seat}\t{unit} {ver}")
+            shown = f"{who} <{p.address}>" if show_addresses else who
+            echo(f"  {shown}\t{e.status}\t{seat}\t{unit} {ver}")
         for rnd in session.scalars(select(Round).where(Round.league_id == lg.id)
                                    .order_by(Round.number)):
             if rnd.state == "done" and rnd.done_at is not None:
                 at = f"played {iso(rnd.done_at)}"  # not the schedule: it may have run early
             else:
                 at = iso(rnd.scheduled_at) or "by hand"
-            click.echo(f"round {rnd.number} ({rnd.state}, {at}):")
+            echo(f"round {rnd.number} ({rnd.state}, {at}):")
             for b in session.scalars(select(Battle).where(Battle.round_id == rnd.id)
                                      .order_by(Battle.board)):
                 a = names.get(b.entry_a_id, "?")
                 if b.entry_b_id is None:
-                    click.echo(f"  {b.board}. {a}: bye")
+                    echo(f"  {b.board}. {a}: bye")
                     continue
                 vs = f"{a} vs {names.get(b.entry_b_id, '?')}"
                 if b.state == "done":
                     res = {0: "A wins", 1: "B wins", None: "draw"}[b.winner]
-                    click.echo(f"  {b.board}. {vs}: {res} ({b.reason}, turn {b.turns}, "
+                    echo(f"  {b.board}. {vs}: {res} ({b.reason}, turn {b.turns}, "
                                f"HP {b.hp_a}/{b.hp_b})")
                 else:
-                    click.echo(f"  {b.board}. {vs}: {b.state}")
+                    echo(f"  {b.board}. {vs}: {b.state}")
 
 
 @league_group.command("close-entries")
@@ -337,7 +352,7 @@ def league_standings(name: str, lang: str, html_file: Path | None) -> None:
         except OSError as exc:
             raise click.ClickException(f"cannot write {html_file}: {exc.strerror or exc}") \
                 from exc
-    click.echo(text, nl=False)
+    echo(text, nl=False)
     if html_file is not None:
         click.echo(f"wrote {html_file}")
 

@@ -40,6 +40,7 @@ from app.db.models import (
 )
 from app.db.session import transaction
 from app.league import standings as st
+from app.league.privacy import public_name
 from app.league.schedule import berger_schedule
 from app.league.timeparse import as_utc, format_duration, iso
 
@@ -288,6 +289,13 @@ def _check_open(league: League, now: dt.datetime) -> None:
         raise EntriesClosed(f"entries to league {league.name!r} are closed")
 
 
+def check_open(league: League, now: dt.datetime) -> None:
+    """Raise :class:`EntriesClosed` unless ``league`` takes entries, replacements and
+    withdrawals at ``now`` (state ``open`` and before the deadline); the mail layer asks before
+    it keeps a change for its owner's confirmation (``app.league.ownership``)."""
+    _check_open(league, now)
+
+
 def _entry(session: Session, league: League, player: Player) -> Entry | None:
     return session.scalar(
         select(Entry).where(Entry.league_id == league.id, Entry.player_id == player.id)
@@ -313,7 +321,10 @@ def submit_entry(session: Session, league: League, player: Player, sheet_text: s
     if entry is not None and entry.status == "disqualified":
         raise BadState(f"{player.address} is disqualified from {league.name!r}", "disqualified")
     if entry is None:
-        entry = Entry(league_id=league.id, player_id=player.id, status="active", created_at=now)
+        from app.league.ownership import new_key
+
+        entry = Entry(league_id=league.id, player_id=player.id, status="active", created_at=now,
+                      owner_key=new_key())  # the entry key (app.league.ownership)
         session.add(entry)
         session.flush()
     replaced = False
@@ -368,6 +379,9 @@ def close_entries(session: Session, league: League, *, now: dt.datetime,
     """
     if league.state != "open":
         raise BadState(f"league {league.name!r} is {league.state}, not open")
+    from app.league.ownership import expire_pending
+
+    expire_pending(session, league, now)  # no replacement or withdrawal waits past the close
     entries = session.scalars(
         select(Entry).where(Entry.league_id == league.id, Entry.status == "active")
         .order_by(Entry.id)
@@ -508,8 +522,10 @@ class _Cast:
         return self.units[sheet_id]
 
     def name(self, entry_id: int) -> str:
-        p = self.players[self.entries[entry_id].player_id]
-        return p.display_name or p.address
+        """The player's public name (never the address: ``app.league.privacy``)."""
+        pid = self.entries[entry_id].player_id
+        p = self.players[pid]
+        return public_name(p.display_name, p.address, pid)
 
     def player_of(self, entry_id: int) -> _P:
         return self.players[self.entries[entry_id].player_id]
@@ -969,7 +985,8 @@ def standings(session: Session, league: League, *,
         p = players[e.player_id]
         rows.append(st.StandingRow(
             rank=s.rank, shared=s.shared, entry_id=e.id, player_id=p.id, address=p.address,
-            name=p.display_name or p.address, unit=units.get(e.id, ""), played=s.played,
+            name=public_name(p.display_name, p.address, p.id), unit=units.get(e.id, ""),
+            played=s.played,
             wins=s.wins, draws=s.draws, losses=s.losses, byes=s.byes, points=s.points,
             head_to_head=s.head_to_head, sonneborn_berger=s.sonneborn_berger,
             hp_margin=s.hp_margin))
@@ -1001,8 +1018,8 @@ def standings_context(session: Session, league: League, *, upto_round: int | Non
             nb = cast_names.get(eb, ("?", "?")) if eb else None
             pairings.append(PairingView(board, na[0], na[1], nb[0] if nb else None,
                                         nb[1] if nb else None))
-    dq = [name or address for name, address in session.execute(
-        select(Player.display_name, Player.address).join(Entry, Entry.player_id == Player.id)
+    dq = [public_name(name, address, pid) for name, address, pid in session.execute(
+        select(Player.display_name, Player.address, Player.id).join(Entry, Entry.player_id == Player.id)
         .where(Entry.league_id == league.id, Entry.status == "disqualified")
         .order_by(Entry.id))]
     if (rounds and after == len(rounds)) or (not rounds and league.state == "finished"):

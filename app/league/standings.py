@@ -168,7 +168,9 @@ class StandingRow:
             :class:`Score`.
         sonneborn_berger: as in :class:`Score` (a ``Fraction``; :attr:`sb_text` prints it).
         entry_id, player_id: database ids.
-        address: the player's mail address; name: display name, or the address when empty.
+        address: the player's mail address (for the player and the operator only, never shown to
+            others); name: the public name (``app.league.privacy.public_name``: the display name,
+            else the masked address with the player id).
         unit: the name of the unit on the entry's active sheet.
     """
 

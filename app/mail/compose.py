@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import datetime as dt
 import logging
+import re
 import unicodedata
 from collections.abc import Sequence
 from email.header import Header
@@ -24,6 +25,47 @@ from sqlalchemy.orm import Session
 from app.db.models import OutboxMessage, utcnow
 
 log = logging.getLogger(__name__)
+
+
+#: ``<left@right>`` of printable ASCII (RFC 5322 §3.6.4 msg-id); linear: no ``<>`` inside
+_MSG_ID = re.compile(r"<([!-;=?-~]{1,900}@[!-;=?-~]{1,900})>")
+_BARE_ID = re.compile(r"[!-;=?-~]{1,900}@[!-;=?-~]{1,900}")
+#: msg-ids kept in References (RFC 5322 §3.6.4 allows trimming; the first and the latest stay)
+MAX_REFERENCES = 10
+#: a policy whose raw headers (set with ``set_raw``) are never re-folded: a msg-id longer than
+#: a line (Exchange writes long ones) must not become an RFC 2047 encoded word (CPython treats
+#: In-Reply-To/References as unstructured, gh-100991, and re-folds a long one with encoded words)
+_POLICY = default_policy.clone(refold_source="none")
+
+
+def msg_ids(value: str | None) -> list[str]:
+    """The msg-ids in a Message-ID/In-Reply-To/References header value as written, each as
+    ``<left@right>`` (a bare ``left@right`` when the header has no bracketed one), in order,
+    without repeats. Ids with characters outside printable ASCII (RFC 6532 UTF-8 ids, mojibake)
+    are left out: they cannot be written into a 7-bit header without being encoded, and an
+    encoded msg-id is no msg-id. At most the first 4,000 characters are read."""
+    text = (value or "")[:4000]
+    found = [f"<{m}>" for m in _MSG_ID.findall(text)]
+    if not found and "<" not in text:
+        bare = _BARE_ID.search(text.strip())
+        if bare is not None and bare.group(0) == text.strip():
+            found = [f"<{bare.group(0)}>"]
+    return list(dict.fromkeys(found))
+
+
+def fold_ids(name: str, ids: Sequence[str]) -> str:
+    """``ids`` as a header value folded between ids (never inside one, RFC 5322 §2.2.3):
+    a line break and a space before an id that would pass 78 characters."""
+    lines: list[str] = []
+    width = len(name) + 2
+    for mid in ids:
+        if lines and width + 1 + len(mid) > 78:
+            lines.append("\n " + mid)
+            width = 1 + len(mid)
+        else:
+            lines.append((" " if lines else "") + mid)
+            width += len(mid) + (1 if len(lines) > 1 else 0)
+    return "".join(lines)
 
 
 def reply_subject(subject: str) -> str:
@@ -102,10 +144,14 @@ def build_message(
     body and the subject each on its own), logged at INFO.
 
     Threading: ``In-Reply-To`` is set from ``in_reply_to`` and ``References`` from ``references``
-    plus ``in_reply_to`` (RFC 5322 §3.6.4). A fresh ``Message-ID`` in the sender's domain and a
-    ``Date`` are added. Raises ``ValueError`` for an address that cannot be parsed.
+    plus ``in_reply_to`` (RFC 5322 §3.6.4), as msg-ids written raw and folded only between ids
+    (:func:`msg_ids`, :func:`fold_ids`; never RFC 2047 encoded words, which Outlook and Exchange
+    do not read as ids); an ``in_reply_to`` that is no ASCII msg-id threads nothing, and
+    References keeps the first and the last ``MAX_REFERENCES - 1`` ids. A fresh ``Message-ID`` in
+    the sender's domain and a ``Date`` are added. Raises ``ValueError`` for an address that
+    cannot be parsed.
     """
-    msg = EmailMessage(policy=default_policy)
+    msg = EmailMessage(policy=_POLICY)
     domain = sender.rpartition("@")[2] or "localhost"
     msg["From"] = Address(display_name=sender_name, addr_spec=sender) if sender_name else sender
     msg["To"] = to
@@ -129,10 +175,14 @@ def build_message(
         msg["Subject"] = subject
     msg["Date"] = format_datetime(now or utcnow())
     msg["Message-ID"] = make_msgid(domain=domain)
-    if in_reply_to:
-        msg["In-Reply-To"] = in_reply_to
-        refs = [r for r in references if r and r != in_reply_to] + [in_reply_to]
-        msg["References"] = " ".join(refs)
+    parent = msg_ids(in_reply_to)[:1]
+    if parent:
+        refs = [r for ref in references for r in msg_ids(ref) if r != parent[0]] + parent
+        refs = list(dict.fromkeys(refs))
+        if len(refs) > MAX_REFERENCES:
+            refs = refs[:1] + refs[-(MAX_REFERENCES - 1):]
+        msg.set_raw("In-Reply-To", parent[0])
+        msg.set_raw("References", fold_ids("References", refs))
     if auto_submitted:
         msg["Auto-Submitted"] = auto_submitted
     if jis:

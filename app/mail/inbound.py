@@ -8,10 +8,15 @@ Order of a pass (design: "a mail is never lost and never processed twice"):
 2. NOOP, then SEARCH (notes §0c: the first SEARCH after another delivery misses it). Candidates:
    every UNSEEN message plus every UID above the last stored one (flag mode), or every message of
    the mailbox (move mode: the processed folder holds the rest).
-3. FETCH in batches: RFC822.SIZE, then ``BODY.PEEK[]`` (``BODY.PEEK[HEADER]`` only, for a mail
-   over ``max_mail_bytes``); the key is the Message-ID, or ``sha256:<hex>`` of the raw bytes.
-   New keys are inserted as ``InboundMessage(status="stored")`` with UIDVALIDITY and UID, and the
-   transaction is committed **before** the server is touched.
+3. FETCH in batches: RFC822.SIZE, then ``BODY.PEEK[]``; for a mail over ``max_mail_bytes`` its
+   BODYSTRUCTURE, then only its header and its text parts (a sheet in the body with a photo
+   attached is still read; the parts left out are listed in ``InboundMessage.omitted``). The key is
+   the Message-ID as written (lossless: UTF-8 ids stay themselves), or ``sha256:<hex>`` of the raw
+   bytes. New keys are inserted as ``InboundMessage(status="stored")`` with UIDVALIDITY and UID,
+   **each in its own savepoint** with every text made storable (``app.mail.storable``); a mail
+   that still cannot be stored is kept as raw bytes in status ``quarantined`` (or, if even that
+   fails, as a file in ``data_dir/quarantine/``), logged and reported to the organizers, and the
+   mails behind it go on. The transaction is committed **before** the server is touched.
 4. Mark on the server: ``\\Seen`` (flag mode) or MOVE to the processed folder (copy + delete +
    expunge without the MOVE extension). A crash between 3 and 4 leaves stored, unmarked mail:
    the next pass finds it again, sees its key stored, and only marks it.
@@ -46,20 +51,41 @@ from app.db.models import InboundMessage, MailboxState, utcnow
 from app.db.session import transaction
 from app.mail.decode import decode_iso2022jp, sender_address
 from app.mail.faults import crash_point
+from app.mail.storable import column_text
 
 log = logging.getLogger(__name__)
 
 FETCH_BATCH = 250
 
 
+def _header_value(block: bytes, name: bytes) -> bytes | None:
+    """The raw bytes of the first header ``name`` (lower case, with the colon) in a header
+    block, unfolded, or ``None``."""
+    value: list[bytes] | None = None
+    for line in block.split(b"\n"):
+        line = line.rstrip(b"\r")
+        if value is not None:
+            if line[:1] in (b" ", b"\t"):
+                value.append(line)
+                continue
+            break
+        if line[:len(name)].lower() == name:
+            value = [line[len(name):]]
+    return b" ".join(value) if value is not None else None
+
+
 def message_key(raw: bytes) -> str:
-    """The dedupe key of a raw mail: its Message-ID (``<…>``, trimmed) or ``sha256:<hex>`` of the
-    bytes when it has none (or an unusable one)."""
-    headers = email.message_from_bytes(_header_block(raw), policy=email.policy.compat32)
-    mid = headers.get("Message-ID")
-    if mid:
-        mid = " ".join(str(mid).split())
-        if 3 <= len(mid) <= 990 and "@" in mid:
+    """The dedupe key of a raw mail: its Message-ID as written, whitespace unfolded (``<…>``;
+    UTF-8 ids, RFC 6532, stay as they are, so two such ids never collapse into one), or
+    ``sha256:<hex>`` of the bytes when it has none or an unusable one (not UTF-8, a control
+    character, no ``@``, over 990 characters)."""
+    value = _header_value(_header_block(raw), b"message-id:")
+    if value:
+        try:
+            mid = " ".join(value.decode("utf-8").split())
+        except UnicodeDecodeError:
+            mid = ""
+        if 3 <= len(mid) <= 990 and "@" in mid and not any(ord(c) < 32 or c == "\x7f" for c in mid):
             return mid
     return "sha256:" + hashlib.sha256(raw).hexdigest()
 
@@ -74,19 +100,81 @@ def _header_block(raw: bytes) -> bytes:
 def _subject(raw: bytes) -> str:
     try:
         msg = email.message_from_bytes(_header_block(raw), policy=email.policy.default)
-        subject = str(msg.get("Subject") or "")
+        subject = str(msg.get("Subject") or "")[:4000]
     except Exception:  # noqa: BLE001 - a bad header never stops storing
         return ""
     if "\x1b" in subject:
         subject = decode_iso2022jp(subject.encode("latin-1", "replace"))
-    return " ".join(subject.split())[:1000]
+    return column_text(" ".join(subject.split()), 1000)
 
 
 def _sender(raw: bytes) -> str:
     try:
-        return sender_address(email.message_from_bytes(_header_block(raw), policy=email.policy.default))[:320]
+        return column_text(sender_address(email.message_from_bytes(
+            _header_block(raw), policy=email.policy.default)), 320)
     except Exception:  # noqa: BLE001
         return ""
+
+
+def _text_parts(structure: object, limit: int) -> tuple[list[str], list[dict]]:
+    """From an IMAP BODYSTRUCTURE (imapclient's ``BodyData``): the part numbers of the text
+    parts (``text/plain``, ``text/html``, ``text/*`` attachments) that fit in ``limit`` bytes
+    together, and the other leaf parts as ``{"part", "type", "name", "size"}`` (RFC 3501
+    §7.4.2). ``([], [])`` for a single-part mail."""
+    keep: list[str] = []
+    omitted: list[dict] = []
+    budget = [limit]
+
+    def text(value: object) -> str:
+        return value.decode("utf-8", "replace") if isinstance(value, bytes) else str(value or "")
+
+    def walk(node: object, path: str) -> None:
+        multipart = getattr(node, "is_multipart", False)
+        if multipart:
+            for i, child in enumerate(node[0], start=1):  # type: ignore[index]
+                walk(child, f"{path}.{i}" if path else str(i))
+            return
+        leaf = list(node)  # type: ignore[call-overload]
+        ctype = f"{text(leaf[0])}/{text(leaf[1])}".lower()
+        params = leaf[2] if isinstance(leaf[2], (list, tuple)) else ()
+        name = ""
+        for k, v in zip(params[::2], params[1::2], strict=False):
+            if text(k).lower() == "name":
+                name = text(v)
+        try:
+            size = int(leaf[6])
+        except (IndexError, TypeError, ValueError):
+            size = 0
+        if ctype.startswith("text/") and size <= budget[0] and len(keep) < 20:
+            keep.append(path)
+            budget[0] -= size
+        else:
+            omitted.append({"part": path, "type": ctype, "name": column_text(name, 200), "size": size})
+
+    if not getattr(structure, "is_multipart", False):
+        return [], []
+    walk(structure, "")
+    return keep, omitted
+
+
+def _partial_raw(header: bytes, parts: list[tuple[bytes, bytes]]) -> bytes:
+    """A mail of ``header`` (the original header block, its Content-Type replaced) and the
+    fetched text ``parts`` (``(MIME header, body)``) as one ``multipart/mixed``."""
+    boundary = "amaryllis-partial-" + hashlib.sha256(header).hexdigest()[:24]
+    lines = []
+    skip = False
+    for line in header.rstrip(b"\r\n").split(b"\n"):
+        line = line.rstrip(b"\r")
+        if line[:1] in (b" ", b"\t") and skip:
+            continue
+        skip = line.lower().startswith((b"content-type:", b"content-transfer-encoding:"))
+        if not skip:
+            lines.append(line)
+    lines.append(f'Content-Type: multipart/mixed; boundary="{boundary}"'.encode())
+    out = b"\r\n".join(lines) + b"\r\n\r\n"
+    for mime, body in parts:
+        out += f"--{boundary}\r\n".encode() + mime.rstrip(b"\r\n") + b"\r\n\r\n" + body + b"\r\n"
+    return out + f"--{boundary}--\r\n".encode()
 
 
 def connect(settings: Settings, *, timeout: float = 60.0) -> IMAPClient:
@@ -187,23 +275,41 @@ class Poller:
         small = [u for u in uids if u in sizes and int(sizes[u].get(b"RFC822.SIZE", 0)) <= limit]
         large = [u for u in uids if u in sizes and u not in small]
         raws: dict[int, bytes] = {}
+        omitted: dict[int, list[dict]] = {}
         if small:
             for uid, data in client.fetch(small, ["BODY.PEEK[]"]).items():
                 raws[uid] = data.get(b"BODY[]") or b""
         if large:
-            for uid, data in client.fetch(large, ["BODY.PEEK[HEADER]"]).items():
-                raws[uid] = data.get(b"BODY[HEADER]") or b""
+            for uid, data in client.fetch(large, ["BODY.PEEK[HEADER]", "BODYSTRUCTURE"]).items():
+                header = data.get(b"BODY[HEADER]") or b""
+                raws[uid] = header
+                try:
+                    keep, left = _text_parts(data.get(b"BODYSTRUCTURE"), limit)
+                except Exception:  # noqa: BLE001 - an odd structure: headers only, as before
+                    keep, left = [], []
+                if not keep:
+                    continue
+                items = [f"BODY.PEEK[{p}.MIME]" for p in keep] + [f"BODY.PEEK[{p}]" for p in keep]
+                got = client.fetch([uid], items).get(uid, {})
+                parts = [(got.get(f"BODY[{p}.MIME]".encode()) or b"", got.get(f"BODY[{p}]".encode()) or b"")
+                         for p in keep]
+                raws[uid] = _partial_raw(header, parts)
+                omitted[uid] = left
         keyed = [(uid, message_key(raws[uid]), raws[uid]) for uid in sorted(raws)]
-        stored = self._store(keyed, uidvalidity, {u: int(sizes[u].get(b"RFC822.SIZE", 0)) for u in raws}, now)
+        stored = self._store(keyed, uidvalidity, {u: int(sizes[u].get(b"RFC822.SIZE", 0)) for u in raws}, now,
+                             omitted)
         crash_point("after-store")
         self._mark(client, sorted(raws))
         return stored
 
     def _store(self, keyed: list[tuple[int, str, bytes]], uidvalidity: int, sizes: dict[int, int],
-               now: dt.datetime) -> int:
-        """Insert rows for new keys and advance the stored UID, in one committed transaction."""
+               now: dt.datetime, omitted: dict[int, list[dict]] | None = None) -> int:
+        """Insert rows for new keys, each in its own savepoint, and advance the stored UID, in one
+        committed transaction. A row the database refuses (:meth:`_quarantine`) never stops the
+        rows behind it."""
         if not keyed:
             return 0
+        omitted = omitted or {}
         with transaction(self.factory) as s:
             keys = {k for _, k, _ in keyed}
             known = set(s.scalars(sql_select(InboundMessage.message_key)
@@ -214,20 +320,61 @@ class Poller:
                     continue
                 known.add(key)
                 row = InboundMessage(
-                    message_key=key, uidvalidity=uidvalidity, uid=uid, mailbox=self.mailbox,
-                    sender=_sender(raw), subject=_subject(raw), raw=raw, size=sizes.get(uid, len(raw)),
-                    status="stored", received_at=now,
+                    message_key=column_text(key, 998), uidvalidity=uidvalidity, uid=uid,
+                    mailbox=self.mailbox, sender=_sender(raw), subject=_subject(raw), raw=raw,
+                    size=sizes.get(uid, len(raw)), status="stored", received_at=now,
+                    omitted=omitted.get(uid) or None,
                 )
                 try:
                     with s.begin_nested():  # another poller may have stored it meanwhile
                         s.add(row)
                 except IntegrityError:
                     continue
+                except Exception as exc:  # noqa: BLE001 - the database refused this one mail
+                    if self._quarantine(s, uid, uidvalidity, raw, sizes.get(uid, len(raw)), exc, now):
+                        stored += 1
+                    continue
                 stored += 1
             state = s.scalar(sql_select(MailboxState).where(MailboxState.mailbox == self.mailbox))
             top = max(uid for uid, _, _ in keyed)
             if state is not None and state.uidvalidity == uidvalidity and top > state.last_uid:
                 state.last_uid = top
+        return stored
+
+    def _quarantine(self, s: Session, uid: int, uidvalidity: int, raw: bytes, size: int,
+                    exc: BaseException, now: dt.datetime) -> bool:
+        """Keep a mail the database would not store as read: its raw bytes in a row of status
+        ``quarantined`` keyed by their hash (nothing else taken from it), else a file in
+        ``data_dir/quarantine/``; logged at ERROR and reported to the organizers. Returns True
+        when a row was stored."""
+        from app.mail.notices import notify_organizers
+
+        digest = hashlib.sha256(raw).hexdigest()
+        reason = column_text(f"{type(exc).__name__}: {exc}", 2000)
+        log.error("inbound UID %s could not be stored (%s); quarantined", uid, reason.splitlines()[0])
+        stored = False
+        try:
+            with s.begin_nested():
+                s.add(InboundMessage(message_key=f"sha256:{digest}", uidvalidity=uidvalidity, uid=uid,
+                                     mailbox=self.mailbox, sender="", subject="", raw=raw, size=size,
+                                     status="quarantined", error=reason, received_at=now))
+            stored = True
+        except Exception:  # noqa: BLE001 - even that failed: keep the bytes on disk
+            folder = self.settings.data_dir / "quarantine"
+            folder.mkdir(parents=True, exist_ok=True)
+            (folder / f"{digest}.eml").write_bytes(raw)
+            log.error("inbound UID %s written to %s", uid, folder / f"{digest}.eml")
+        try:
+            with s.begin_nested():
+                notify_organizers(
+                    s, self.settings, key=f"quarantine:{digest}", now=now,
+                    subject="[amaryllis] a mail could not be stored",
+                    text=(f"The mail with IMAP UID {uid} (UIDVALIDITY {uidvalidity}, SHA-256 {digest}) "
+                          f"could not be stored as read: {reason}\nIts raw bytes are kept "
+                          f"({'inbound status quarantined' if stored else 'data_dir/quarantine/'}); "
+                          "it was not answered. The mails behind it were processed.\n"))
+        except Exception:  # noqa: BLE001
+            log.exception("could not record the quarantine notice")
         return stored
 
     def _mark(self, client: IMAPClient, uids: Iterable[int]) -> None:

@@ -1,28 +1,70 @@
-"""Protection rules: when the server must not answer a mail automatically, or must refuse it.
+"""Protection: when the server must not answer a mail, must refuse it, or must limit it.
 
-Each rule is a small named predicate (Mailman style); the pipeline records the names that matched in
-``InboundMessage.rules``. Sources: RFC 3834 (automatic responses: ``Auto-Submitted``, no reply to
-bounces, lists or ourselves), RFC 2369/2919 (``List-*`` headers), RFC 3464 (delivery status
-notifications, ``multipart/report``), RFC 8601 (``Authentication-Results``).
+The table :data:`CHAIN` is Mailman's chain: an ordered list of named rules, each an object with a
+``name``, a ``description`` and ``check(ctx)`` returning a :class:`Verdict` (stop here) or
+``None`` (go on). The pipeline runs it after decoding and parsing the command, before the command
+itself, and records the names that matched in ``InboundMessage.rules``. The order matters and is
+the design (``docs/mail.md``, Limits):
+
+1. ``auto-reply`` — loops and robots (bounce, auto-submitted, list, ourselves, no or unusable
+   sender): ``ignored``, no reply (RFC 3834 §2).
+2. ``authentication`` — with ``require_auth_results`` (or the league's ``require_auth``), a mail
+   whose From domain did not pass at *our* receiving server (its ``Authentication-Results``,
+   found by ``authserv_id``; RFC 8601) is ``refused`` without a reply: the From is probably
+   forged, and a reply would be backscatter.
+3. ``lockout`` — an address that sent ``password_attempts`` wrong organizer passwords, league
+   passwords or entry keys today is refused for that purpose until the next UTC day (one alert
+   to the organizers when it starts).
+4. ``rate-limit`` — replies per address per UTC day (``rate_limit_per_day``, then one notice);
+   a mail with a proof (DMARC pass, the organizer password, a valid entry key or confirmation
+   token: :func:`proof`) is not counted, so forged mail cannot use up its owner's quota.
+5. ``unknown-senders`` — replies to addresses the server has never seen, for all of them together
+   per UTC hour (``unknown_replies_per_hour``): a flood of forged senders gets no backscatter
+   beyond that (one notice to the organizers per hour).
+6. ``too-large`` — over ``max_mail_bytes`` with no text part within it: a reply says so.
+
+Authentication comes before every counter, so forged mail counts against nobody once
+``require_auth_results`` is on. Sources: RFC 3834 (automatic responses), RFC 2369/2919
+(``List-*``), RFC 3464 (``multipart/report``), RFC 8601 (``Authentication-Results``, parsed with
+the ``authres`` library), RFC 7489 §3.1 (identifier alignment, relaxed).
 """
 
 from __future__ import annotations
 
-import re
-from collections.abc import Iterable
+import datetime as dt
+import logging
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
 from email.message import Message
 from email.utils import getaddresses
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
+
+from app.db.models import SenderCounter
+
+log = logging.getLogger(__name__)
 
 BOUNCE_LOCALPARTS = ("mailer-daemon", "postmaster", "mail-daemon", "mailer_daemon")
 LIST_HEADERS = ("List-Id", "List-Unsubscribe", "List-Post", "List-Help", "List-Owner", "List-Archive")
+#: characters of one ``Authentication-Results`` header that are parsed, and headers looked at
+MAX_AUTH_HEADER = 2000
+MAX_AUTH_HEADERS = 20
 
 
 def _get(msg: Message, name: str) -> str | None:
+    """The first header ``name`` as written (not parsed: the ``email`` header parser is slow on
+    long values), at most 4,000 characters; ``None`` when absent."""
+    want = name.lower()
     try:
-        value = msg.get(name)
+        for key, value in msg.raw_items():
+            if key.lower() == want:
+                return " ".join(str(value)[:4000].split())
     except Exception:  # noqa: BLE001 - malformed header counts as present but unreadable
         return ""
-    return None if value is None else str(value)
+    return None
 
 
 def _addresses(value: str | None) -> list[str]:
@@ -44,7 +86,7 @@ def check_auto_reply(msg: Message, *, ourselves: Iterable[str] = ()) -> list[str
             older ``X-Autoreply``/``X-Autorespond``/``Precedence: auto_reply`` markers.
         ``list``: ``Precedence: bulk|list|junk`` or any ``List-*`` header.
         ``ourselves``: the From address is one of ``ourselves`` (a loop).
-        ``no-sender``: no usable From address.
+        ``no-sender``: no From address at all.
     """
     rules: list[str] = []
     return_path = _get(msg, "Return-Path")
@@ -71,31 +113,365 @@ def check_auto_reply(msg: Message, *, ourselves: Iterable[str] = ()) -> list[str
     return rules
 
 
-_METHOD = re.compile(r"\b(dkim|spf|dmarc)\s*=\s*([a-z]+)", re.I)
+# ---------------------------------------------------------------------------------------------
+# authentication (RFC 8601, RFC 7489)
 
 
-def check_authentication(msg: Message, *, authserv_id: str | None = None) -> list[str]:
-    """Names of failed sender authentications in the topmost ``Authentication-Results`` header.
+@dataclass(frozen=True)
+class AuthResult:
+    """What our receiving server said about a mail's sender.
 
-    Only the first (topmost) header is trusted: it is the one our receiving server added (RFC 8601
-    §5); when ``authserv_id`` is given, a header from another server id is ignored. Returns e.g.
-    ``["dkim-fail", "spf-fail"]`` for ``dkim=fail`` / ``spf=fail|softfail`` / ``dmarc=fail``;
-    ``[]`` when there is no header (nothing to judge) or everything passed.
+    Attributes:
+        found: a header with our ``authserv_id`` was there (and could be parsed).
+        passed: the From domain is authenticated: ``dmarc=pass``; or, without a DMARC result, a
+            ``dkim=pass`` whose ``header.d`` or an ``spf=pass`` whose ``smtp.mailfrom`` domain is
+            aligned with the From domain (the same domain, or one a subdomain of the other).
+        failures: rule names when not ``passed``: ``auth-missing`` (no header of ours),
+            ``auth-unreadable``, ``dmarc-fail``, ``dkim-fail``, ``spf-fail``, ``not-aligned``.
     """
+
+    found: bool
+    passed: bool
+    failures: tuple[str, ...] = ()
+
+
+def _aligned(domain: str, from_domain: str) -> bool:
+    d, f = domain.strip().lower().rstrip("."), from_domain.strip().lower().rstrip(".")
+    return bool(d and f) and (d == f or d.endswith("." + f) or f.endswith("." + d))
+
+
+def _raw_headers(msg: Message, name: str) -> list[str]:
+    want = name.lower()
     try:
-        headers = msg.get_all("Authentication-Results") or []
+        return [str(v)[:4 * MAX_AUTH_HEADER] for k, v in msg.raw_items() if k.lower() == want][:MAX_AUTH_HEADERS]
     except Exception:  # noqa: BLE001
         return []
-    if not headers:
-        return []
-    top = str(headers[0])
-    server_id = top.split(";", 1)[0].strip().lower()
-    if authserv_id and server_id.split()[0:1] != [authserv_id.lower()]:
-        return []
-    failed: list[str] = []
-    for method, result in _METHOD.findall(top):
-        method, result = method.lower(), result.lower()
-        bad = {"fail", "permerror"} | ({"softfail"} if method == "spf" else set())
-        if result in bad and f"{method}-fail" not in failed:
-            failed.append(f"{method}-fail")
-    return failed
+
+
+def authenticate(msg: Message, *, authserv_id: str, from_domain: str) -> AuthResult:
+    """Judge ``msg`` by the topmost ``Authentication-Results`` header whose authserv-id is
+    ``authserv_id`` (our MTA adds it on top and must strip forged copies of it, RFC 8601 §5;
+    headers of other servers are ignored, as are comments and every method but dkim, spf and
+    dmarc). One header is read up to :data:`MAX_AUTH_HEADER` characters. See :class:`AuthResult`
+    for the decision; a ``dkim=fail`` next to a ``dmarc=pass`` (a second, broken signature) does
+    not fail the mail. Never raises."""
+    import authres
+
+    if not authserv_id:
+        return AuthResult(False, False, ("auth-missing",))
+    want = authserv_id.strip().lower()
+    for value in _raw_headers(msg, "Authentication-Results"):
+        text = " ".join(value.split())[:MAX_AUTH_HEADER]
+        if text.split(";", 1)[0].strip().split(" ")[0].lower() != want:
+            continue
+        try:
+            header = authres.AuthenticationResultsHeader.parse_value(text)
+        except Exception:  # noqa: BLE001 - authres raises its own SyntaxError, RecursionError…
+            return AuthResult(True, False, ("auth-unreadable",))
+        results = [(str(r.method).lower(), str(r.result).lower(), r) for r in header.results]
+        dmarc = [res for m, res, _ in results if m == "dmarc"]
+        if "pass" in dmarc:
+            return AuthResult(True, True)
+        if "fail" in dmarc:
+            return AuthResult(True, False, ("dmarc-fail",))
+        for method, result, r in results:
+            if result != "pass":
+                continue
+            if method == "dkim" and _aligned(str(getattr(r, "header_d", "") or ""), from_domain):
+                return AuthResult(True, True)
+            if method == "spf":
+                mailfrom = str(getattr(r, "smtp_mailfrom", "") or "")
+                if _aligned(mailfrom.rpartition("@")[2], from_domain):
+                    return AuthResult(True, True)
+        failures = [f"{m}-fail" for m in ("dkim", "spf")
+                    if any(mm == m and res in ("fail", "softfail", "permerror") for mm, res, _ in results)]
+        return AuthResult(True, False, tuple(failures) or ("not-aligned",))
+    return AuthResult(False, False, ("auth-missing",))
+
+
+def check_authentication(msg: Message, *, authserv_id: str | None = None,
+                         from_domain: str = "") -> list[str]:
+    """Rule names of a failed sender authentication (:func:`authenticate`), ``[]`` when the From
+    domain passed at our server. Without ``authserv_id`` nothing can be trusted:
+    ``["auth-missing"]``."""
+    result = authenticate(msg, authserv_id=authserv_id or "", from_domain=from_domain)
+    return [] if result.passed else list(result.failures)
+
+
+# ---------------------------------------------------------------------------------------------
+# counters per purpose
+
+
+def counter(session: Session, address: str, purpose: str, day: dt.date) -> SenderCounter:
+    """The counter of ``purpose`` for ``address`` on ``day``, created at 0 when new (an
+    ``INSERT … ON CONFLICT DO NOTHING`` on SQLite and PostgreSQL: another process may create it
+    at the same moment)."""
+    q = select(SenderCounter).where(SenderCounter.address == address, SenderCounter.day == day,
+                                    SenderCounter.purpose == purpose)
+    row = session.scalar(q)
+    if row is not None:
+        return row
+    dialect = session.get_bind().dialect.name
+    values = dict(address=address, day=day, purpose=purpose, count=0, noticed=False)
+    if dialect in ("sqlite", "postgresql"):
+        if dialect == "sqlite":
+            from sqlalchemy.dialects.sqlite import insert
+        else:
+            from sqlalchemy.dialects.postgresql import insert
+        session.execute(insert(SenderCounter).values(**values).on_conflict_do_nothing())
+    else:  # pragma: no cover - other databases: a savepoint around a plain insert
+        try:
+            with session.begin_nested():
+                session.add(SenderCounter(**values))
+        except IntegrityError:
+            pass
+    row = session.scalar(q)
+    assert row is not None
+    return row
+
+
+def locked(session: Session, address: str, purpose: str, now: dt.datetime, limit: int) -> bool:
+    """True when ``address`` reached ``limit`` failures of ``purpose`` today."""
+    row = session.scalar(select(SenderCounter).where(
+        SenderCounter.address == address, SenderCounter.day == now.date(),
+        SenderCounter.purpose == purpose))
+    return row is not None and row.count >= limit
+
+
+def count_failure(session: Session, settings: Any, address: str, purpose: str,
+                  now: dt.datetime) -> bool:
+    """Count one wrong password or key of ``purpose`` from ``address``. When that makes
+    ``password_attempts`` today, the lockout starts: one notice to the organizers (digested,
+    ``app.mail.notices``). Returns True when the address is now locked out for ``purpose``."""
+    from app.mail.notices import notify_organizers
+
+    row = counter(session, address, purpose, now.date())
+    row.count += 1
+    limit = settings.password_attempts
+    if row.count >= limit and not row.noticed:
+        row.noticed = True
+        notify_organizers(
+            session, settings, key=f"lockout:{purpose}:{address}:{now.date()}", now=now,
+            subject=f"[amaryllis] {address} locked out ({purpose})",
+            text=(f"{address} sent {row.count} wrong values for {purpose} today (UTC). Mail from "
+                  f"it that needs one is refused without a reply until the next UTC day.\n"
+                  "If the address was forged, turning on require_auth_results (with authserv_id) "
+                  "makes such mail be refused before it counts.\n"))
+        log.warning("lockout of %s for %s after %d failures", address, purpose, row.count)
+    return row.count >= limit
+
+
+# ---------------------------------------------------------------------------------------------
+# the chain
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """A rule's decision: ``status`` ``ignored`` (no reply, a robot) or ``refused``; ``rules``
+    the names to record; ``reply`` a ``(template, context)`` to answer with, or ``None``."""
+
+    status: str
+    rules: tuple[str, ...]
+    reply: tuple[str, dict[str, Any]] | None = None
+
+
+@dataclass
+class RuleContext:
+    """What a rule may look at. ``proof`` is computed once on demand (:func:`proof`)."""
+
+    settings: Any
+    session: Session
+    mail: Any  # app.mail.decode.DecodedMail
+    cmd: Any  # app.mail.grammar.Command
+    size: int
+    now: dt.datetime
+    auth: AuthResult
+    requires_auth: Callable[[], bool]
+    known_sender: bool
+    organizer: bool  # the command is an organizer's
+    prove: Callable[[], str | None]
+    _proof: list[str | None] = field(default_factory=list)
+
+    @property
+    def sender(self) -> str:
+        return str(self.mail.sender or "")
+
+    def proof(self) -> str | None:
+        """:func:`proof` of this mail, computed once."""
+        if not self._proof:
+            self._proof.append(self.prove())
+        return self._proof[0]
+
+
+class Rule:
+    """A named protection rule (Mailman style): ``check(ctx)`` returns a :class:`Verdict` to stop
+    the chain, or ``None``."""
+
+    name = ""
+    description = ""
+
+    def check(self, ctx: RuleContext) -> Verdict | None:  # pragma: no cover - interface
+        raise NotImplementedError
+
+
+class AutoReply(Rule):
+    name = "auto-reply"
+    description = ("bounces, auto-replies, lists, our own mail and mail without a usable sender "
+                   "are never answered (RFC 3834)")
+
+    def check(self, ctx: RuleContext) -> Verdict | None:
+        settings = ctx.settings
+        rules = check_auto_reply(ctx.mail.message, ourselves=[settings.server_address])
+        local, _, domain = settings.server_address.lower().partition("@")
+        sender = ctx.sender
+        if sender.startswith(local + "+") and sender.endswith("@" + domain):
+            rules.append("ourselves")
+        if not rules and not sender:
+            rules.append("bad-sender")  # a From we cannot take as one address (RFC 5322)
+        return Verdict("ignored", tuple(dict.fromkeys(rules))) if rules else None
+
+
+class Authentication(Rule):
+    name = "authentication"
+    description = ("with require_auth_results (or the league's require_auth), mail whose From "
+                   "domain did not pass DMARC/DKIM/SPF at our receiving server is refused silently")
+
+    def check(self, ctx: RuleContext) -> Verdict | None:
+        if ctx.auth.passed:
+            return None
+        if ctx.settings.require_auth_results or ctx.requires_auth():
+            return Verdict("refused", ctx.auth.failures or ("auth-missing",))
+        return None
+
+
+class Lockout(Rule):
+    name = "lockout"
+    description = ("an address with password_attempts wrong organizer passwords, league passwords "
+                   "or entry keys today is refused for that purpose until the next UTC day")
+
+    def check(self, ctx: RuleContext) -> Verdict | None:
+        limit = ctx.settings.password_attempts
+        purposes = []
+        if ctx.organizer:
+            purposes.append("password:organizer")
+        elif ctx.cmd.password is not None:
+            purposes.append("password:league")
+        if ctx.cmd.key is not None:
+            purposes.append("key")
+        for purpose in purposes:
+            if locked(ctx.session, ctx.sender, purpose, ctx.now, limit):
+                return Verdict("refused", ("locked-out",))
+        return None
+
+
+class RateLimit(Rule):
+    name = "rate-limit"
+    description = ("replies per address per UTC day (rate_limit_per_day), then one notice; mail "
+                   "with a proof (DMARC, organizer password, entry key, confirmation) is not counted")
+
+    def check(self, ctx: RuleContext) -> Verdict | None:
+        if ctx.proof() is not None:
+            return None
+        limit = ctx.settings.rate_limit_per_day
+        row = counter(ctx.session, ctx.sender, "reply", ctx.now.date())
+        if row.count >= limit:
+            if row.noticed:
+                return Verdict("refused", ("rate-limit",))
+            row.noticed = True
+            return Verdict("refused", ("rate-limit",), ("error", {"code": "rate-limit", "limit": limit}))
+        row.count += 1
+        return None
+
+
+class UnknownSenders(Rule):
+    name = "unknown-senders"
+    description = ("replies to senders the server has never seen, all together, per UTC hour "
+                   "(unknown_replies_per_hour); over it: no reply and one notice per hour")
+
+    def check(self, ctx: RuleContext) -> Verdict | None:
+        if ctx.known_sender or ctx.proof() is not None:
+            return None
+        from sqlalchemy import func
+
+        from app.db.models import Player
+        from app.mail.notices import notify_organizers
+
+        # every new sender that passes gets a player row (created_at = the mail's time) and a
+        # reply: counting this hour's new players counts those replies, with no shared counter
+        # row that every mail would have to lock
+        start = ctx.now.astimezone(dt.timezone.utc).replace(minute=0, second=0, microsecond=0)
+        answered = ctx.session.scalar(select(func.count(Player.id)).where(
+            Player.created_at >= start, Player.created_at < start + dt.timedelta(hours=1))) or 0
+        limit = ctx.settings.unknown_replies_per_hour
+        if answered < limit:
+            return None
+        hour = start.hour
+        row = counter(ctx.session, "*", f"unknown-senders:{hour:02d}", start.date())
+        row.count += 1
+        if not row.noticed:
+            row.noticed = True
+            notify_organizers(
+                ctx.session, ctx.settings, now=ctx.now,
+                key=f"unknown-senders:{start.date()}:{hour:02d}",
+                subject="[amaryllis] replies to unknown senders paused for this hour",
+                text=(f"{limit} mails from addresses the server had never seen were answered "
+                      f"in the hour {start.date()} {hour:02d}:00 UTC; later ones in that hour "
+                      "get no reply (a flood of forged senders would otherwise be answered: "
+                      "backscatter). Raise unknown_replies_per_hour if this is real traffic.\n"))
+        return Verdict("refused", ("unknown-senders",))
+
+
+class TooLarge(Rule):
+    name = "too-large"
+    description = "a mail over max_mail_bytes whose text could not be read within it gets a reply"
+
+    def check(self, ctx: RuleContext) -> Verdict | None:
+        limit = ctx.settings.max_mail_bytes
+        if ctx.mail.too_large or (ctx.size > limit and not ctx.mail.partial):
+            return Verdict("refused", ("too-large",),
+                           ("error", {"code": "too-large", "size": ctx.size, "limit": limit}))
+        return None
+
+
+#: the chain, in order (see the module docstring)
+CHAIN: tuple[Rule, ...] = (AutoReply(), Authentication(), Lockout(), RateLimit(), UnknownSenders(),
+                           TooLarge())
+
+
+def run_chain(ctx: RuleContext, chain: Iterable[Rule] = CHAIN) -> Verdict | None:
+    """The first :class:`Verdict` of ``chain`` for ``ctx``, or ``None`` when every rule passed."""
+    for rule in chain:
+        verdict = rule.check(ctx)
+        if verdict is not None:
+            return verdict
+    return None
+
+
+def proof(session: Session, settings: Any, mail: Any, cmd: Any, auth: AuthResult,
+          organizer: bool) -> str | None:
+    """What proves that ``mail`` comes from its From address, or ``None``: ``"dmarc"`` (our
+    server's ``Authentication-Results``), ``"organizer-password"`` (an organizer address with the
+    organizer password), ``"entry-key"`` (a ``key:`` line matching one of the sender's entries),
+    ``"confirm-token"`` (a confirmation token of a pending change)."""
+    import hmac
+
+    from app.db.models import Entry, Player
+    from app.league import ownership
+
+    if auth.passed:
+        return "dmarc"
+    sender = str(mail.sender or "")
+    pw = settings.organizer_password
+    if organizer and pw and cmd.password is not None and sender in {a.lower() for a in settings.organizers} \
+            and hmac.compare_digest(cmd.password.encode(), pw.encode()):
+        return "organizer-password"
+    if cmd.key:
+        for entry in session.scalars(select(Entry).join(Player, Player.id == Entry.player_id)
+                                     .where(Player.address == sender)):
+            if ownership.key_matches(entry, cmd.key):
+                return "entry-key"
+    if cmd.name == "confirm" and cmd.args:
+        change = ownership.find_change(session, cmd.args[0])
+        if change is not None and change.state == "pending":
+            return "confirm-token"
+    return None

@@ -95,19 +95,11 @@ def connect_smtp(settings: Settings, timeout: float = 30.0) -> smtplib.SMTP:
 
 def notify_organizers(session: Session, settings: Settings, *, key: str, subject: str, text: str,
                       now: dt.datetime) -> int:
-    """Queue a notice to every organizer address (once per ``key``). Returns rows queued."""
-    n = 0
-    for addr in settings.organizers:
-        msg = build_message(sender=settings.server_address, sender_name=settings.server_name,
-                            to=addr, subject=subject, text=text, auto_submitted="auto-generated",
-                            now=now)
-        row = enqueue(session, dedupe_key=f"{key}:{addr.lower()}", message=msg, kind="notice")
-        if row.status == "queued":
-            row.next_attempt_at = min(row.next_attempt_at, now)  # due in this very pass
-        n += 1
-    if not settings.organizers:
-        log.warning("no organizer configured for notice %s: %s", key, subject)
-    return n
+    """Record a notice for the organizers' next digest (``app.mail.notices``; once per ``key``).
+    Returns 1 when recorded, 0 when ``key`` was recorded before."""
+    from app.mail import notices
+
+    return notices.notify_organizers(session, settings, key=key, subject=subject, text=text, now=now)
 
 
 def _recover(settings: Settings, factory: sessionmaker[Session], now: dt.datetime, report: SendReport) -> None:
@@ -162,7 +154,11 @@ def send_once(settings: Settings, factory: sessionmaker[Session], *, now: dt.dat
     now = now or utcnow()
     report = SendReport()
     _recover(settings, factory, now, report)
+    from app.mail import notices
+
     while True:
+        with transaction(factory) as s:
+            notices.flush(s, settings, now=now)  # organizer notices, digested (issue #8.7)
         with factory() as s:
             ids = s.scalars(
                 select(OutboxMessage.id)
@@ -209,6 +205,11 @@ def _deliver(settings: Settings, factory: sessionmaker[Session], ids: list[int],
                 error, permanent = f"{code} {msg!r}", code >= 500
             except smtplib.SMTPResponseException as exc:
                 error, permanent = f"{exc.smtp_code} {exc.smtp_error!r}", exc.smtp_code >= 500
+            except smtplib.SMTPNotSupportedError as exc:
+                # the relay lacks SMTPUTF8 for this row's address: this row can never go through
+                # this relay, the connection is fine for the rows behind it (SMTPException is an
+                # OSError: without this clause it counted as a lost connection, issue #8.4)
+                error, permanent = f"relay: {exc}", True
             except (smtplib.SMTPServerDisconnected, OSError) as exc:
                 error = f"connection: {exc}"
             except smtplib.SMTPException as exc:

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import datetime as dt
 import logging
+import re
 import shutil
 import smtplib
 import time
@@ -101,7 +102,7 @@ class DemoSummary:
     league_url: str = ""
 
 
-def _compose(mail: DemoMail, now: dt.datetime) -> EmailMessage:
+def _compose(mail: DemoMail, now: dt.datetime, key: str = "") -> EmailMessage:
     local, _, domain = mail.address.partition("@")
     msg = EmailMessage(policy=default_policy)
     msg["From"] = Address(display_name=mail.name, username=local, domain=domain)
@@ -110,6 +111,8 @@ def _compose(mail: DemoMail, now: dt.datetime) -> EmailMessage:
     msg["Date"] = format_datetime(now)
     msg["Message-ID"] = make_msgid(domain=domain)
     text = sheet_text(mail.sheet)
+    if key:  # the entry key of the acceptance reply: a replacement takes effect at once
+        text = f"key: {key}\n{text}"
     if mail.charset == "iso-2022-jp":
         msg.set_content(text.encode("iso-2022-jp"), maintype="text", subtype="plain", cte="7bit",
                         params={"charset": "iso-2022-jp"})
@@ -265,10 +268,12 @@ def _league(out: Path, lang: str, echo: Callable[[str], None], timeout: float, i
         seen = len(mails)
         return new
 
+    keys: dict[str, str] = {}
+
     def player_sends(batch: tuple[DemoMail, ...]) -> None:
         with smtplib.SMTP("127.0.0.1", stack.smtp_port, timeout=timeout) as smtp:
             for mail in batch:
-                smtp.send_message(_compose(mail, _now()))
+                smtp.send_message(_compose(mail, _now(), keys.get(mail.address, "")))
                 first = sheet_text(mail.sheet).strip().splitlines()[0]
                 echo(f"[player] {mail.address:<20} -> {SERVER_ADDRESS}  {mail.subject:<16} {first}")
 
@@ -276,8 +281,11 @@ def _league(out: Path, lang: str, echo: Callable[[str], None], timeout: float, i
     player_sends(SCRIPT)
     for reply in cycle("entries", len(SCRIPT)):
         echo(f"  reply -> {reply.recipient:<20} {_first_line(reply.text)}")
+        found = re.search(r"(?:key: |キー：)([0-9A-Z]{4}-[0-9A-Z]{4})", reply.text)
+        if found:
+            keys[reply.recipient] = found.group(1)
 
-    echo("\nOne player replaces his entry:")
+    echo("\nOne player replaces his entry (with the entry key his acceptance reply gave him):")
     player_sends((REPLACEMENT,))
     for reply in cycle("replacement", 1):
         echo(f"  reply -> {reply.recipient:<20} {_first_line(reply.text)}")

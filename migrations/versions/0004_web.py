@@ -1,7 +1,7 @@
 """web view: leagues.show_entrants (the organizer lets the web view list entrants while open)
 
 Revision ID: 0004
-Revises: 0001
+Revises: 0002
 """
 from collections.abc import Sequence
 
@@ -9,7 +9,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision: str = "0004"
-down_revision: str | None = "0001"
+down_revision: str | None = "0002"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 

@@ -121,3 +121,20 @@ def empty_config(folder: Path) -> Path:
     path = folder / "empty.toml"
     path.write_text("", encoding="utf-8")
     return path
+
+
+def entry_key(factory, address: str, league: str | None = None) -> str:
+    """The entry key of ``address``'s entry (in ``league``, else its only one): what the
+    acceptance reply told the player (``key: XXXX-XXXX``)."""
+    from sqlalchemy import select
+
+    from app.db.models import Entry, League, Player
+
+    with factory() as s:
+        q = (select(Entry.owner_key).join(Player, Player.id == Entry.player_id)
+             .join(League, League.id == Entry.league_id).where(Player.address == address))
+        if league is not None:
+            q = q.where(League.name == league)
+        keys = list(s.scalars(q))
+    assert len(keys) == 1 and keys[0], (address, league, keys)
+    return keys[0]

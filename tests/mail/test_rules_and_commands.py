@@ -3,8 +3,10 @@ password, organizer commands, shunting), with messages written inline as RFC 532
 
 from __future__ import annotations
 
+import dataclasses
 import email
 import email.policy
+import re
 
 import pytest
 from hypothesis import given
@@ -48,12 +50,14 @@ def test_ordinary_mail_may_be_answered() -> None:
     assert check_auto_reply(m, ourselves=["tourney@localhost"]) == []
 
 
-def test_authentication_results_topmost_only() -> None:
-    m = msg("Authentication-Results: mx.local; dkim=pass; spf=softfail\n"
+def test_authentication_results_by_authserv_id() -> None:
+    m = msg("Authentication-Results: mx.local; dkim=pass header.d=b.c; spf=softfail\n"
             "Authentication-Results: evil.example; dkim=fail\nFrom: a@b.c\n\nx\n")
-    assert check_authentication(m) == ["spf-fail"]
-    assert check_authentication(m, authserv_id="other.host") == []
-    assert check_authentication(msg("From: a@b.c\n\nx\n")) == []
+    assert check_authentication(m, authserv_id="mx.local", from_domain="b.c") == []  # aligned DKIM
+    assert check_authentication(m, authserv_id="mx.local", from_domain="other.org") == ["spf-fail"]
+    assert check_authentication(m, authserv_id="other.host", from_domain="b.c") == ["auth-missing"]
+    assert check_authentication(m) == ["auth-missing"]  # no authserv-id configured: nothing is trusted
+    assert check_authentication(msg("From: a@b.c\n\nx\n"), authserv_id="mx.local") == ["auth-missing"]
 
 
 def test_command_words_and_order() -> None:
@@ -122,7 +126,10 @@ def test_only_owner_replaces_and_league_password(db_url, factory) -> None:
     a = store(factory, mail_from("a@example.com", "entry", BOLT, 1))
     b = store(factory, mail_from("a@example.com", "entry", "password: sesame\n" + BOLT, 2))
     c = store(factory, mail_from("b@example.com", "withdraw", "password: sesame\n", 3))
-    d = store(factory, mail_from("a@example.com", "entry", "password: sesame\n" + BOLT.replace("Bolt", "Bolt2"), 4))
+    process_pending(settings, factory, now=NOW)
+    key = re.search(r"key: (\w{4}-\w{4})", outcome(factory, b)[1]).group(1)  # in the acceptance
+    d = store(factory, mail_from("a@example.com", "entry",
+                                 f"password: sesame\nkey: {key}\n" + BOLT.replace("Bolt", "Bolt2"), 4))
     process_pending(settings, factory, now=NOW)
     ra, ta = outcome(factory, a)
     assert ra.status == "refused" and ra.rules == ["password"] and "password" in ta
@@ -180,20 +187,21 @@ def test_unexpected_error_shunts_and_goes_on(db_url, factory, monkeypatch, expec
     bad = store(factory, mail_from("a@example.com", "help", "", 1))
     good = store(factory, mail_from("b@example.com", "help", "", 2))
     import app.mail.pipeline as pipeline
+    from app.mail.commands import REGISTRY
 
-    real = pipeline.Handler.cmd_help
+    real = REGISTRY["help"]
 
-    def boom(self, cmd):  # a bug in one command for one sender
-        if self.mail.sender == "a@example.com":
+    def boom(ctx, cmd):  # a bug in one command for one sender
+        if ctx.mail.sender == "a@example.com":
             raise RuntimeError("bug")
-        return real(self, cmd)
+        return real.handler(ctx, cmd)
 
-    monkeypatch.setattr(pipeline.Handler, "cmd_help", boom)
+    monkeypatch.setitem(REGISTRY, "help", dataclasses.replace(real, handler=boom))
     assert process_pending(settings, factory, now=NOW) == 2
     row, text = outcome(factory, bad)
     assert row.status == "shunted" and "command:help: RuntimeError: bug" in row.error and text is None
     assert outcome(factory, good)[0].status == "done"
-    monkeypatch.setattr(pipeline.Handler, "cmd_help", real)
+    monkeypatch.setitem(REGISTRY, "help", real)
     assert pipeline.requeue_shunted(factory) == 1
     process_pending(settings, factory, now=NOW)
     assert outcome(factory, bad)[0].status == "done"

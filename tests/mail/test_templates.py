@@ -13,10 +13,13 @@ from app.mail.pipeline import render_mail
 TEMPLATES = Path(__file__).resolve().parents[2] / "templates" / "mail"
 BASE = {"subject": "x", "cut_lines": 0, "max_lines": 500, "notes": [], "server": "t@localhost",
         "league": "spring", "detail": "", "open": [], "mine": [], "code": "", "action": "", "summary": "",
-        "plus_local": "t", "plus_domain": "localhost"}
+        "plus_local": "t", "plus_domain": "localhost", "key": ""}
 SHEET = {"ok": True, "normalized": "N", "costs": "C", "problems": "", "warnings": ""}
+CONFIRM = {"kind": "replace", "token": "abc", "expires": "2026-12-01 12:00 UTC", "deadline": "2026-12-06 12:00 UTC",
+           "hours": 48, "wrong_key": False}
 CONTEXTS = {
     "entry": [dict(SHEET, accepted=True, replaced=False, reopened=False, version=1),
+              dict(SHEET, accepted=True, replaced=False, reopened=False, version=1, key="7F3K-Q9PD"),
               dict(SHEET, accepted=True, replaced=True, reopened=False, version=2, warnings="W"),
               dict(SHEET, accepted=True, replaced=False, reopened=True, version=2),
               dict(SHEET, ok=False, accepted=False, replaced=False, reopened=False, version=None,
@@ -25,10 +28,12 @@ CONTEXTS = {
     "test": [{"reports": ["R1", "R2"], "samples": True, "bad": [], "extra": 0},
              {"reports": [], "samples": False, "extra": 1,
               "bad": [{"which": 1, "first": 3, "last": 4, "single": False, "problems": "P"}]}],
-    "withdrawn": [{}],
+    "withdrawn": [{}, {"key": "7F3K-Q9PD"}],
     "standings": [{"standings": "S"}],
-    "help": [{"words": WORDS, "leagues": ["spring"], "no_command": False},
-             {"words": WORDS, "leagues": ["spring"], "no_command": True}],
+    "help": [{"words": WORDS, "commands": [("entry", "enter")], "leagues": ["spring"], "no_command": False},
+             {"words": WORDS, "commands": [("entry", "enter")], "leagues": ["spring"], "no_command": True}],
+    "confirm": [dict(CONFIRM, code=c, wrong_key=w) for c, w in (("request", False), ("request", True))]
+               + [dict(CONFIRM, code=c) for c in ("done", "superseded", "expired", "closed", "refused", "unknown")],
     "charset": [{"charset": "iso-2022-jp"}],
     "organizer": [{"action": "run", "summary": "Round 1 of spring played: 1 battles, 2 reports queued."}],
     "error": [{"code": c, "size": 5, "limit": 1, "value": "v", "usage": "u", "detail": "d", "open": ["a"]}

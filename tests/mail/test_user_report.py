@@ -13,7 +13,7 @@ from sqlalchemy import select
 
 from app.mail.commands import parse_command
 from app.mail.pipeline import process_pending
-from tests.mail.conftest import NOW, make_settings, open_league
+from tests.mail.conftest import entry_key, NOW, make_settings, open_league
 from tests.mail.test_rules_and_commands import mail_from, outcome, store
 
 GUARD = "- G: Guard"
@@ -273,12 +273,14 @@ def test_wrong_password_and_reentry_after_withdrawal_are_said_so(db_url, factory
         ("wrong", "entry", "password: sezame\n" + sheet),
         ("wrong-ja", "登録", "パスワード：せさみ\n" + sheet.replace("Grisk", "グリスク")),
         ("first", "entry", "password: sesame\n" + sheet),
-        ("replace", "entry", "password: sesame\n" + sheet.replace("Grisk", "Grisk2")),
-        ("withdraw", "withdraw", "password: sesame\n"),
-        ("again", "entry", "password: sesame\n" + sheet.replace("Grisk", "Grisk3")),
+        ("replace", "entry", "password: sesame\nkey: {key}\n" + sheet.replace("Grisk", "Grisk2")),
+        ("withdraw", "withdraw", "password: sesame\nkey: {key}\n"),
+        ("again", "entry", "password: sesame\nkey: {key}\n" + sheet.replace("Grisk", "Grisk3")),
     ]
     texts = {}
     for n, (key, subject, body) in enumerate(steps):
+        if "{key}" in body:  # the entry key the acceptance reply gave
+            body = body.replace("{key}", entry_key(factory, "a@example.com"))
         rid = store(factory, mail_from("a@example.com", subject, body, n))
         process_pending(settings, factory, now=NOW)
         texts[key] = outcome(factory, rid)[1]

@@ -14,7 +14,7 @@ from sqlalchemy import select
 
 from app.mail.compose import build_message, to_jis
 from app.mail.pipeline import process_pending
-from tests.mail.conftest import NOW, make_settings, open_league
+from tests.mail.conftest import entry_key, NOW, make_settings, open_league
 from tests.mail.test_rules_and_commands import mail_from, outcome, store
 
 GRISK = ("グリスク：１０／１／１／２／シールド、スピア、スピア、ブースト\n"
@@ -99,7 +99,9 @@ def test_the_greeting_note_counts_only_lines_with_text(db_url, factory) -> None:
     open_league(factory, "spring")
     sheet = GRISK
     first = store(factory, mail_from("a@example.com", "", "登録\n" + sheet, 1))
-    rid = store(factory, mail_from("a@example.com", "", "差し替え\nこんにちは、よろしくお願いします。\n\n" + sheet, 2))
+    process_pending(settings, factory, now=NOW)
+    key = entry_key(factory, "a@example.com")
+    rid = store(factory, mail_from("a@example.com", "", f"差し替え\nこんにちは、よろしくお願いします。\nキー：{key}\n" + sheet, 2))
     process_pending(settings, factory, now=NOW)
     assert "挨拶" not in outcome(factory, first)[1]
     row, text = outcome(factory, rid)
@@ -152,10 +154,11 @@ def test_an_untagged_mail_goes_to_the_senders_own_league(db_url, factory) -> Non
         "spring (tourney+spring@localhost)" in text, text
     # a replacement goes to the open league she is entered in, though two leagues are open
     open_league(factory, "winter")
-    text = _ask(factory, settings, "carol@example.com", "replace", BOLT.replace("Bolt", "Volt"), 6)
+    key = entry_key(factory, "carol@example.com", "autumn")
+    text = _ask(factory, settings, "carol@example.com", "replace", f"key: {key}\n" + BOLT.replace("Bolt", "Volt"), 6)
     assert 'replacement unit (version 2) for league "autumn"' in text, text
     # withdraw works only while entries are open: the open league she is entered in
-    text = _ask(factory, settings, "carol@example.com", "withdraw", "", 7)
+    text = _ask(factory, settings, "carol@example.com", "withdraw", f"key: {key}\n", 7)
     assert 'entry in league "autumn" is withdrawn' in text, text
     # a fresh entry from someone with no entry still needs the league named
     text = _ask(factory, settings, "frank@example.com", "entry", BOLT, 8)

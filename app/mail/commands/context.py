@@ -1,0 +1,232 @@
+"""What a mail command handler works with: :class:`MailContext` (one per message, inside the
+message's transaction) and the :class:`Outcome` it fills for the pipeline."""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from email.utils import getaddresses
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session, sessionmaker
+
+from app.config import Settings
+from app.db.models import InboundMessage, Player
+from app.mail.grammar import Command
+from app.mail.sheets import looks_like_sheet, rules
+
+#: problems of one sheet listed in a reply; the rest are counted (a reply never reflects a
+#: whole hostile mail back, issue #8.7)
+MAX_PROBLEMS = 20
+
+
+@dataclass
+class Outcome:
+    """What handling one message decided.
+
+    Attributes:
+        status: ``done``, ``refused`` or ``ignored`` (``InboundMessage.status``).
+        rules: the rule names that matched (``InboundMessage.rules``).
+        reply: ``(template, context)`` of the reply, or ``None`` for no reply.
+        html: an HTML alternative of the reply.
+        to: the address the reply goes to when it is not the sender's (an entry's registered
+            address: notices about an entry go there and nowhere else).
+        subject: the reply's subject when it is not ``Re: <subject>`` (a confirmation request
+            carries its token there, so that replying to it is enough).
+        deferred: organizer work run after the message's transaction committed, returning
+            ``(template, context)`` of the reply.
+    """
+
+    status: str = "done"
+    rules: list[str] = field(default_factory=list)
+    reply: tuple[str, dict[str, Any]] | None = None
+    html: str | None = None
+    to: str | None = None
+    subject: str | None = None
+    deferred: Callable[[], tuple[str, dict[str, Any]]] | None = None
+
+
+class MailContext:
+    """One stored message being handled, in the caller's transaction.
+
+    Attributes: ``settings``, ``s`` (the session), ``row`` (the ``InboundMessage``), ``now``,
+    ``factory`` (for deferred organizer work), ``mail`` (the ``DecodedMail``), ``player`` (the
+    sender's ``Player``), ``lang`` (of the reply), ``proof`` (what proves the sender:
+    ``app.mail.protect.proof``), ``out`` (the :class:`Outcome`), ``stage`` (for the shunt log).
+    """
+
+    def __init__(self, settings: Settings, session: Session, row: InboundMessage, now: dt.datetime,
+                 factory: sessionmaker[Session]) -> None:
+        self.settings, self.s, self.row, self.now, self.factory = settings, session, row, now, factory
+        self.stage = "decode"
+        self.out = Outcome()
+        self.lang = "ja"
+        self.player: Player | None = None
+        self.mail: Any = None
+        self.proof: str | None = None
+
+    # -- replies ---------------------------------------------------------------------------
+
+    def reply(self, template: str, **context: Any) -> None:
+        """Answer with ``templates/mail/<template>.<lang>.txt`` rendered with ``context``."""
+        self.out.reply = (template, context)
+
+    def refuse(self, rule: str, template: str | None = None, **context: Any) -> None:
+        """Mark the message ``refused`` by ``rule``, with a reply when ``template`` is given."""
+        self.out.status = "refused"
+        self.out.rules.append(rule)
+        if template:
+            self.reply(template, **context)
+
+    def say(self, ja: str, en: str) -> str:
+        """``ja`` or ``en`` by the reply's language."""
+        return ja if self.lang == "ja" else en
+
+    @property
+    def sender(self) -> str:
+        return str(self.mail.sender if self.mail else "") or self.row.sender
+
+    # -- the league ------------------------------------------------------------------------
+
+    def plus_names(self) -> list[str]:
+        """League names of plus addresses (``tourney+NAME@``) in To/Cc/Delivered-To/…"""
+        msg = self.mail.message if self.mail else None
+        if msg is None:
+            return []
+        wanted = {"to", "cc", "delivered-to", "x-original-to", "envelope-to"}
+        try:  # as written, not parsed (the email header parser is slow on long values)
+            values = [str(v)[:2000] for k, v in msg.raw_items() if k.lower() in wanted][:40]
+        except Exception:  # noqa: BLE001
+            values = []
+        local = self.settings.server_address.split("@")[0].lower()
+        names = []
+        for _n, addr in getaddresses(values):
+            lp = addr.split("@")[0]
+            if "+" in lp and lp.split("+", 1)[0].lower() == local:
+                names.append(lp.split("+", 1)[1][:64])
+        return list(dict.fromkeys(names))
+
+    def entered_leagues(self, mine: str) -> list[Any]:
+        """The leagues the sender has an entry in, for the command ``mine``, not finished ones
+        first, then the most recent first: ``standings`` any entry in any league; ``withdraw``
+        a not withdrawn entry in a league that is not finished; ``entry`` any entry in an open
+        league (a replacement or a re-entry)."""
+        from app.db.models import Entry, League
+
+        if self.player is None or self.player.id is None:
+            return []
+        q = (select(League).join(Entry, Entry.league_id == League.id)
+             .where(Entry.player_id == self.player.id))
+        if mine == "withdraw":
+            q = q.where(Entry.status != "withdrawn", League.state != "finished")
+        elif mine == "entry":
+            q = q.where(League.state == "open")
+        leagues = list(dict.fromkeys(self.s.scalars(q)))
+        leagues.sort(key=lambda lg: (lg.state == "finished", -lg.id))
+        return leagues
+
+    def league(self, cmd: Command, *, any_state: bool = False, mine: str | None = None) -> Any | None:
+        """The league the mail is about: the plus address, the ``[NAME]`` tag, then (``mine``
+        given: ``standings``, ``withdraw``, ``entry``) the league the sender has an entry in
+        (:meth:`entered_leagues`; several not finished ones: ask which), then the only open one;
+        sets a reply and returns ``None`` when it cannot be chosen."""
+        from app.league import service as svc
+
+        names = self.plus_names()
+        if names or cmd.tag:
+            name = names[0] if names else str(cmd.tag)
+            league = svc.find_league(self.s, name)
+            if league is None:
+                self.refuse("no-such-league", "error", code="no-such-league", league=name,
+                            open=[lg.name for lg in svc.open_leagues(self.s)])
+            return league
+        opened = svc.open_leagues(self.s)
+        entered = self.entered_leagues(mine) if mine else []
+        if entered:
+            current = [lg for lg in entered if lg.state != "finished"]
+            pool = current or entered[:1]  # only finished leagues: the most recent one
+            if mine == "withdraw" and any(lg.state == "open" for lg in pool):
+                pool = [lg for lg in pool if lg.state == "open"]  # the ones it can work on
+            if len(pool) == 1:
+                return pool[0]
+            self.refuse("which-league", "error", code="which-league", mine=[lg.name for lg in pool],
+                        open=[lg.name for lg in opened])
+            return None
+        if len(opened) == 1:
+            return opened[0]
+        if any_state and not opened:
+            every = svc.all_leagues(self.s)
+            if every:
+                return every[-1]
+        self.refuse("which-league", "error", code="which-league", league=cmd.tag or "",
+                    open=[lg.name for lg in opened])
+        return None
+
+    def requires_auth(self, cmd: Command) -> bool:
+        """True when a league the mail may be about asks for authenticated senders
+        (``League.require_auth``)."""
+        from app.league import service as svc
+
+        names = self.plus_names() or ([cmd.tag] if cmd.tag else [])
+        leagues = [svc.find_league(self.s, n) for n in names] or svc.open_leagues(self.s)
+        return any(lg is not None and lg.require_auth for lg in leagues)
+
+    # -- sheets ----------------------------------------------------------------------------
+
+    def sheet_text(self, cmd: Command) -> str:
+        """The sheet of the mail: the body, or a text attachment holding a sheet; a greeting
+        above the unit line is blanked (line numbers stay those of the mail) with a note."""
+        text = cmd.body
+        if not looks_like_sheet(cmd.body) and self.mail and self.mail.attachments:
+            text = next((att for att in self.mail.attachments if looks_like_sheet(att)), cmd.body)
+        skip = rules().greeting_lines(text)
+        lines = text.split("\n")
+        if skip and any(line.strip() for line in lines[:skip]) and self.mail is not None:
+            # (blank lines above the unit line, e.g. a blanked command line, are no greeting)
+            text = "\n" * skip + "\n".join(lines[skip:])
+            greeting = [n for n, line in enumerate(lines[:skip], start=1) if line.strip()]
+            where = ", ".join(str(n) for n in greeting[:10]) + (" …" if len(greeting) > 10 else "")
+            self.mail.notes.append(self.say(
+                f"ユニット行より前の{len(greeting)}行（{where}行目）は挨拶として読み飛ばしました",
+                f"{len(greeting)} line(s) above the unit line (line {where}) were read as a greeting "
+                "and skipped"))
+        return text
+
+    def parse(self, text: str) -> Any:
+        """The rules' ``SheetResult`` of ``text``; the reply takes the sheet's language."""
+        result = rules().parse_sheet(text)
+        self.lang = result.lang or self.lang
+        return result
+
+    def known(self, address: str) -> Player | None:
+        """The player at ``address``, if the server knows it."""
+        return self.s.scalar(select(Player).where(Player.address == address))
+
+
+def error_text(exc: BaseException) -> str:
+    """The message of an error for a reply (never the exception's class name)."""
+    if isinstance(exc, OverflowError):
+        return "a date or number is out of range"
+    text = str(exc.args[0]) if exc.args else str(exc)
+    return text or "the command could not be done"
+
+
+def when(value: dt.datetime | None) -> str:
+    """``2026-12-02 14:22 UTC``."""
+    if value is None:
+        return ""
+    if value.tzinfo is None:
+        value = value.replace(tzinfo=dt.timezone.utc)
+    return value.astimezone(dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+
+
+def span(value: dt.timedelta, lang: str) -> str:
+    """A span in words: ``2 days``, ``12 hours``, ``90 minutes`` (``2日``, ``12時間``, ``90分``)."""
+    seconds = int(value.total_seconds())
+    for size, ja, en in ((86400, "日", "day"), (3600, "時間", "hour"), (60, "分", "minute"), (1, "秒", "second")):
+        if seconds % size == 0:
+            n = seconds // size
+            return f"{n}{ja}" if lang == "ja" else f"{n} {en}{'s' if n != 1 else ''}"
+    return str(value)

@@ -1,0 +1,388 @@
+"""The players' mail commands: entry, check, test, withdraw, standings, help, charset, and confirm
+(the answer to a confirmation request: ``docs/mail.md``, Entry ownership)."""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+from sqlalchemy import select
+
+from app.db.models import Entry, SheetVersion
+from app.league import ownership
+from app.mail import protect
+from app.mail.commands.context import MAX_PROBLEMS, MailContext, when
+from app.mail.commands.registry import REGISTRY, command
+from app.mail.grammar import Command
+from app.mail.sheets import rules, sample_units, split_sheets_at, starts_sheet
+from app.mail.storable import name_problem, visible
+
+#: the longest unit name taken (characters)
+UNIT_NAME_MAX = 100
+
+
+def _svc() -> Any:
+    from app.league import service
+
+    return service
+
+
+# ---------------------------------------------------------------------------------------------
+# sheets in replies
+
+
+def _name_issue(ctx: MailContext, result: Any, text: str) -> str:
+    """Why the unit's name cannot be shown to others (invisible characters, too long), in the
+    reply's words, or ``""``."""
+    unit = getattr(result, "unit", None)
+    if unit is None:
+        return ""
+    problem = name_problem(unit.name, limit=UNIT_NAME_MAX)
+    if problem is None:
+        return ""
+    line = next((n for n, ln in enumerate(text.split("\n"), start=1) if starts_sheet(ln)), 1)
+    shown = visible(unit.name)[:120]
+    if problem == "invisible":
+        return ctx.say(
+            f"{line}行目：ユニット名「{shown}」に見えない文字（制御文字・双方向制御文字・ゼロ幅文字など、"
+            "<U+…> の所）があります。ほかのプレイヤーには同じ名前が違って見えたり、違う名前が同じに見えたり"
+            "するため使えません。\n  直し方：その文字を消してください。",
+            f"line {line}: the unit name \"{shown}\" holds an invisible character (a control, bidi or "
+            "zero-width character, shown as <U+…>): other players could see it differently, so it "
+            "cannot be used.\n  Fix: remove that character.")
+    return ctx.say(f"{line}行目：ユニット名が{len(unit.name)}文字あります。{UNIT_NAME_MAX}文字までにしてください。",
+                   f"line {line}: the unit name has {len(unit.name)} characters; at most "
+                   f"{UNIT_NAME_MAX} are allowed.\n  Fix: shorten it.")
+
+
+def problems_text(ctx: MailContext, problems: list[Any], text: str) -> str:
+    """The sheet's problems in words (``format_problems``; at most :data:`MAX_PROBLEMS`, the rest
+    counted), followed by a hint on the ``-- `` signature line when an ``unknown-line`` error
+    stands below the unit line of ``text`` (a sign-off such as "Thanks, / Bob"; rules §1.3)."""
+    shown = problems[:MAX_PROBLEMS]
+    out = rules().format_problems(shown, ctx.lang)
+    if len(problems) > MAX_PROBLEMS:
+        more = len(problems) - MAX_PROBLEMS
+        out += "\n\n" + ctx.say(f"（ほかに{more}件の問題があります。上の問題を直してから送り直してください）",
+                                f"({more} more problem(s) not shown: fix these and send the sheet again)")
+    unit = next((n for n, line in enumerate(text.split("\n"), start=1) if starts_sheet(line)), None)
+    if unit is not None and any(getattr(p, "code", "") == "unknown-line" and (p.line or 0) > unit
+                                for p in problems):
+        out += "\n\n" + ctx.say(
+            "ヒント: 結びの挨拶や名前はシートの下に書かず、シートの後に「-- 」（ハイフン2つと空白1つ）だけの"
+            "署名区切り行を置いて、その下に書いてください。その行から下は読みません。",
+            'Hint: closing remarks ("Thanks," and your name) go below a signature line "-- " '
+            "(two hyphens and a space, alone on a line) after the sheet; nothing below that line "
+            "is read.")
+    return out
+
+
+def sheet_context(ctx: MailContext, result: Any, text: str = "") -> dict[str, Any]:
+    """The template variables of a checked sheet: ``ok``, ``normalized``, ``costs``,
+    ``problems``, ``warnings``. A unit name others could not read right is a problem here."""
+    r = rules()
+    issue = _name_issue(ctx, result, text)
+    out: dict[str, Any] = {"ok": bool(result.ok and result.unit is not None and not issue),
+                           "normalized": "", "costs": "", "problems": "", "warnings": ""}
+    if out["ok"]:
+        out["normalized"] = r.format_sheet(result.unit, ctx.lang)
+        out["costs"] = r.format_costs(result.unit, ctx.lang)
+        warnings = list(getattr(result, "warnings", []) or [])
+        out["warnings"] = r.format_problems(warnings[:MAX_PROBLEMS], ctx.lang) if warnings else ""
+    elif issue and result.ok:
+        out["problems"] = issue
+    else:
+        out["problems"] = problems_text(ctx, list(result.problems), text) + (f"\n\n{issue}" if issue else "")
+    return out
+
+
+# ---------------------------------------------------------------------------------------------
+# ownership
+
+
+def password_ok(ctx: MailContext, league: Any, cmd: Command) -> bool:
+    """True when ``league`` needs no password or the mail has the right one; a wrong one is
+    counted for the lockout (``app.mail.protect.count_failure``) and answered."""
+    import hmac
+
+    if not league.password:
+        return True
+    if cmd.password is not None and hmac.compare_digest(cmd.password.encode(), league.password.encode()):
+        return True
+    if cmd.password is not None:
+        protect.count_failure(ctx.s, ctx.settings, ctx.sender, "password:league", ctx.now)
+    ctx.refuse("password", "error", code="wrong-password" if cmd.password else "password",
+               league=league.name)
+    return False
+
+
+def _proven(ctx: MailContext, entry: Entry, cmd: Command) -> bool:
+    """True when the mail proves it comes from ``entry``'s owner: our server's DMARC verdict, or
+    the entry's key. A wrong key is counted for the lockout."""
+    if ctx.proof == "dmarc":
+        return True
+    if cmd.key and ownership.key_matches(entry, cmd.key):
+        return True
+    if cmd.key:
+        protect.count_failure(ctx.s, ctx.settings, ctx.sender, "key", ctx.now)
+    return False
+
+
+def _request_confirmation(ctx: MailContext, entry: Entry, league: Any, cmd: Command, kind: str,
+                          sheet: str | None) -> None:
+    """Keep the change and mail the confirmation request to the entry's registered address (at
+    most ``confirmations_per_day`` per entry)."""
+    owner = entry.player.address
+    row = protect.counter(ctx.s, owner, f"confirm:{entry.id}", ctx.now.date())
+    if row.count >= ctx.settings.confirmations_per_day:
+        ctx.refuse("confirm-limit")  # silent: the owner had enough of these today
+        return
+    row.count += 1
+    ttl = dt.timedelta(hours=ctx.settings.confirm_hours)
+    change, token = ownership.request_change(ctx.s, entry, kind, sheet_text=sheet,
+                                             inbound_id=ctx.row.id, now=ctx.now, ttl=ttl)
+    ctx.out.to = owner
+    ctx.out.subject = f"confirm {token} [{league.name}]"
+    ctx.out.rules.append("confirm-requested")
+    ctx.reply("confirm", code="request", kind=kind, league=league.name, token=token,
+              expires=when(change.expires_at), deadline=when(league.entry_deadline),
+              wrong_key=bool(cmd.key), hours=int(ctx.settings.confirm_hours))
+
+
+def _has_sheet(ctx: MailContext, entry: Entry) -> bool:
+    return ctx.s.scalar(select(SheetVersion.id).where(SheetVersion.entry_id == entry.id).limit(1)) is not None
+
+
+# ---------------------------------------------------------------------------------------------
+# commands
+
+
+@command("entry", en=("entry", "enter", "submit", "replace"),
+         ja=("登録", "エントリー", "エントリ", "参加", "差し替え", "差替え", "差替"),
+         usage="entry / enter / replace",
+         help_en="enter (or replace) a sheet; a mail holding only a sheet does the same",
+         help_ja="シートをエントリー（差し替え）。シートだけのメールも同じです")
+def cmd_entry(ctx: MailContext, cmd: Command) -> None:
+    """Enter the sheet; a replacement (or re-opening a withdrawn entry) needs a proof of
+    ownership, else it waits for the owner's confirmation."""
+    svc = _svc()
+    text = ctx.sheet_text(cmd)
+    if not text.strip():
+        ctx.refuse("no-sheet", "error", code="no-sheet")
+        return
+    league = ctx.league(cmd, mine="entry")
+    if league is None or not password_ok(ctx, league, cmd):
+        return
+    assert ctx.player is not None
+    entry = ctx.s.scalar(select(Entry).where(Entry.league_id == league.id,
+                                             Entry.player_id == ctx.player.id))
+    before = entry.status if entry is not None else None
+    result = ctx.parse(text)
+    sheet = sheet_context(ctx, result, text)
+    if not sheet["ok"]:  # nothing changes, nothing to prove
+        ctx.reply("entry", league=league.name, accepted=False, replaced=False, reopened=False,
+                  version=None, key="", **sheet)
+        return
+    if entry is not None and before in ("active", "withdrawn") and _has_sheet(ctx, entry) \
+            and not _proven(ctx, entry, cmd):
+        try:
+            svc.check_open(league, ctx.now)
+        except svc.LeagueError as exc:
+            ctx.refuse(exc.code, "error", code=exc.code, league=league.name, detail=str(exc))
+            return
+        _request_confirmation(ctx, entry, league, cmd, "replace", text)
+        return
+    try:
+        outcome = svc.submit_entry(ctx.s, league, ctx.player, text, inbound_id=ctx.row.id, now=ctx.now)
+    except svc.LeagueError as exc:
+        ctx.refuse(exc.code, "error", code=exc.code, league=league.name, detail=str(exc))
+        return
+    ctx.lang = getattr(outcome.sheet, "lang", None) or ctx.lang
+    key = ""
+    if outcome.accepted:
+        if entry is None:
+            entry = ctx.s.scalar(select(Entry).where(Entry.league_id == league.id,
+                                                     Entry.player_id == ctx.player.id))
+        assert entry is not None
+        key = ownership.ensure_key(entry)
+    ctx.reply("entry", league=league.name, accepted=outcome.accepted,
+              replaced=bool(outcome.replaced and before == "active"),
+              reopened=bool(outcome.accepted and before == "withdrawn"), version=outcome.version,
+              key=key, **(sheet if outcome.accepted else sheet_context(ctx, outcome.sheet, text)))
+
+
+@command("check", en=("check", "validate"), ja=("チェック", "確認", "検証"),
+         help_en="check a sheet without entering it", help_ja="シートを検査するだけ（エントリーしない）")
+def cmd_check(ctx: MailContext, cmd: Command) -> None:
+    text = ctx.sheet_text(cmd)
+    if not text.strip():
+        ctx.refuse("no-sheet", "error", code="no-sheet")
+        return
+    ctx.reply("check", **sheet_context(ctx, ctx.parse(text), text))
+
+
+@command("test", en=("test battle", "test", "battle"), ja=("テストバトル", "対戦テスト", "テスト", "模擬戦"),
+         usage="test / battle", usage_ja="テスト / 対戦テスト",
+         help_en="test battle (two sheets: against each other; one: against the sample units)",
+         help_ja="テスト対戦（シート2枚なら互いに、1枚ならサンプルユニットと）")
+def cmd_test(ctx: MailContext, cmd: Command) -> None:
+    from app.reports.battle import render_battle
+
+    r = rules()
+    text = ctx.sheet_text(cmd)
+    sheets = split_sheets_at(text) if text.strip() else []
+    if not sheets:
+        ctx.refuse("no-sheet", "error", code="no-sheet")
+        return
+    parsed = [ctx.parse(t) for _first, _last, t in sheets[:2]]
+    extra = len(sheets) - 2 if len(sheets) > 2 else 0
+    bad = []
+    for i, p in enumerate(parsed):
+        issue = _name_issue(ctx, p, sheets[i][2])
+        if not (p.ok and p.unit is not None) or issue:
+            problems = problems_text(ctx, list(p.problems), sheets[i][2]) if not p.ok else ""
+            bad.append({"which": i, "first": sheets[i][0], "last": sheets[i][1], "single": len(parsed) == 1,
+                        "problems": "\n\n".join(x for x in (problems, issue) if x)})
+    if bad:
+        ctx.reply("test", reports=[], samples=False, bad=bad, extra=extra)
+        return
+    if len(parsed) >= 2:
+        opponents = [parsed[1].unit]
+    else:
+        opponents = [res.unit for res in (r.parse_sheet(t) for t in sample_units())
+                     if res.ok and res.unit is not None]
+    me = parsed[0].unit
+    texts, htmls = [], []
+    for other in opponents:
+        result = r.battle(me, other, log=True)
+        title = f"{me.name} ― {other.name}" if ctx.lang == "ja" else f"{me.name} vs {other.name}"
+        texts.append(render_battle(me, other, result, lang=ctx.lang, fmt="text", title=title))
+        htmls.append(render_battle(me, other, result, lang=ctx.lang, fmt="html", title=title))
+    ctx.out.html = "\n<hr>\n".join(htmls)
+    ctx.reply("test", reports=texts, samples=len(parsed) < 2, bad=[], extra=extra)
+
+
+@command("withdraw", en=("withdraw",), ja=("辞退", "取り消し", "取消し", "取消", "取り下げ"), usage_ja="辞退 / 取り消し",
+         help_en="withdraw your entry", help_ja="エントリーを取り消す")
+def cmd_withdraw(ctx: MailContext, cmd: Command) -> None:
+    """Withdraw the sender's entry: at once with a proof of ownership, else after the owner's
+    confirmation."""
+    svc = _svc()
+    league = ctx.league(cmd, mine="withdraw")
+    if league is None or not password_ok(ctx, league, cmd):
+        return
+    assert ctx.player is not None
+    entry = ctx.s.scalar(select(Entry).where(Entry.league_id == league.id,
+                                             Entry.player_id == ctx.player.id))
+    try:
+        svc.check_open(league, ctx.now)
+        if entry is None or entry.status != "active":
+            raise svc.NotEntered(f"{ctx.player.address} has no entry in {league.name!r}")
+        if not _proven(ctx, entry, cmd):
+            _request_confirmation(ctx, entry, league, cmd, "withdraw", None)
+            return
+        svc.withdraw(ctx.s, league, ctx.player, now=ctx.now)
+    except svc.LeagueError as exc:
+        ctx.refuse(exc.code, "error", code=exc.code, league=league.name, detail=str(exc))
+        return
+    ctx.reply("withdrawn", league=league.name, key=ownership.ensure_key(entry))
+
+
+@command("confirm", en=("confirm",), ja=("承認",), usage="confirm TOKEN",
+         help_en="(the answer to a confirmation request: just reply to it)",
+         help_ja="（確認のお願いへの返事：そのメールに返信するだけです）", listed=False)
+def cmd_confirm(ctx: MailContext, cmd: Command) -> None:
+    """Apply the pending change the token stands for. Every answer goes to the entry's
+    registered address."""
+    svc = _svc()
+    token = cmd.args[0] if cmd.args else ""
+    change = ownership.find_change(ctx.s, token)
+    if change is None:
+        ctx.refuse("bad-token", "confirm", code="unknown", kind="", league="", token="", expires="",
+                   deadline="", wrong_key=False, hours=0)
+        return
+    entry = ctx.s.get(Entry, change.entry_id)
+    assert entry is not None
+    league, player = entry.league, entry.player
+    ctx.out.to = player.address
+    ctx.lang = player.lang if player.lang in ("ja", "en") else ctx.lang
+    base = dict(kind=change.kind, league=league.name, token="", expires=when(change.expires_at),
+                deadline=when(league.entry_deadline), wrong_key=False, hours=0)
+    if change.state != "pending":
+        ctx.refuse(f"change-{change.state}", "confirm", code=change.state, **base)
+        return
+    if ownership.is_expired(change, ctx.now):
+        ownership.mark_done(change, "expired", ctx.now)
+        ctx.refuse("change-expired", "confirm", code="expired", **base)
+        return
+    try:
+        svc.check_open(league, ctx.now)
+    except svc.LeagueError:
+        ownership.mark_done(change, "expired", ctx.now, "entries closed")
+        ctx.refuse("change-expired", "confirm", code="closed", **base)
+        return
+    try:
+        if change.kind == "withdraw":
+            svc.withdraw(ctx.s, league, player, now=ctx.now)
+            ownership.mark_done(change, "done", ctx.now)
+            ctx.reply("withdrawn", league=league.name, key=ownership.ensure_key(entry))
+            return
+        before = entry.status
+        outcome = svc.submit_entry(ctx.s, league, player, change.sheet_text or "",
+                                   inbound_id=change.inbound_id, now=ctx.now)
+    except svc.LeagueError as exc:
+        ownership.mark_done(change, "refused", ctx.now, str(exc))
+        ctx.refuse(exc.code, "error", code=exc.code, league=league.name, detail=str(exc))
+        return
+    ctx.lang = getattr(outcome.sheet, "lang", None) or ctx.lang
+    ownership.mark_done(change, "done" if outcome.accepted else "refused", ctx.now)
+    ctx.reply("entry", league=league.name, accepted=outcome.accepted,
+              replaced=bool(outcome.replaced and before == "active"),
+              reopened=bool(outcome.accepted and before == "withdrawn"), version=outcome.version,
+              key=ownership.ensure_key(entry), **sheet_context(ctx, outcome.sheet, change.sheet_text or ""))
+
+
+@command("standings", en=("standings",), ja=("順位表", "順位", "成績"), usage_ja="順位 / 順位表",
+         help_en="the current standings", help_ja="現在の順位表")
+def cmd_standings(ctx: MailContext, cmd: Command) -> None:
+    svc = _svc()
+    league = ctx.league(cmd, any_state=True, mine="standings")
+    if league is None:
+        return
+    text = svc.render_standings(ctx.s, league, lang=ctx.lang, fmt="text")
+    ctx.out.html = svc.render_standings(ctx.s, league, lang=ctx.lang, fmt="html")
+    ctx.reply("standings", league=league.name, standings=text)
+
+
+def help_lines(lang: str) -> list[tuple[str, str]]:
+    """``(usage, what it does)`` of every listed players' command, in registry order."""
+    return [(c.usage if lang == "en" else c.usage_ja or c.usage,
+             c.help_en if lang == "en" else c.help_ja)
+            for c in REGISTRY.values() if c.listed and not c.organizer]
+
+
+@command("help", en=("help",), ja=("ヘルプ", "使い方", "説明"), help_en="this text", help_ja="この説明")
+def cmd_help(ctx: MailContext, cmd: Command, *, no_command: bool = False) -> None:
+    """The help text (the registry's commands); ``no_command``: led by "no command or sheet
+    found" (a chatty mail)."""
+    from app.mail.commands import WORDS
+
+    svc = _svc()
+    ctx.reply("help", words=WORDS, commands=help_lines(ctx.lang),
+              leagues=[lg.name for lg in svc.open_leagues(ctx.s)],
+              server=ctx.settings.server_address, no_command=no_command)
+
+
+@command("charset", en=("charset",), ja=("文字コード",), usage="charset iso-2022-jp", usage_ja="文字コード JIS",
+         help_en='send replies in ISO-2022-JP ("charset utf-8" to go back)',
+         help_ja="返信を ISO-2022-JP で送る（「文字コード UTF-8」で元に戻す）")
+def cmd_charset(ctx: MailContext, cmd: Command) -> None:
+    want = (cmd.args[0] if cmd.args else "").lower().replace("_", "-")[:40]
+    table = {"iso-2022-jp": "iso-2022-jp", "jis": "iso-2022-jp", "iso2022jp": "iso-2022-jp",
+             "utf-8": "utf-8", "utf8": "utf-8", "unicode": "utf-8"}
+    if want not in table:
+        ctx.refuse("bad-charset", "error", code="bad-charset", value=want)
+        return
+    assert ctx.player is not None
+    ctx.player.charset = table[want]
+    ctx.reply("charset", charset=table[want])
