@@ -100,7 +100,6 @@ class Settings(BaseSettings):
     tick_interval: float = Field(60.0, gt=0, description="seconds between scheduler ticks in serve")
     send_interval: float = Field(5.0, gt=0, description="seconds between outbox passes in serve")
     smtp_max_attempts: int = Field(8, ge=1, description="temporary SMTP failures before giving up")
-    require_auth_results: bool = Field(False, description="refuse mail failing DKIM/SPF")
     public_url: str = Field("", description="the web view's public base URL (absolute links in "
                             "feeds and mails); empty: links relative to the request")
     web_host: str = Field("127.0.0.1", description="address the web view listens on")

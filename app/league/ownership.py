@@ -125,4 +125,4 @@ def expire_pending(session: Session, league: League, now: dt.datetime) -> int:
                              .where(PendingChange.entry_id.in_(ids), PendingChange.state == "pending")
                              .values(state="expired", done_at=now,
                                      detail="entries closed before it was confirmed"))
-    return int(result.rowcount or 0)
+    return int(getattr(result, "rowcount", 0) or 0)

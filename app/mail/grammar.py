@@ -25,6 +25,7 @@ import re
 import unicodedata
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from app.mail.sheets import starts_sheet
 
@@ -192,7 +193,7 @@ def parse_command(subject: str, body: str, vocabulary: Vocabulary) -> Command:
     text = "\n".join(kept).rstrip("\n")
     if not text.strip():
         text = ""
-    extra = dict(password=found_lines.get("password"), key=found_lines.get("key"),
+    extra: dict[str, Any] = dict(password=found_lines.get("password"), key=found_lines.get("key"),
                  display_name=found_lines.get("name"), tag=tag)
     if found is None:
         name = "entry" if text.strip() else "help"

@@ -214,10 +214,9 @@ def counter(session: Session, address: str, purpose: str, day: dt.date) -> Sende
     dialect = session.get_bind().dialect.name
     values = dict(address=address, day=day, purpose=purpose, count=0, noticed=False)
     if dialect in ("sqlite", "postgresql"):
-        if dialect == "sqlite":
-            from sqlalchemy.dialects.sqlite import insert
-        else:
-            from sqlalchemy.dialects.postgresql import insert
+        from sqlalchemy.dialects import postgresql, sqlite
+
+        insert: Any = sqlite.insert if dialect == "sqlite" else postgresql.insert
         session.execute(insert(SenderCounter).values(**values).on_conflict_do_nothing())
     else:  # pragma: no cover - other databases: a savepoint around a plain insert
         try:
