@@ -12,7 +12,7 @@ from sqlalchemy.orm import Session, sessionmaker
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def make_engine(url: str) -> Engine:
+def make_engine(url: str, *, read_only: bool = False) -> Engine:
     """Create an SQLAlchemy engine for ``url``. For SQLite: creates the parent folder, enables
     foreign keys and WAL, and a 30 s busy timeout.
 
@@ -24,7 +24,9 @@ def make_engine(url: str) -> Engine:
     opened no transaction and was committed on its own, issue #9.7). The ``BEGIN`` is
     ``BEGIN IMMEDIATE``: the write lock is taken at the start, waiting up to the busy timeout,
     because a deferred transaction that read first and writes later fails at once with
-    ``database is locked`` when another connection wrote in between (WAL snapshot upgrade)."""
+    ``database is locked`` when another connection wrote in between (WAL snapshot upgrade).
+    ``read_only`` engines (the web view) begin with a plain deferred ``BEGIN``: they never write,
+    and an immediate one would take the write lock (and fail under ``PRAGMA query_only``)."""
     if url.startswith("sqlite"):
         path = url.split("///", 1)[1] if "///" in url else ""
         if path and path != ":memory:":
@@ -41,7 +43,7 @@ def make_engine(url: str) -> Engine:
 
         @event.listens_for(engine, "begin")
         def _begin(conn):  # type: ignore[no-untyped-def]
-            conn.exec_driver_sql("BEGIN IMMEDIATE")
+            conn.exec_driver_sql("BEGIN" if read_only else "BEGIN IMMEDIATE")
 
         return engine
     return create_engine(url, pool_pre_ping=True)

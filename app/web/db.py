@@ -27,7 +27,7 @@ class ReadOnlyError(RuntimeError):
 def read_only_engine(url: str) -> Engine:
     """An engine on ``url`` whose connections cannot write (see the module docstring)."""
     if url.startswith("sqlite"):
-        engine = make_engine(url)
+        engine = make_engine(url, read_only=True)
 
         @event.listens_for(engine, "connect")
         def _query_only(dbapi_conn: Any, _record: Any) -> None:
