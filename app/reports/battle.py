@@ -1,121 +1,80 @@
-"""The battle report: the turn-by-turn log of rules §3, rendered with Jinja in Japanese (the seed's
-style) or English, as text or HTML.
+"""The battle report of any ruleset: a :class:`~app.rules.base.BattleReport` (the ruleset's
+texts: header, sheets, each turn's lines and state lines, verdict and why) rendered with Jinja as
+text or HTML, in the report's language.
 
-Templates: ``templates/reports/battle.<lang>.<txt|html>``; the event phrases are macros in
-``templates/reports/battle_lines.<lang>.txt`` so that a translator edits only templates.
+Templates: ``templates/reports/battle.<lang>.<txt|html>``, generic over ``BattleReport``: they
+lay the texts out and add only the words of the layout (``第１ターン``/``Turn 1``, ``結果``/
+``Result``). Rulesets write the lines (``Ruleset.report``); this module imports none of them.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass, replace
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
 
 from app.reports.render import render
-from app.rules.amaryllis import format_sheet, format_state
-from app.rules.amaryllis.engine import event_json, result_json
-from app.rules.amaryllis.events import BattleResult, TurnEnded, TurnStarted
-from app.rules.amaryllis.model import Unit
+from app.rules import DEFAULT_RULESET, find_ruleset
+from app.rules.base import BattleReport, ReportTurn, Ruleset
 
 _ZEN = str.maketrans("0123456789-", "０１２３４５６７８９－")
 
 
-def zen(value: int | str) -> str:
+def zen(value: object) -> str:
     """Full-width digits and minus sign, as the Japanese notation prints numbers: ``-1`` → ``－１``."""
     return str(value).translate(_ZEN)
 
 
 @dataclass(frozen=True)
-class TurnBlock:
-    """One turn of the report.
+class BattleReportView:
+    """Everything the ``battle.<lang>.*`` templates may use.
 
     Attributes:
-        turn: 0-20.
-        events: the turn's action events as JSON-ready dicts (``engine.event_json``), in order.
-        states: the state lines of units A and B after the turn (``format_state``).
+        report: the ruleset's report (the fields below are its own, for the templates).
+        names: ``{"A": …, "B": …}``, the two sides' display names.
+        header: the ruleset record, one line each (may be empty: Amaryllis prints none).
+        sheets: the two normalized sheets, or ``()`` to leave them out.
+        turns: the turns, each with its lines (a line's ``children`` are printed indented under
+            it) and both parties' state lines.
+        verdict: the result in words; explanation: why, one line each.
+        title: an optional heading (league and round, test battle), or ``""``.
+        z: prints a number the Japanese way (full-width) in Japanese, ``str`` in English.
     """
 
-    turn: int
-    events: list[dict[str, object]]
-    states: list[str]
-
-
-@dataclass(frozen=True)
-class BattleReportContext:
-    """Everything ``battle.<lang>.*`` templates may use.
-
-    Attributes:
-        names: ``{"A": unit A's name, "B": unit B's name}``.
-        sheets: the normalized sheets of A and B (``format_sheet``), or ``[]`` to leave them out.
-        turns: the turn blocks; turn 0 only when something happened in it.
-        result: ``result_json(result, events=False)``: winner "A"/"B"/None, reason, turns, final.
-        title: an optional heading (e.g. league and round), or ``""``.
-        z: a function printing a number the Japanese way (full-width), identity in English.
-    """
-
-    names: dict[str, str]
-    sheets: list[str]
-    turns: list[TurnBlock]
-    result: dict[str, object]
+    report: BattleReport
+    names: Mapping[str, str]
+    header: tuple[str, ...]
+    sheets: tuple[str, ...]
+    turns: tuple[ReportTurn, ...]
+    verdict: str
+    explanation: tuple[str, ...]
     title: str
     z: Callable[[object], str]
 
 
-def display_names(a: Unit, b: Unit) -> dict[str, str]:
-    """``{"A": name, "B": name}``; when both units have the same name (a mirror match) each gets
-    its side: ``グリスク（A）`` / ``Grisk (A)``."""
-    if a.name != b.name:
-        return {"A": a.name, "B": b.name}
-    if a.lang == "ja":
-        return {"A": f"{a.name}（Ａ）", "B": f"{b.name}（Ｂ）"}
-    return {"A": f"{a.name} (A)", "B": f"{b.name} (B)"}
+def render_report(report: BattleReport, *, fmt: str = "text", title: str = "",
+                  sheets: bool = True) -> str:
+    """Render ``report`` in its language as ``fmt`` (``"text"`` or ``"html"``).
 
-
-def turn_blocks(result: BattleResult, lang: str,
-                names: dict[str, str] | None = None) -> list[TurnBlock]:
-    """Split a logged result's events into turn blocks (turn 0 dropped when empty). ``names``
-    (from :func:`display_names`) replaces the unit names on the state lines.
-
-    Raises ``ValueError`` when the result was computed with ``log=False``.
+    ``sheets=False`` leaves out the two sheets. Raises ``ValueError`` for an unknown language
+    or format.
     """
-    if not result.events:
-        raise ValueError("the battle was resolved without a log; run it with log=True")
-    blocks: list[TurnBlock] = []
-    current: list[dict[str, object]] = []
-    for event in result.events:
-        if isinstance(event, TurnStarted):
-            current = []
-        elif isinstance(event, TurnEnded):
-            if event.turn > 0 or current:
-                states = [format_state(replace(s, name=names["AB"[i]]) if names else s, lang)
-                          for i, s in enumerate(event.states)]
-                blocks.append(TurnBlock(event.turn, current, states))
-        else:
-            current.append(event_json(event))
-    return blocks
+    view = BattleReportView(
+        report=report, names=report.names, header=report.header,
+        sheets=report.sheets if sheets else (), turns=report.turns, verdict=report.verdict,
+        explanation=report.explanation, title=title, z=zen if report.lang == "ja" else str)
+    return render("battle", view, lang=report.lang, fmt=fmt)
 
 
-def render_battle(
-    a: Unit,
-    b: Unit,
-    result: BattleResult,
-    *,
-    lang: str,
-    fmt: str = "text",
-    title: str = "",
-    sheets: bool = True,
-) -> str:
-    """Render the report of ``result`` (a battle of ``a`` against ``b`` run with ``log=True``).
+def render_battle(a: Any, b: Any, result: Any, *, lang: str, fmt: str = "text",
+                  title: str = "", sheets: bool = True, ruleset: Ruleset | None = None) -> str:
+    """Render the report of ``result``, a logged battle of entry ``a`` against ``b``.
 
-    ``lang`` is ``"ja"`` or ``"en"``; ``fmt`` ``"text"`` or ``"html"``. Raises ``ValueError`` for an
-    unknown language or format, or a result without a log.
+    ``ruleset`` is the ruleset that fought it (``Ruleset.report``); without one, the default
+    ruleset (:data:`app.rules.DEFAULT_RULESET`), for callers that do not know rulesets yet.
+    ``lang`` is ``"ja"`` or ``"en"``, ``fmt`` ``"text"`` or ``"html"``. Raises ``ValueError``
+    for an unknown language or format, or a result without a log.
     """
-    names = display_names(a, b)
-    context = BattleReportContext(
-        names=names,
-        sheets=[format_sheet(a, lang), format_sheet(b, lang)] if sheets else [],
-        turns=turn_blocks(result, lang, names),
-        result=result_json(result, events=False),
-        title=title,
-        z=zen if lang == "ja" else str,
-    )
-    return render("battle", context, lang=lang, fmt=fmt)
+    rs = ruleset if ruleset is not None else find_ruleset(DEFAULT_RULESET)()
+    return render_report(rs.report(a, b, result, lang=lang), fmt=fmt, title=title,
+                         sheets=sheets)

@@ -16,11 +16,15 @@ import importlib
 from app.rules.base import RULESETS, Outcome, Ruleset, Sheet, lookup
 
 #: the module of every ruleset, in the order offline commands try them when guessing a notation
+#: (one module per line: each new ruleset adds one line)
 RULESET_MODULES: tuple[str, ...] = (
     "app.rules.amaryllis",
 )
 
-__all__ = ["RULESETS", "RULESET_MODULES", "Outcome", "Ruleset", "Sheet", "all_rulesets",
+#: the ruleset of a league created without one (``League.ruleset``'s default)
+DEFAULT_RULESET = "amaryllis"
+
+__all__ = ["DEFAULT_RULESET", "RULESETS", "RULESET_MODULES", "Outcome", "Ruleset", "Sheet", "all_rulesets",
            "find_ruleset", "guess_ruleset"]
 
 
@@ -29,10 +33,18 @@ def _load_all() -> None:
         importlib.import_module(module)
 
 
+def _module_rank(cls: type[Ruleset]) -> int:
+    for i, module in enumerate(RULESET_MODULES):
+        if cls.__module__ == module or cls.__module__.startswith(module + "."):
+            return i
+    return len(RULESET_MODULES)  # registered from elsewhere (a test): last
+
+
 def all_rulesets() -> list[type[Ruleset]]:
-    """Every ruleset class, in :data:`RULESET_MODULES` order."""
+    """Every ruleset class, in :data:`RULESET_MODULES` order (whatever order they were imported
+    in); classes registered from other modules come last, in registration order."""
     _load_all()
-    return list(RULESETS.values())
+    return sorted(RULESETS.values(), key=_module_rank)
 
 
 def find_ruleset(name: str) -> type[Ruleset]:

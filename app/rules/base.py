@@ -118,9 +118,11 @@ class Fighter:
     detail: Mapping[str, Any] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
-        """``{"name", "hp", "max_hp", "mp", "alive", "exited", **detail}``."""
-        return {**dict(self.detail), "name": self.name, "hp": self.hp, "max_hp": self.max_hp,
-                "mp": self.mp, "alive": self.alive, "exited": self.exited}
+        """``{"name", "hp", "max_hp", "mp", "alive", "exited", **detail}``: the six fields first
+        (a detail key of the same name never overrides them)."""
+        base = {"name": self.name, "hp": self.hp, "max_hp": self.max_hp, "mp": self.mp,
+                "alive": self.alive, "exited": self.exited}
+        return {**base, **{k: v for k, v in self.detail.items() if k not in base}}
 
 
 @dataclass(frozen=True, slots=True)
@@ -314,12 +316,13 @@ class Ruleset(ABC):
         mail layer splits bodies with it; it must be linear in ``len(line)``."""
 
     def greeting_lines(self, text: str) -> int:
-        """How many lines of prose stand above the first sheet line (the mail layer blanks them
-        and notes it); 0 by default."""
-        lines = text.split("\n")
-        for i, line in enumerate(lines):
+        """How many lines stand above the first sheet line, blank ones included: the mail
+        layer blanks ``text.split("\\n")[:n]`` and notes the greeting (the Amaryllis
+        convention, ``notation.greeting_lines``). 0 when no line starts a sheet. Rulesets
+        override it when some lines above the sheet line still belong to the sheet."""
+        for i, line in enumerate(text.split("\n")):
             if self.starts_sheet(line):
-                return sum(1 for x in lines[:i] if x.strip())
+                return i
         return 0
 
     @abstractmethod

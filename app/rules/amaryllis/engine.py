@@ -114,13 +114,14 @@ class _Fighter:
 class _Battle:
     """One battle in progress. ``log`` is a list of events, or ``None`` when not logging."""
 
-    __slots__ = ("f", "turn", "log")
+    __slots__ = ("f", "turn", "log", "ended_at")
 
     def __init__(self, a: Unit, b: Unit, log: bool) -> None:
         fa, fb = _Fighter(0, a), _Fighter(1, b)
         fa.enemy, fb.enemy = fb, fa
         self.f = (fa, fb)
         self.turn = 0
+        self.ended_at = "end"
         self.log: list[object] | None = [] if log else None
 
     # -- the pieces of an action -------------------------------------------------------------
@@ -303,6 +304,7 @@ class _Battle:
         if turn == 1:
             self.death_check(log)  # units left at HP <= 0 by turn 0 die now
             if self.over():
+                self.ended_at = "start"
                 return True
         if fa.poison or fb.poison:  # status phase: all Poisons at once, not attack damage
             for u in self.f:
@@ -313,6 +315,7 @@ class _Battle:
             if turn:
                 self.death_check(log)
                 if self.over():
+                    self.ended_at = "status"
                     return True
         fa.ap = fa.spd
         fb.ap = fb.spd
@@ -333,6 +336,7 @@ class _Battle:
             else:
                 return False
             if turn and (fa.dead or fb.dead):
+                self.ended_at = "action"
                 return True
 
     def run(self) -> BattleResult:
@@ -362,7 +366,8 @@ class _Battle:
             winner = 0 if fa.hp > fb.hp else 1
             reason = Reason.OVERKILL if fa.dead else Reason.HP
         events = tuple(self.log) if self.log is not None else ()
-        return BattleResult(winner, reason, last, states, events)
+        return BattleResult(winner, reason, last, states, events, (fa.hp0, fb.hp0),
+                            self.ended_at)
 
 
 def battle(a: Unit, b: Unit, *, log: bool = True) -> BattleResult:

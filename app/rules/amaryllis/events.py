@@ -154,6 +154,11 @@ class BattleResult:
         turns: the last turn played (0-20).
         final: both units' final states, index 0 = A.
         events: the event log, or ``()`` when the battle ran with ``log=False``.
+        max_hp: both units' initial HP (HP points), index 0 = A: the value a full heal assigns
+            (rules §1.1), the maximum of an HP bar.
+        ended_at: where the battle ended (rules §2.5): ``"start"`` (the death check at the
+            start of turn 1, before its status phase), ``"status"`` (after a status phase),
+            ``"action"`` (after an action) or ``"end"`` (turn 20 over).
     """
 
     winner: int | None
@@ -161,3 +166,5 @@ class BattleResult:
     turns: int
     final: tuple[UnitState, UnitState]
     events: tuple[object, ...] = field(default=(), compare=False)
+    max_hp: tuple[int, int] = (0, 0)
+    ended_at: str = "end"

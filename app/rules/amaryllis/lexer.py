@@ -166,12 +166,55 @@ def lex(text: str) -> Lexed:
     return out
 
 
-def _lex_line(out: Lexed, line: int, raw: str) -> None:
+def _content(raw: str) -> str | None:
+    """The normalized text of a line without its bullet, or ``None`` for a blank or comment."""
     s = normalize(raw).strip()
     if not s or s.startswith("#") or s.startswith("//"):
-        return
+        return None
     if s[0] in BULLETS and not _INT.match(s):
         s = s[1:].lstrip()
+    return s
+
+
+def _is_unit(head: str, body: str) -> bool:
+    # a unit line: numbers after the colon (or at least HP/ATK/DEF/SPD slashes: action lines
+    # never hold a slash, so "ＨＰ１０／攻撃力１／…" is read as a unit line with bad numbers)
+    return bool((_UNIT_BODY.match(body) or body.count("/") >= 3)
+                and "(" not in head and ")" not in head)
+
+
+def is_unit_line(raw: str) -> bool:
+    """True when the lexer reads ``raw`` as a unit line (``名前：ＨＰ／攻撃力／防御力／素早さ…``,
+    rules §1.3): what starts a sheet. Linear in ``len(raw)``; a line longer than
+    ``MAX_LINE_CHARS`` is never one (the lexer does not read it)."""
+    if len(raw) > MAX_LINE_CHARS:
+        return False
+    s = _content(raw)
+    if s is None or _TECH.fullmatch(s):
+        return False
+    head, colon, body = s.partition(":")
+    return bool(colon) and _is_unit(head, body)
+
+
+# THEKI's one-line form of an Amaryllis unit (rules/margaret.md §4.4 "Not Margaret notation"):
+# HP/ATK/DEF/SPD/labels/label:name:code,label:name:code…[/name]
+_THEKI = re.compile(
+    r"\s*[0-9]+\s*/\s*[0-9]+\s*/\s*[0-9]+\s*/\s*[0-9]+\s*/[^/]*/"
+    r"[^/:,]+:[^/:,]*:[^/:,]*(?:,[^/:,]+:[^/:,]*:[^/:,]*)*(?:/.*)?")
+
+
+def is_theki_line(raw: str) -> bool:
+    """True for THEKI's one-line notation of an Amaryllis unit, e.g.
+    ``10/1/1/2/守槍槍加/守:シールド:防2L,槍:スピア:直D4E2,加:ブースト:攻/グリスク``: a compact
+    line whose sixth field defines its labels as ``label:name:code`` items. It is Amaryllis, not
+    Margaret (``rules/margaret.md`` §4.4); this parser does not read it."""
+    return len(raw) <= MAX_LINE_CHARS and bool(_THEKI.fullmatch(normalize(raw).strip()))
+
+
+def _lex_line(out: Lexed, line: int, raw: str) -> None:
+    s = _content(raw)
+    if s is None:
+        return
     m = _TECH.fullmatch(s)
     if m:
         out.hints["ja" if m.group(1) == "技術" else "en"] += 1
@@ -181,10 +224,7 @@ def _lex_line(out: Lexed, line: int, raw: str) -> None:
     if not colon:
         out.pending.append(Pending("unknown-line", line, raw))
         return
-    # a unit line: numbers after the colon (or at least HP/ATK/DEF/SPD slashes: action lines
-    # never hold a slash, so "ＨＰ１０／攻撃力１／…" is read as a unit line with bad numbers)
-    if ((_UNIT_BODY.match(body) or body.count("/") >= 3)
-            and "(" not in head and ")" not in head):
+    if _is_unit(head, body):
         if out.units:  # only the first unit line counts; later ones are reported, not read
             out.pending.append(Pending("duplicate-unit-line", line, raw,
                                        {"first": out.units[0].line}))

@@ -49,11 +49,14 @@ class SheetResult:
         problems: every problem found (errors and warnings), in line order.
         lang: ``"ja"`` or ``"en"``: the language of the messages (the sheet's notation unless
             overridden).
+        name: the unit's name as written on the unit line (normalized), also when the sheet
+            has errors; ``""`` when there is no readable unit line.
     """
 
     unit: Unit | None
     problems: list[Problem] = field(default_factory=list)
     lang: str = "ja"
+    name: str = ""
 
     @property
     def errors(self) -> list[Problem]:
@@ -113,7 +116,8 @@ def parse_sheet(text: str, *, lang: str | None = None, default_lang: str = "ja")
         make_problem(p.code, p.line, p.text, out_lang, **p.params) for p in pending
     ]
     problems.sort(key=lambda p: p.line if p.line is not None else 0)
-    return SheetResult(unit=unit, problems=problems, lang=out_lang)
+    name = lexed.units[0].name if lexed.units else ""
+    return SheetResult(unit=unit, problems=problems, lang=out_lang, name=name)
 
 
 def greeting_lines(text: str) -> int:

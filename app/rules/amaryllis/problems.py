@@ -8,7 +8,10 @@ section it enforces, what is wrong, and how to fix it, in both languages.
 from __future__ import annotations
 
 import unicodedata
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+
+from app.rules.base import ProblemLike
 
 from .vocab import L
 
@@ -47,8 +50,15 @@ class Problem:
     params: tuple[tuple[str, str, str], ...] = field(default=(), repr=False)
 
 
+Entry = tuple[str, str, str, str, str, str]
+"""A catalogue entry: (rules section, severity, ja message, ja fix, en message, en fix)."""
+
+Catalogue = Mapping[str, Entry]
+"""Problem code -> entry. Another ruleset of the family passes its own catalogue to
+:func:`make_problem`, :func:`localize` and :func:`format_problems`."""
+
 # code: (section, severity, ja message, ja fix, en message, en fix)
-CATALOGUE: dict[str, tuple[str, str, str, str, str, str]] = {
+CATALOGUE: dict[str, Entry] = {
     "empty-sheet": (
         "1.3", "error",
         "シートが空です。",
@@ -326,13 +336,14 @@ def _fill(template: str, params: dict[str, str]) -> str:
 
 
 def make_problem(
-    code: str, line: int | None, text: str, lang: str, **params: object
+    code: str, line: int | None, text: str, lang: str, *, catalogue: Catalogue = CATALOGUE,
+    **params: object
 ) -> Problem:
     """Build a :class:`Problem` with its message and fix in ``lang`` (``"ja"``/``"en"``).
 
     ``params`` values may be ``vocab.L`` pairs (Japanese, English), ints (written with full-width
     digits in Japanese) or anything else (``str()`` in both languages).
-    Raises ``KeyError`` for a code missing from ``CATALOGUE`` (a programming error).
+    Raises ``KeyError`` for a code missing from ``catalogue`` (a programming error).
     """
     triples = []
     for k, v in sorted(params.items()):
@@ -342,13 +353,14 @@ def make_problem(
             triples.append((k, _zen(str(v)), str(v)))
         else:
             triples.append((k, str(v), str(v)))
-    return _render(code, line, quote(text), lang, tuple(triples))
+    return _render(code, line, quote(text), lang, tuple(triples), catalogue)
 
 
 def _render(
-    code: str, line: int | None, text: str, lang: str, triples: tuple[tuple[str, str, str], ...]
+    code: str, line: int | None, text: str, lang: str, triples: tuple[tuple[str, str, str], ...],
+    catalogue: Catalogue = CATALOGUE,
 ) -> Problem:
-    section, severity, ja_msg, ja_fix, en_msg, en_fix = CATALOGUE[code]
+    section, severity, ja_msg, ja_fix, en_msg, en_fix = catalogue[code]
     msg, fix = (ja_msg, ja_fix) if lang == "ja" else (en_msg, en_fix)
     p = {k: (ja if lang == "ja" else en) for k, ja, en in triples}
     return Problem(
@@ -357,11 +369,12 @@ def _render(
     )
 
 
-def localize(problem: Problem, lang: str) -> Problem:
-    """The same problem with ``message`` and ``fix`` rendered in ``lang``."""
-    if problem.lang == lang or problem.code not in CATALOGUE:
+def localize(problem: Problem, lang: str, catalogue: Catalogue = CATALOGUE) -> Problem:
+    """The same problem with ``message`` and ``fix`` rendered in ``lang`` (from ``catalogue``;
+    a code it lacks is returned unchanged)."""
+    if problem.lang == lang or problem.code not in catalogue:
         return problem
-    return _render(problem.code, problem.line, problem.text, lang, problem.params)
+    return _render(problem.code, problem.line, problem.text, lang, problem.params, catalogue)
 
 
 def quote(text: str) -> str:
@@ -377,7 +390,8 @@ def quote(text: str) -> str:
     return cleaned
 
 
-def format_problems(problems: list[Problem], lang: str) -> str:
+def format_problems(problems: Sequence[ProblemLike], lang: str, *,
+                    catalogue: Catalogue = CATALOGUE) -> str:
     """Render problems as text, one block per problem: line number, quoted line, rule and fix.
 
     Errors come before warnings, each group in line order. At most ``MAX_LISTED`` blocks are
@@ -394,7 +408,8 @@ def format_problems(problems: list[Problem], lang: str) -> str:
     )
     blocks: list[str] = []
     for p in ordered[:MAX_LISTED]:
-        p = localize(p, lang)
+        if isinstance(p, Problem):
+            p = localize(p, lang, catalogue)
         if lang == "ja":
             where = f"{_zen(str(p.line))}行目：「{p.text}」" if p.line is not None else "シート全体"
             kind = "エラー" if p.severity == "error" else "警告"
