@@ -16,7 +16,7 @@ construction API, the build specs and the sheet parser.
 from __future__ import annotations
 
 import unicodedata
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import NamedTuple
 
 from .swords import CODES, SwordDef
@@ -39,9 +39,9 @@ class Swordmaster:
         hp: HP in HP points (5 per budget point); ``atk``, ``defense``, ``spd``: ability values.
         swords: the sword list in priority order.
         skill: the stated 剣技 (``rules/margaret.md`` M2), or ``None``.
-        lang: ``"ja"`` or ``"en"``: the notation it was written in.
+        lang: ``"ja"`` or ``"en"``: the notation it was written in (not part of equality).
         notation: ``"compact"`` or ``"full"``: the form it was written in (``format_sheet`` prints
-            it back the same way).
+            it back the same way; not part of equality).
     """
 
     name: str
@@ -51,8 +51,8 @@ class Swordmaster:
     spd: int
     swords: tuple[Sword, ...] = ()
     skill: int | None = None
-    lang: str = "ja"
-    notation: str = "compact"
+    lang: str = field(default="ja", compare=False)
+    notation: str = field(default="compact", compare=False)
 
     @property
     def points(self) -> int:

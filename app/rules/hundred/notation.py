@@ -150,10 +150,14 @@ def _read_codes(codes: str, table: SwordTable, line: int, raw: str,
             i += 1
             continue
         d = table.code_at(codes, i)
-        if d is None:
+        if d is None:  # one problem for a run of unknown characters ("Slash Sword")
+            j = i + 1
+            while j < n_codes and table.code_at(codes, j) is None and j - i < 40:
+                j += 1
             out.append(_Pending("unknown-code", line, raw,
-                                {"ch": c, "position": i + 1, "codes": table.code_list()}))
-            i += 1
+                                {"ch": codes[i:j].strip(), "position": i + 1,
+                                 "codes": table.code_list()}))
+            i = j
             continue
         start = i
         i += table.code_length(codes, i)
