@@ -231,7 +231,7 @@ def test_mirror_match_names_both_sides():
 def test_many_actions_fold_into_one_line_each_turn():
     # 舞踏剣 unuses itself (H45): with SPD 10 it acts 10 times a turn from turn 3, 180 actions in
     # the battle; each turn's ten identical actions are one line ending in ×１０.
-    r = rs(budget=40)
+    r = rs(budget=100)
     a = entry(r, "10/2/0/10/舞/A")
     b = entry(r, "500/0/0/0//B")
     res = r.battle(a, b)
