@@ -133,13 +133,14 @@ _P_HEAVY = PROGS["重"]
 class _Spec:
     """A swordmaster spec ready to build: name, values and ``(prog, n)`` pairs."""
 
-    __slots__ = ("name", "hp", "atk", "df", "spd", "swords", "codes")
+    __slots__ = ("name", "hp", "atk", "df", "spd", "swords", "codes", "period")
 
     def __init__(self, m: Swordmaster) -> None:
         self.name = m.name
         self.hp, self.atk, self.df, self.spd = m.hp, m.atk, m.defense, m.spd
         self.swords = tuple((PROGS[CODES[s.code].code], s.n) for s in m.swords)
         self.codes = frozenset(p.code for p, _ in self.swords)
+        self.period = False  # set below: a period sword can come into a battle with this spec
 
 
 for _code, _text in BUILD_SPECS.items():
@@ -149,7 +150,7 @@ for _code, _text in BUILD_SPECS.items():
 _BRINGS: dict[str, frozenset[str]] = {c: p.spec.codes for c, p in PROGS.items() if p.spec}
 
 
-def _reachable(codes: set[str]) -> set[str]:
+def _reachable(codes: set[str] | frozenset[str]) -> set[str]:
     """Every sword code that can exist in a battle whose registered specs hold ``codes``."""
     out = set(codes)
     todo = list(out)
@@ -159,6 +160,23 @@ def _reachable(codes: set[str]) -> set[str]:
                 out.add(c)
                 todo.append(c)
     return out
+
+
+_SPECS: dict[Swordmaster, _Spec] = {}
+_SPEC_CACHE_SIZE = 4096
+
+
+def _spec(m: Swordmaster) -> _Spec:
+    """The compiled spec of a registered swordmaster (cached: a league fights the same entries
+    many times; entries are immutable)."""
+    spec = _SPECS.get(m)
+    if spec is None or spec.name != m.name:
+        spec = _Spec(m)
+        spec.period = "遅" in _reachable(spec.codes)
+        if len(_SPECS) >= _SPEC_CACHE_SIZE:
+            _SPECS.clear()
+        _SPECS[m] = spec
+    return spec
 
 
 # --------------------------------------------------------------------------- battle state
@@ -262,9 +280,10 @@ class _Sm:
         self.df = self.df0 = spec.df
         self.spd = self.spd0 = spec.spd
         self.ap = 0
-        for a in STATUS_ATTRS:
-            setattr(self, a, 0)
-        self.prot = self.defn = 0
+        self.stun = self.sleep = self.venom = self.poison = self.abort = self.reflect = 0
+        self.dodge = self.barrier = self.cushion = self.flip = self.shield = self.guard = 0
+        self.soul = self.life = self.push = self.hdoor = self.quick = self.slow = 0
+        self.drive = self.taunt = self.prot = self.defn = 0
         self.dead = self.exited = False
         self.base = built < 0
         self.built = built
@@ -273,17 +292,23 @@ class _Sm:
 
 
 _STATUS_VALUES = attrgetter(*STATUS_ATTRS)
+_tuple_new = tuple.__new__
 
 
-def _state(x: _Sm) -> SmState:
+def _state(x: _Sm, enchants: bool = True) -> SmState:
+    """The state-line snapshot of ``x`` (``enchants=False``: no sword of the battle was ever
+    enchanted, so the scan is skipped)."""
     if x.snap is not None:
         return x.snap
     sws = x.swords
-    ench = tuple((i, s.se, s.pe, s.whole, s.elim, s.early)
-                 for i, s in enumerate(sws) if s.se or s.pe or s.whole or s.elim or s.early)
-    st = tuple((a, v) for a, v in zip(STATUS_ATTRS, _STATUS_VALUES(x)) if v)
-    return SmState(x.side, x.serial, x.name, x.hp, x.max_hp, x.atk, x.df, x.spd, x.mp,
-                   tuple(s.label for s in sws), ench, st, x.dead, x.exited, x.base)
+    ench = tuple([(i, s.se, s.pe, s.whole, s.elim, s.early)
+                  for i, s in enumerate(sws) if s.se or s.pe or s.whole or s.elim or s.early]
+                 ) if enchants else ()
+    vals = _STATUS_VALUES(x)
+    st = tuple([(a, v) for a, v in zip(STATUS_ATTRS, vals) if v]) if any(vals) else ()
+    return _tuple_new(SmState, (x.side, x.serial, x.name, x.hp, x.max_hp, x.atk, x.df, x.spd,
+                                x.mp, tuple([s.label for s in sws]), ench, st, x.dead,
+                                x.exited, x.base))
 
 
 class _Act:
@@ -330,11 +355,11 @@ class _Hit:
 class _Battle:
     __slots__ = ("T", "cyc", "first", "P", "log", "cap", "limit", "mpc", "has_period",
                  "anypois", "anyqs", "deaths", "procs", "max_procs", "limit_hits", "generic",
-                 "roster")
+                 "batch", "anyench", "roster")
 
     def __init__(self, a: Swordmaster, b: Swordmaster, log: bool, opts: Options,
-                 generic: bool = False) -> None:
-        sa, sb = _Spec(a), _Spec(b)
+                 generic: bool = False, batch: bool = True) -> None:
+        sa, sb = _spec(a), _spec(b)
         pa, pb = _Party(0, sa), _Party(1, sb)
         pa.enemy, pb.enemy = pb, pa
         self.P = (pa, pb)
@@ -345,10 +370,12 @@ class _Battle:
         self.log: list[Any] | None = [] if log else None
         self.cap = opts.party_cap
         self.limit = opts.procedure_limit
-        self.has_period = "遅" in _reachable(set(sa.codes | sb.codes))
+        self.has_period = sa.period or sb.period
         self.anypois = self.anyqs = self.deaths = False
         self.procs = self.max_procs = self.limit_hits = 0
         self.generic = generic
+        self.batch = batch
+        self.anyench = False
         self.roster: dict[tuple[int, int], str] = {}
         for party in self.P:
             m = _Sm(party, party.spec, self.mpc, -1)
@@ -420,15 +447,16 @@ class _Battle:
 
     # -- one holder ---------------------------------------------------------------------------
 
-    def _solo(self, u: _Sm) -> None:
-        """An action procedure with one action-right holder (§8.6)."""
+    def _solo(self, u: _Sm, room: int) -> int:
+        """An action procedure with one action-right holder (§8.6). Returns the number of
+        procedures done: 1, or more when nothing is executable (see :meth:`_skip_run`)."""
         u.ap -= 1
         lg = self.log
         if u.stun:
             u.stun -= 1
             if lg is not None:
                 lg.append(("skip", u.side, u.serial, "stun"))
-            return
+            return 1
         T = self.T
         cyc = self.cyc
         mp = u.mp
@@ -437,9 +465,10 @@ class _Battle:
             if s.act <= T and s.used != cyc and (not s.cost or s.cost <= mp):
                 break
         else:
+            event = ("skip", u.side, u.serial, "none")
             if lg is not None:
-                lg.append(("skip", u.side, u.serial, "none"))
-            return
+                lg.append(event)
+            return 1 + self._skip_run([u], room, event)
         p = s.p
         kind = p.kind
         n = s.n
@@ -486,90 +515,153 @@ class _Battle:
             self.T += 1
             if lg is not None:
                 lg.append(("years", u.side, u.serial, self.T))
+        return 1
+
+    def _skip_run(self, hs: list[_Sm], room: int, event: Any) -> int:
+        """The procedure just done was a skip of every holder with nothing executable (no Stun):
+        it changed nothing but AP, so the same holders will do the same skip again until one
+        of them has no AP left. Do those procedures at once: AP spent, procedures counted
+        against the limit (H61), the same event logged each time. Returns how many."""
+        if not self.batch:
+            return 0
+        extra = min(min(u.ap for u in hs), room)
+        if extra <= 0:
+            return 0
+        for u in hs:
+            u.ap -= extra
+        if self.log is not None:
+            self.log.extend([event] * extra)
+        return extra
 
     # -- several holders (§8.10) --------------------------------------------------------------
 
-    def _multi(self, hs: list[_Sm]) -> None:
-        """An action procedure with several holders: decide, target, pay, then the effects by
-        kind priority and in-kind rank; equal (kind, rank) across parties is super-simultaneous."""
+    def _decide(self, u: _Sm) -> _Act:
+        """Step 1 for one holder: spend 1 AP (H8), decide the sword and snapshot it (H11)."""
+        u.ap -= 1
+        a = _Act(u)
+        if u.stun:
+            a.stunned = True
+            return a
         T = self.T
         cyc = self.cyc
+        mp = u.mp
+        for s in u.swords:
+            if s.act <= T and s.used != cyc and (not s.cost or s.cost <= mp):
+                p = s.p
+                a.s, a.p, a.n, a.se, a.pe, a.whole, a.kind = (
+                    s, p, s.n, s.se, s.pe, s.whole, p.kind)
+                break
+        return a
+
+    def _aim(self, a: _Act, b: list[Any] | None) -> None:
+        """Steps 2-3: the target (Taunt) and the next sword (H10) of a decided action."""
+        p = a.p
+        if p is None:
+            return
+        if a.kind == ATTACK:
+            a.whole = a.whole or p.whole
+            if not a.whole:
+                a.target = self._target(a.u, b)
+        elif p.nxt:
+            sws = a.u.swords
+            i = sws.index(a.s) + 1
+            if i < len(sws):
+                a.tg = sws[i]
+
+    def _pay(self, a: _Act, b: list[Any] | None) -> None:
+        """Step 4: used mark, <リミ>, MP, or the Stun of a stunned skip."""
+        u = a.u
+        if a.stunned:
+            u.stun -= 1
+            if b is not None:
+                b.append(("skip", u.side, u.serial, "stun"))
+            return
+        s = a.s
+        if s is None:
+            if b is not None:
+                b.append(("skip", u.side, u.serial, "none"))
+            return
+        s.used = self.cyc
+        if s.lim:
+            u.swords.remove(s)
+            s.owner = None
+        if s.cost:
+            u.mp -= s.cost
+        if b is not None:
+            b.append(("act", u.side, u.serial, s.label, a.kind, s.lim, s.cost))
+
+    def _duo(self, x: _Sm, y: _Sm, room: int) -> int:
+        """:meth:`_multi` for two holders of different parties (each rank 1): the same steps
+        and the same log, without the general grouping."""
+        logging = self.log is not None
+        a, c = self._decide(x), self._decide(y)
+        ba: list[Any] | None = [] if logging else None
+        bc: list[Any] | None = [] if logging else None
+        self._aim(a, ba)
+        self._aim(c, bc)
+        self._pay(a, ba)
+        self._pay(c, bc)
+        if a.kind == c.kind:
+            self._run_pair([a, c], [ba, bc])
+            parts: Any = (("group", a.kind, (tuple(ba), tuple(bc))),) if logging else None  # type: ignore[arg-type]
+        else:
+            first, second = (a, c) if a.kind < c.kind else (c, a)
+            b1, b2 = (ba, bc) if first is a else (bc, ba)
+            self._run_one(first, b1)
+            self._run_one(second, b2)
+            parts = ((("part", first.u.side, tuple(b1)), ("part", second.u.side, tuple(b2)))  # type: ignore[arg-type]
+                     if logging else None)
+        event = ("simul", parts) if logging else None
+        if logging:
+            self.log.append(event)  # type: ignore[union-attr]
+        if a.s is None and c.s is None and not a.stunned and not c.stunned:
+            return 1 + self._skip_run([x, y], room, event)
+        return 1
+
+    def _multi(self, hs: list[_Sm], room: int) -> int:
+        """An action procedure with several holders: decide, target, pay, then the effects by
+        kind priority and in-kind rank; equal (kind, rank) across parties is super-simultaneous.
+        Returns the number of procedures done (see :meth:`_skip_run`)."""
+        if len(hs) == 2 and hs[0].side != hs[1].side:
+            return self._duo(hs[0], hs[1], room)
         lg = self.log
         acts: list[_Act] = []
         ranks: dict[tuple[int, int], int] = {}
         for u in hs:  # step 1 (holders are in party order, front first: H12)
-            u.ap -= 1
-            a = _Act(u)
-            if u.stun:
-                a.stunned = True
-            else:
-                mp = u.mp
-                for s in u.swords:
-                    if s.act <= T and s.used != cyc and (not s.cost or s.cost <= mp):
-                        p = s.p
-                        a.s, a.p, a.n, a.se, a.pe, a.whole, a.kind = (
-                            s, p, s.n, s.se, s.pe, s.whole, p.kind)
-                        break
+            a = self._decide(u)
             key = (u.side, a.kind)
             a.rank = ranks[key] = ranks.get(key, 0) + 1
             acts.append(a)
+        logs: list[list[Any] | None] = [[] if lg is not None else None for _ in acts]
+        for a, b in zip(acts, logs):  # steps 2-3
+            self._aim(a, b)
+        for a, b in zip(acts, logs):  # step 4
+            self._pay(a, b)
+        order = sorted(range(len(acts)), key=lambda i: (acts[i].kind, acts[i].rank))  # stable
         parts: list[Any] | None = [] if lg is not None else None
-        plogs: dict[int, list[Any] | None] = {}
-        for a in acts:  # steps 2-3
-            b: list[Any] | None = [] if lg is not None else None
-            plogs[id(a)] = b
-            p = a.p
-            if p is None:
-                continue
-            if a.kind == ATTACK:
-                a.whole = a.whole or p.whole
-                if not a.whole:
-                    a.target = self._target(a.u, b)
-            elif p.nxt:
-                sws = a.u.swords
-                i = sws.index(a.s) + 1
-                if i < len(sws):
-                    a.tg = sws[i]
-        for a in acts:  # step 4
-            u = a.u
-            b = plogs[id(a)]
-            if a.stunned:
-                u.stun -= 1
-                if b is not None:
-                    b.append(("skip", u.side, u.serial, "stun"))
-                continue
-            s = a.s
-            if s is None:
-                if b is not None:
-                    b.append(("skip", u.side, u.serial, "none"))
-                continue
-            s.used = cyc
-            if s.lim:
-                u.swords.remove(s)
-                s.owner = None
-            if s.cost:
-                u.mp -= s.cost
-            if b is not None:
-                b.append(("act", u.side, u.serial, s.label, a.kind, s.lim, s.cost))
-        acts.sort(key=lambda x: (x.kind, x.rank))  # stable: side 0 before side 1
         i = 0
-        while i < len(acts):  # step 5
-            a = acts[i]
-            if i + 1 < len(acts) and acts[i + 1].kind == a.kind and acts[i + 1].rank == a.rank:
-                pair = [a, acts[i + 1]]
-                bs = [plogs[id(a)], plogs[id(pair[1])]]
-                self._run_pair(pair, bs)
+        while i < len(order):  # step 5
+            a = acts[order[i]]
+            b = logs[order[i]]
+            if (i + 1 < len(order) and acts[order[i + 1]].kind == a.kind
+                    and acts[order[i + 1]].rank == a.rank):
+                c = acts[order[i + 1]]
+                bc = logs[order[i + 1]]
+                self._run_pair([a, c], [b, bc])
                 if parts is not None:
-                    parts.append(("group", a.kind, (tuple(bs[0]), tuple(bs[1]))))  # type: ignore[arg-type]
+                    parts.append(("group", a.kind, (tuple(b), tuple(bc))))  # type: ignore[arg-type]
                 i += 2
             else:
-                b = plogs[id(a)]
                 self._run_one(a, b)
                 if parts is not None:
                     parts.append(("part", a.u.side, tuple(b)))  # type: ignore[arg-type]
                 i += 1
+        event = ("simul", tuple(parts)) if parts is not None else None
         if lg is not None:
-            lg.append(("simul", tuple(parts)))  # type: ignore[arg-type]
+            lg.append(event)
+        if all(a.s is None and not a.stunned for a in acts):
+            return 1 + self._skip_run(hs, room, event)
+        return 1
 
     def _run_one(self, a: _Act, lg: list[Any] | None) -> None:
         """Step 5 of one action with its step-1 snapshot (H11)."""
@@ -754,6 +846,7 @@ class _Battle:
             if lg is not None:
                 lg.append(("sword", u.side, u.serial, "removed", tg.label, None))
         elif op == "limit":  # 限定剣 (H44)
+            self.anyench = True
             if tg.lim:
                 if lg is not None:
                     lg.append(("fizzle", u.side, u.serial, "already-limited"))
@@ -762,11 +855,13 @@ class _Battle:
                 if lg is not None:
                     lg.append(("sword", u.side, u.serial, "enchanted", tg.label, "elim"))
         elif op == "early":  # 導来剣
+            self.anyench = True
             tg.early += 1
             tg.act = max(0, tg.base - tg.early)
             if lg is not None:
                 lg.append(("sword", u.side, u.serial, "enchanted", tg.label, "early"))
         else:  # 振動剣, 毒薬剣, 拡散剣: the condition reads the target at step 5
+            self.anyench = True
             k = tg.p.kind
             if op == "enchant-stun" and k == ATTACK:
                 tg.se += 1
@@ -1222,7 +1317,7 @@ class _Battle:
                     for x in party.members:
                         if x.dead:
                             x.exited = True
-                            x.snap = _state(x)
+                            x.snap = _state(x, self.anyench)
                             party.exited.append(x)
                             if bk is not None:
                                 bk[party.side].append(("exit", x.side, x.serial, x.hp))
@@ -1278,8 +1373,9 @@ class _Battle:
             self.log.append(("check", (tuple(bk[0]), tuple(bk[1]))))  # type: ignore[union-attr]
 
     def _states(self) -> tuple[tuple[SmState, ...], tuple[SmState, ...]]:
-        return (tuple(_state(x) for x in (*self.P[0].members, *self.P[0].exited)),
-                tuple(_state(x) for x in (*self.P[1].members, *self.P[1].exited)))
+        e = self.anyench
+        return (tuple([_state(x, e) for x in (*self.P[0].members, *self.P[0].exited)]),
+                tuple([_state(x, e) for x in (*self.P[1].members, *self.P[1].exited)]))
 
     # -- the battle -----------------------------------------------------------------------------
 
@@ -1320,15 +1416,15 @@ class _Battle:
                             else:
                                 ka, kb = a.spd, b.spd
                             if ka > kb:
-                                self._solo(a)
+                                count += self._solo(a, limit - count - 1)
                             elif kb > ka:
-                                self._solo(b)
+                                count += self._solo(b, limit - count - 1)
                             else:
-                                self._multi([a, b])
+                                count += self._multi([a, b], limit - count - 1)
                         else:
-                            self._solo(a)
+                            count += self._solo(a, limit - count - 1)
                     elif b.ap > 0:
-                        self._solo(b)
+                        count += self._solo(b, limit - count - 1)
                     else:
                         break
                 else:
@@ -1336,11 +1432,11 @@ class _Battle:
                     if not hs:
                         break
                     if len(hs) == 1:
-                        self._solo(hs[0])
+                        count += self._solo(hs[0], limit - count - 1)
                     else:
-                        self._multi(hs)
-                count += 1
-                if not self.first and self._settle():
+                        count += self._multi(hs, limit - count - 1)
+                if (not self.first and (self.deaths or self.has_period or self.T > LAST_TURN)
+                        and self._settle()):
                     self._count(count)
                     return self._finish("settlement")
                 if count >= limit:  # H61
@@ -1410,7 +1506,8 @@ class _Battle:
 
 
 def battle(a: Swordmaster, b: Swordmaster, *, log: bool = True,
-           options: Options | None = None, _generic: bool = False) -> HundredResult:
+           options: Options | None = None, _generic: bool = False,
+           _batch: bool = True) -> HundredResult:
     """Fight ``a`` (side A) against ``b`` (side B) under the league ``options`` (default: the
     Hundred 1.6.a defaults). ``§8`` of ``rules/margaret-hundred.md``.
 
@@ -1418,9 +1515,10 @@ def battle(a: Swordmaster, b: Swordmaster, *, log: bool = True,
     engine does not check budgets or pools (the sheet check does). Deterministic and symmetric:
     ``battle(b, a)`` is this battle with the sides swapped, event for event (``events.mirror``).
     With ``log=False`` no event is created (the result is the same, ``events`` is empty).
-    ``_generic`` (tests only) runs every attack through the tempo scheduler.
+    ``_generic`` (tests only) runs every attack through the tempo scheduler; ``_batch=False``
+    (tests only) does every skip procedure one by one (the result and log are the same).
 
     Raises:
         KeyError: a sword code that is not in the table.
     """
-    return _Battle(a, b, log, options or _DEFAULT, _generic).run()
+    return _Battle(a, b, log, options or _DEFAULT, _generic, _batch).run()

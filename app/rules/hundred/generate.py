@@ -6,7 +6,9 @@ swordmaster produced passes the sheet check of the given options (budget, pool, 
 printed by ``format_sheet`` and read back unchanged.
 
 ``builders`` weighs the 20 construction swords against the others: 1.0 draws every sword of the
-pool alike, 0.0 never draws a builder (the benchmark's "pools without many builders").
+pool alike, 0.0 never draws a builder (the benchmark's "pools without many builders"). Most
+swordmasters look like players' sheets (some HP and SPD, the rest of the budget on swords); about
+one in six is an edge case (any split of the points, HP 0, points left unspent).
 """
 
 from __future__ import annotations
@@ -61,13 +63,18 @@ def random_swordmaster(rng: Rng, options: Options | None = None, *, builders: fl
     build = [c for c in pool if BY_CODE[c].kind == CONSTRUCTION]
     budget = opts.budget
     points = [0, 0, 0, 0]  # HP/5, ATK, DEF, SPD
-    stats_share = rng.randint(0, budget)
-    for _ in range(stats_share):
+    if rng.random() < 0.15 or budget < 3:  # edge cases: any split, HP 0, unspent points
+        stats_share = rng.randint(0, budget)
+    else:  # a sheet as players write them: some HP and SPD, the rest on swords
+        stats_share = rng.randint(2, max(2, budget - 2))
+        points[0] += 1
+        points[3] += 1
+    for _ in range(stats_share - sum(points)):
         points[rng.choice((0, 0, 1, 2, 3, 3))] += 1
     left = budget - stats_share
     swords: list[Sword] = []
     share_b = (len(build) * builders) / (len(build) * builders + len(heavy)) if heavy or build else 0
-    for _ in range(rng.randint(0, max_swords)):
+    for _ in range(rng.randint(0, max_swords) if rng.random() < 0.2 else max_swords):
         src = build if (build and (not heavy or rng.random() < share_b)) else heavy
         if not src:
             break

@@ -124,3 +124,26 @@ def test_logs_are_identical_across_processes():
         out = subprocess.run([sys.executable, "-c", _HASH_SCRIPT, str(ROOT)], env=env,
                              capture_output=True, text=True, check=True)
         assert out.stdout.strip() == h.hexdigest()
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(pairs())
+def test_batched_skips_give_the_same_battle_and_log(pair):
+    # the engine does a run of identical "nothing executable" procedures in one step; doing them
+    # one by one gives the same result and the same log, event for event
+    a, b = pair
+    fast, slow = battle(a, b), battle(a, b, _batch=False)
+    assert fast == slow and fast.events == slow.events
+
+
+def test_a_sheet_with_unbounded_ap_is_cut_by_the_limit_the_same_either_way():
+    # 増殖剣 copies 竜化剣 every turn, so SPD (and AP) doubles again and again from turn 10; a
+    # copy built by 残響剣 doubles along. Most procedures are skips, cut at the limit (H61).
+    from app.rules.hundred.model import parse_spec
+    from app.rules.hundred.options import Options
+
+    a, b = parse_spec("15/1/0/3/残増竜/M"), parse_spec("5/0/0/1/毒吸怒8/A")
+    opts = Options(procedure_limit=300)
+    fast, slow = battle(a, b, options=opts), battle(a, b, options=opts, _batch=False)
+    assert fast == slow and fast.events == slow.events
+    assert fast.limit_hits > 0 and fast.max_turn_procedures == 300
