@@ -93,7 +93,7 @@ class SwordDef:
         if self.param is None:
             return base
         if self.period:
-            return f"{base}.{n}" if lang == "ja" else f"{base} .{n}"
+            return f"{base}.{n}"
         return f"{base}{n}" if lang == "ja" else f"{base} {n}"
 
     def compact(self, n: int | None) -> str:
