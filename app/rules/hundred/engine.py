@@ -563,6 +563,7 @@ class _Battle:
             if not a.whole:
                 a.target = self._target(a.u, b)
         elif p.nxt:
+            assert a.s is not None
             sws = a.u.swords
             i = sws.index(a.s) + 1
             if i < len(sws):
@@ -1078,9 +1079,16 @@ class _Battle:
         raw_fn = p.raw
         reps = p.reps
         nondmg = p.nondmg
-        for t in (list(u.enemy.members) if whole else (target,)):  # H19
+        members: list[_Sm]
+        if whole:
+            members = list(u.enemy.members)  # H19
+        else:
+            assert target is not None
+            members = [target]
+        for t in members:
             snd = u
             if t.defn and not ignore:  # arrival: Reflect > Dodge, one per arrival (§8.8 step 1)
+                dodged = False
                 while t.defn:
                     if t.reflect:
                         t.reflect -= 1
@@ -1093,15 +1101,16 @@ class _Battle:
                         t.defn -= 1
                         if lg is not None:
                             lg.append(("dodge", t.side, t.serial))
-                        t = None  # type: ignore[assignment]
+                        dodged = True
                         break
-                if t is None:
+                if dodged:
                     continue
             if nondmg:
                 self._nondmg(nondmg, t, lg)
                 continue
+            assert raw_fn is not None
             for r in range(reps):
-                F = raw = raw_fn(u, t, T)  # type: ignore[misc]
+                F = raw = raw_fn(u, t, T)
                 dv = 0
                 if r == 0 and u.drive:  # Drive: once per attack, first hit (H22, H25)
                     u.drive -= 1
@@ -1145,7 +1154,8 @@ class _Battle:
         """The tempo scheduler (§8.10, §12.6) for a super-simultaneous group of attacks (one per
         party; with one action it is :meth:`_attack`)."""
         T = self.T
-        lists = [list(a.u.enemy.members) if a.whole else [a.target] for a in acts]  # H19
+        lists: list[list[_Sm]] = [  # H19
+            list(a.u.enemy.members) if a.whole or a.target is None else [a.target] for a in acts]
         width = max(len(m) for m in lists)
         for j in range(width):
             hits = [_Hit(a, m[j], b) for a, m, b in zip(acts, lists, bs) if j < len(m)]
@@ -1388,7 +1398,7 @@ class _Battle:
                 lg.append(("turn", self.T))
             if self.anypois and not self.first and self._status_phase():
                 return self._finish("settlement")
-            slept = None
+            slept: tuple[list[Any], list[Any]] | None = None
             for party in self.P:  # AP phase (H13)
                 for u in party.members:
                     if u.sleep:
@@ -1410,6 +1420,8 @@ class _Battle:
                     b = P1.members[0]
                     if a.ap > 0:
                         if b.ap > 0:
+                            ka: Any
+                            kb: Any
                             if self.anyqs:
                                 ka = (a.quick - a.slow, a.spd)
                                 kb = (b.quick - b.slow, b.spd)

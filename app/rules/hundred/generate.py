@@ -39,7 +39,7 @@ def random_n(rng: Rng, code: str) -> int | None:
     if d.param is None:
         return None
     if d.period:
-        return rng.choice((0, 1, 2, 3, 5, 8, 12, 19, 20, 25))
+        return int(rng.choice((0, 1, 2, 3, 5, 8, 12, 19, 20, 25)))
     r = rng.random()
     if r < 0.05:
         return rng.randint(21, 30)

@@ -432,8 +432,9 @@ def parse_sheet(text: str, *, options: Options | None = None, table: SwordTable 
             else:
                 swords = _read_codes(listing, table, no, raw, out)
             stated = skill[2] if skill is not None else None
-            if all(v is not None for v in values) and not (skill is not None and stated is None):
-                hp, atk, df, spd = values  # type: ignore[misc]
+            known = [v for v in values if v is not None]
+            if len(known) == 4 and not (skill is not None and stated is None):
+                hp, atk, df, spd = known
                 sheet_lang = _lang(votes, None, default_lang)
                 candidate = Swordmaster(name, hp, atk, df, spd, tuple(swords), stated,
                                         sheet_lang, form_kind)

@@ -133,7 +133,10 @@ class _Lines:
     def effect(self, e: tuple[Any, ...], count: int = 1, each: bool = False) -> str:
         ja, lang, who = self.ja, self.lang, self.who
         k = e[0]
-        z = (lambda n: _z(n, lang))
+
+        def z(n: int) -> str:
+            return _z(n, lang)
+
         times = (f"×{z(count)}" if ja else f" x{count}") if count > 1 else ""
         if k == "hit":
             _, side, sm, tempo, raw, dv, pr, dmg, failed, mp, value = e
@@ -208,7 +211,7 @@ class _Lines:
                 mh, hp, mp, atk, df, spd = v
                 return (f"{w}が竜化（ＨＰ{z(hp)}／{z(mh)}、攻撃力{z(atk)}、防御力{z(df)}、素早さ{z(spd)}、MP{z(mp)}）"
                         if ja else f"{w} doubles (HP {hp}/{mh}, ATK {atk}, DEF {df}, SPD {spd}, MP {mp})")
-            return what
+            return str(what)
         if k == "sword":
             return self.sword(e, times)
         if k == "fizzle":
@@ -286,8 +289,12 @@ class _Lines:
             if len(targets) > 1:
                 joined = ("、" if ja else ", ").join(saved(*t) for t in targets)
                 first = targets[0]
-                self.who = lambda side, sm, _f=first, _j=joined, _w=saved: (
-                    _j if (side, sm) == _f else _w(side, sm))
+
+                def merged(side: int, sm: int, _f: tuple[int, int] = first, _j: str = joined,
+                           _w: Who = saved) -> str:
+                    return _j if (side, sm) == _f else _w(side, sm)
+
+                self.who = merged
             try:
                 for e, n in pairs:
                     k = e[0]
