@@ -509,14 +509,28 @@ def report_turns(result: HundredResult, who: Who, lang: str,
     def finish(items: list[Any]) -> tuple[ReportLine, ...]:
         out: list[ReportLine] = []
         run: list[_Pair] = []
+        groups: list[int] = []  # how many identical simultaneous groups each line stands for
         for x in items:
             if isinstance(x, ReportLine):
-                out.extend(_fold_lines(run, lang))
+                folded = _fold_lines(run, lang)
+                out.extend(folded)
+                groups.extend([1] * len(folded))
                 run = []
-                out.append(x)
+                if out and groups[-1] and out[-1].children and out[-1] == x:
+                    groups[-1] += 1  # the same simultaneous procedure again
+                else:
+                    out.append(x)
+                    groups.append(1)
             else:
                 run.append(x)
-        out.extend(_fold_lines(run, lang))
+        folded = _fold_lines(run, lang)
+        out.extend(folded)
+        groups.extend([1] * len(folded))
+        for i, n in enumerate(groups):
+            if n > 1:
+                line = out[i]
+                mark = f"　×{_z(n, lang)}" if ja else f" x{n}"
+                out[i] = ReportLine(line.text + mark, line.kind, line.side, line.children)
         return tuple(out)
 
     for e in result.events:

@@ -29,3 +29,12 @@ def test_every_flagged_sword_has_its_ruling():
     for d in SWORDS:
         if d.flagged:
             assert d.name in DOC.split("## The points the seed leaves open")[1], d.name
+
+
+def test_docstring_examples_hold():
+    import doctest
+
+    from app.rules.hundred import model
+
+    result = doctest.testmod(model, optionflags=doctest.NORMALIZE_WHITESPACE)
+    assert result.attempted > 0 and result.failed == 0
