@@ -203,9 +203,6 @@ class _Sw:
         self.period = (n or 0) if p.period else -1
         self.owner = owner
 
-    def enchanted(self) -> bool:
-        return bool(self.se or self.pe or self.whole or self.elim or self.early)
-
 
 def _redefine(x: _Sw, p: _Prog, n: int | None, mpc: dict[str, int]) -> None:
     """Change ``x`` into sword ``p`` N ``n`` (§9): used mark kept, enchantments dropped."""

@@ -37,7 +37,6 @@ EVENT_FIELDS: dict[str, tuple[str, ...]] = {
             "value"),                                   # a hit on (side, sm): raw → Drive → protection
     "effect": ("side", "sm", "what", "value"),          # a non-damage change on (side, sm)
     "gain": ("side", "sm", "status", "count"),          # a status given; count = how many now
-    "fire": ("side", "sm", "status", "count"),          # a status fired (consumed), count left
     "stat": ("side", "sm", "stat", "value"),            # atk/df/spd/mp/ap/max_hp/hp := value
     "heal": ("side", "sm", "amount", "hp"),             # a recovery (貪炎剣, 吸血剣)
     "self": ("side", "sm", "damage", "hp"),             # 災厄剣's self-damage

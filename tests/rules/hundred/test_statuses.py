@@ -9,8 +9,7 @@ from __future__ import annotations
 from tests.rules.hundred.helpers import after, fight, flat, kinds, st, statuses, turn_events
 
 
-def test_stun_costs_one_action_and_the_remaining_ap_act(  # H14
-):
+def test_stun_costs_one_action_and_the_remaining_ap_act():  # H14
     # A 30/1/0/3/熱熱熱 vs B 30/1/0/4/衝 (B first, SPD 4). Turn 1: A: three 加熱剣 → ATK 4.
     # Turn 2: B's 衝撃剣: 1 → A 29 + Stun; B skips 3 times. A: its first action is a stunned skip
     # (one Stun consumed), then two 熱 → ATK 6.
