@@ -1,30 +1,81 @@
-"""CLI commands of this part (registered by ``app.cli``): ``amaryllis check SHEET``."""
+"""CLI commands of this part (registered by ``app.cli``): ``amaryllis check SHEET``, and the
+``--ruleset`` choice shared with ``battle`` and ``tournament``.
+
+The commands speak only to the :class:`~app.rules.base.Ruleset` interface: ``--ruleset NAME``
+picks one by name or alias; without it the ruleset is guessed from the sheet's notation
+(``app.rules.guess_ruleset``), and the default ruleset reads a sheet that no notation claims.
+"""
 
 from __future__ import annotations
 
 import sys
+from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import click
 
+if TYPE_CHECKING:
+    from app.rules.base import Ruleset
 
-def check_sheet(text: str, lang: str | None = None) -> tuple[bool, str]:
+RULESET_HELP = "ruleset of the sheets, by name or alias (default: guessed from their notation)"
+
+
+def ruleset_option(func: Any) -> Any:
+    """The ``--ruleset NAME`` option of the offline commands."""
+    return click.option("--ruleset", "ruleset_name", metavar="NAME", default=None,
+                        help=RULESET_HELP)(func)
+
+
+def pick_ruleset(name: str | None, texts: Sequence[str]) -> tuple[Ruleset, bool]:
+    """The ruleset to read ``texts`` with, and whether it was guessed.
+
+    ``name`` given: that ruleset (``click.BadParameter`` listing the known names when there is
+    none). Otherwise the ruleset whose notation most of ``texts`` are written in (ties: the
+    registry order), or the default ruleset when none is recognized.
+    """
+    from app.rules import DEFAULT_RULESET, all_rulesets, find_ruleset
+
+    if name is not None:
+        try:
+            return find_ruleset(name)(), False
+        except ValueError as exc:
+            raise click.BadParameter(str(exc), param_hint="--ruleset") from exc
+    rulesets = [cls() for cls in all_rulesets()]
+    votes = [sum(1 for t in texts if rs.recognizes(t)) for rs in rulesets]
+    best = max(range(len(rulesets)), key=lambda i: (votes[i], -i))
+    if votes[best] == 0:
+        return find_ruleset(DEFAULT_RULESET)(), True
+    return rulesets[best], True
+
+
+def note_guess(ruleset: Ruleset, guessed: bool) -> None:
+    """Say on stderr which ruleset was guessed, unless it is the default one."""
+    from app.rules import DEFAULT_RULESET
+
+    if guessed and ruleset.name != DEFAULT_RULESET:
+        click.echo(f"ruleset: {ruleset.name} (guessed from the notation; --ruleset to choose)",
+                   err=True)
+
+
+def check_sheet(text: str, lang: str | None = None,
+                ruleset: Ruleset | None = None) -> tuple[bool, str]:
     """Validate a sheet and return ``(ok, report)``.
 
     The report is the normalized sheet and its cost breakdown (plus any warnings) when the sheet
-    is valid, else every problem (rules §1.3). ``lang`` overrides the sheet's language.
+    is valid, else every problem with its line, rule and fix. ``lang`` overrides the sheet's
+    language; ``ruleset`` defaults to the one guessed from the notation.
     """
-    from app.rules.amaryllis import format_costs, format_problems, format_sheet, parse_sheet
-
-    result = parse_sheet(text, lang=lang)
-    out_lang = result.lang
-    if result.unit is None:
+    rs = ruleset if ruleset is not None else pick_ruleset(None, [text])[0]
+    sheet = rs.parse_sheet(text, lang=lang)
+    out_lang = sheet.lang
+    if not sheet.ok:
         head = ("このシートは受け付けられません。" if out_lang == "ja"
                 else "This sheet is not valid.")
-        return False, head + "\n\n" + format_problems(result.problems, out_lang)
-    parts = [format_sheet(result.unit, out_lang), format_costs(result.unit, out_lang)]
-    if result.warnings:
-        parts.append(format_problems(result.warnings, out_lang))
+        return False, head + "\n\n" + rs.format_problems(sheet.problems, out_lang)
+    parts = [rs.format_sheet(sheet.entry, out_lang), rs.format_costs(sheet.entry, out_lang)]
+    if sheet.warnings:
+        parts.append(rs.format_problems(sheet.warnings, out_lang))
     return True, "\n\n".join(parts)
 
 
@@ -33,25 +84,22 @@ def check_sheet(text: str, lang: str | None = None) -> tuple[bool, str]:
                                          path_type=Path))
 @click.option("--lang", type=click.Choice(["ja", "en"]), default=None,
               help="output language (default: the sheet's)")
-def check_command(sheet: Path, lang: str | None) -> None:
+@ruleset_option
+def check_command(sheet: Path, lang: str | None, ruleset_name: str | None) -> None:
     """Validate SHEET: print the normalized sheet and its costs (exit 0), or every error (exit 1).
 
     The file may be UTF-8, Shift_JIS/CP932, EUC-JP or ISO-2022-JP; "-" reads standard input.
     """
-    from app.sheetfile import MAX_BYTES, decode_sheet_bytes, read_sheet_file
+    from app.sheetfile import read_sheet_source
 
     try:
-        if str(sheet) == "-":
-            data = sys.stdin.buffer.read(MAX_BYTES + 1)
-            if len(data) > MAX_BYTES:
-                raise ValueError(f"the input is too large (more than {MAX_BYTES:,} bytes)")
-            text = decode_sheet_bytes(data)
-        else:
-            text = read_sheet_file(sheet)
+        text = read_sheet_source(sheet)
     except (OSError, ValueError) as exc:
         click.echo(f"{sheet}: {exc}", err=True)
         sys.exit(1)
-    ok, report = check_sheet(text, lang)
+    rs, guessed = pick_ruleset(ruleset_name, [text])
+    note_guess(rs, guessed)
+    ok, report = check_sheet(text, lang, rs)
     click.echo(report)
     sys.exit(0 if ok else 1)
 

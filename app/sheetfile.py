@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import unicodedata
 from pathlib import Path
+from typing import BinaryIO
 
 from charset_normalizer import from_bytes
 
@@ -103,3 +104,23 @@ def read_sheet_file(path: str | Path) -> str:
     if size > MAX_BYTES:
         raise SheetFileError(f"the file is too large ({size:,} bytes; at most {MAX_BYTES:,})")
     return decode_sheet_bytes(p.read_bytes())
+
+
+def read_sheet_source(source: str | Path, stdin: BinaryIO | None = None) -> str:
+    """The sheet of a command-line argument: the file ``source``, or ``stdin`` (bytes, decoded
+    as a file is) when ``source`` is ``"-"``.
+
+    Raises:
+        OSError: the file cannot be read.
+        SheetFileError (a ``ValueError``): too large, binary, or undecodable.
+    """
+    if str(source) == "-":
+        if stdin is None:
+            import sys
+
+            stdin = sys.stdin.buffer
+        data = stdin.read(MAX_BYTES + 1)
+        if len(data) > MAX_BYTES:
+            raise SheetFileError(f"the input is too large (more than {MAX_BYTES:,} bytes)")
+        return decode_sheet_bytes(data)
+    return read_sheet_file(source)

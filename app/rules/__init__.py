@@ -19,6 +19,7 @@ from app.rules.base import RULESETS, Outcome, Ruleset, Sheet, lookup
 #: (one module per line: each new ruleset adds one line)
 RULESET_MODULES: tuple[str, ...] = (
     "app.rules.amaryllis",
+    "app.rules.margaret",
     "app.rules.hundred",
 )
 

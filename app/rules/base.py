@@ -61,6 +61,15 @@ class ProblemLike(Protocol):
     def section(self) -> str: ...
 
 
+class RandomSource(Protocol):
+    """The part of ``random.Random`` a generator uses (any object with these methods works, e.g.
+    one backed by Hypothesis draws). The caller owns it, so generators stay pure."""
+
+    def randint(self, a: int, b: int) -> int: ...
+    def choice(self, seq: Sequence[Any]) -> Any: ...
+    def random(self) -> float: ...
+
+
 @dataclass(frozen=True, slots=True)
 class Sheet:
     """A sheet as read by :meth:`Ruleset.parse_sheet` (never raised: everything wrong is a problem).
@@ -132,7 +141,10 @@ class Outcome:
     Attributes:
         winner: ``0`` (side A), ``1`` (side B) or ``None`` for a draw.
         termination: one of :data:`TERMINATIONS` (the JSON ``reason``).
-        turns: the final turn number T (0 when the death check after turn 0 decided it).
+        turns: the final turn number T. The Margaret family reports 0 when the death check
+            after turn 0 decided it (``rules/margaret.md`` M10); Amaryllis keeps its own rules'
+            count, which places that check at the start of turn 1 (``rules/amaryllis.md``
+            §2.1), so 1 there, as its reports and ``battle --json`` always said.
         margin: side A's tiebreak margin over side B, in HP (Amaryllis: final HP of A − final HP
             of B; party rulesets: the judge's totals), so side B's margin is ``-margin``.
         final: the two parties, index 0 = A, each present fighters front first, then exited ones
@@ -227,7 +239,8 @@ class BattleReport:
 
     Attributes:
         lang: the language of every text.
-        header: the ruleset and its settings, one line each (``Ruleset.describe``).
+        header: the ruleset and its settings, one line each (``Ruleset.describe``); may be
+            empty (Amaryllis reports have never printed one).
         names: ``{"A": …, "B": …}``, the two sides' display names (a mirror match labels them).
         sheets: the normalized sheets of A and B (``Ruleset.format_sheet``).
         turns: the turns in order (turn 0 only when something happened in it).
@@ -338,6 +351,12 @@ class Ruleset(ABC):
     def sample_sheets(self) -> list[str]:
         """Valid sheets of sample units (opponents of a one-sheet test battle, the demo)."""
 
+    def random_entry(self, rng: RandomSource, name: str | None = None) -> Any:
+        """A random valid entry drawn from ``rng`` (``name``: its name, or one the ruleset
+        picks), for property tests and benchmarks; ``format_sheet`` of it parses back to it.
+        Optional: raises ``NotImplementedError`` for a ruleset without a generator."""
+        raise NotImplementedError(f"{self.name} has no random entry generator")
+
     # -- battles ------------------------------------------------------------------------------
 
     @abstractmethod
@@ -348,6 +367,13 @@ class Ruleset(ABC):
     @abstractmethod
     def outcome(self, result: Any) -> Outcome:
         """The generic :class:`Outcome` of a result of :meth:`battle`."""
+
+    def winner_and_margin(self, result: Any) -> tuple[int | None, int]:
+        """``(outcome.winner, outcome.margin)`` of a result: what standings need, for callers
+        that fight many battles (the offline tournament). Rulesets may compute it faster than
+        :meth:`outcome`; the default asks :meth:`outcome`."""
+        o = self.outcome(result)
+        return o.winner, o.margin
 
     @abstractmethod
     def result_json(self, result: Any, *, events: bool = True) -> dict[str, Any]:
@@ -361,7 +387,7 @@ class Ruleset(ABC):
     # -- identity -----------------------------------------------------------------------------
 
     def __eq__(self, other: object) -> bool:
-        return type(self) is type(other) and self.options == other.options  # type: ignore[attr-defined]
+        return isinstance(other, Ruleset) and type(self) is type(other) and self.options == other.options
 
     def __hash__(self) -> int:
         return hash((type(self).__name__, repr(sorted(self.options.items()))))

@@ -18,6 +18,7 @@ from app.rules.amaryllis import (
 from app.rules.base import BattleReport, Outcome, Ruleset
 from tests.reports.corpus import CORPUS
 from tests.rules.golden_runner import all_goldens, load
+from tests.rules.strategies import valid_units
 
 SEED = load(next(p for p in all_goldens() if p.stem == "seed_grisk_vs_nut"))
 R = find_ruleset("amaryllis")()
@@ -161,6 +162,19 @@ def test_example_and_sample_sheets_are_valid() -> None:
     assert [s.name for s in samples] == ["グリスク", "ヌト", "ミラ", "Bolt"]
     assert all(s.ok for s in samples)
     assert all(isinstance(line, str) for lang in ("ja", "en") for line in R.describe(lang))
+
+
+@settings(max_examples=200, deadline=None)
+@given(valid_units(), valid_units())
+def test_outcome_agrees_with_the_json_and_the_fast_score(a, b) -> None:  # type: ignore[no-untyped-def]
+    result = R.battle(a, b, log=False)
+    out, data = R.outcome(result), R.result_json(result, events=False)
+    assert R.winner_and_margin(result) == (out.winner, out.margin)
+    assert out.margin == data["final"]["A"]["hp"] - data["final"]["B"]["hp"]
+    assert (out.termination, out.turns) == (data["reason"], data["turns"])
+    assert [None if out.winner is None else "AB"[out.winner]] == [data["winner"]]
+    (fa,), (fb,) = out.final
+    assert (fa.alive, fb.alive) == (not data["final"]["A"]["dead"], not data["final"]["B"]["dead"])
 
 
 @settings(max_examples=200, deadline=None)

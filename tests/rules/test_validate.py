@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import time
-
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -195,7 +193,7 @@ def test_format_problems_caps_the_list() -> None:
     assert format_problems(result.problems, "ja").endswith("……ほか７０件の問題があります。")
 
 
-@pytest.mark.parametrize("name, sheet, code", [
+HOSTILE: list[tuple[str, str, str]] = [
     ("10,000 lines", "X: 10/1/1/1/A\n" + OK_TAIL + "".join(f"- B{i}: Guard\n"
                                                             for i in range(10_000)),
      "too-many-lines"),
@@ -216,14 +214,20 @@ def test_format_problems_caps_the_list() -> None:
      + "".join(f"- A{i}: Guard\n" for i in range(500)), "over-budget"),
     ("500 Stuns", "X: 10/1/1/1/A\n- A: Direct" + "<Stun>" * 500, "over-budget"),
     ("5000 Stuns", "X: 10/1/1/1/A\n- A: Direct" + "<Stun>" * 5000, "line-too-long"),
-], ids=lambda v: v if isinstance(v, str) and len(v) < 30 else "")
-def test_limits_are_fast_and_clear(name: str, sheet: str, code: str) -> None:
-    start = time.perf_counter()
+]
+"""Hostile sheets: (name, text, the error code it must give). ``benchmarks/sheets.py`` times them."""
+
+
+@pytest.mark.parametrize("name, sheet, code", HOSTILE,
+                         ids=lambda v: v if isinstance(v, str) and len(v) < 30 else "")
+def test_limits_are_bounded_and_clear(name: str, sheet: str, code: str) -> None:
+    # bounded work, not time (timings: benchmarks/sheets.py): reading stops at 1,000 lines or
+    # 500 problems (the checks after reading add at most one problem per name read), and the
+    # reply lists at most MAX_LISTED problems
     result = parse_sheet(sheet)
     text = format_problems(result.problems, result.lang)
-    elapsed = time.perf_counter() - start
     assert code in {p.code for p in result.errors}
-    assert elapsed < 0.25, f"{name}: {elapsed:.3f} s"  # ~0.1 s budget, slack for slow CI
+    assert len(result.problems) <= 1_001
     assert len(text) < 50_000
 
 

@@ -27,7 +27,7 @@ from .events import (
     TurnStarted,
     UnitState,
 )
-from .model import ActionClass, Kind, Unit
+from .model import Action, ActionClass, Kind, Unit
 
 #: Bump whenever a change of the rules code may change any battle's result or log.
 ENGINE_VERSION = "1"
@@ -55,7 +55,19 @@ class _Slot:
     __slots__ = ("name", "cls", "attack", "start", "limited", "n", "mult", "stun", "poison",
                  "used", "removed")
 
-    def __init__(self, action) -> None:  # type: ignore[no-untyped-def]
+    name: str
+    cls: ActionClass
+    attack: bool
+    start: int
+    limited: bool
+    n: int
+    mult: int
+    stun: int
+    poison: int
+    used: int
+    removed: bool
+
+    def __init__(self, action: Action) -> None:
         self.name = action.name
         self.cls = action.cls
         self.attack = action.cls.kind is Kind.ATTACK
@@ -109,6 +121,11 @@ class _Fighter:
                     s.removed = True
                 return s
         return None
+
+
+_Pending = tuple["_Fighter", _Slot, "_Fighter", tuple[int, ...]]
+"""An attack of a simultaneous action on its way: attacker, action, current target, the sides
+whose Reflect redirected it so far."""
 
 
 class _Battle:
@@ -239,9 +256,8 @@ class _Battle:
         fa.ap -= 1
         fb.ap -= 1
         turn = self.turn
-        decisions = []
-        for u in self.f:
-            decisions.append(_STUN if u.stun else u.choose(turn))
+        decisions: list[_Slot | str | None] = [
+            _STUN if u.stun else u.choose(turn) for u in self.f]
         out: list[object] | None = [] if self.log is not None else None
         check = turn > 0
         # 1. Stun processing
@@ -252,17 +268,17 @@ class _Battle:
                     out.append(StunSpent(u.side, u.stun))
         # 2. supports (each targets its own unit, so both apply independently)
         for u, d in zip(self.f, decisions):
-            if d is not None and d is not _STUN and not d.attack:  # type: ignore[union-attr]
-                self.support(u, d, out)  # type: ignore[arg-type]
+            if isinstance(d, _Slot) and not d.attack:
+                self.support(u, d, out)
         if check:
             self.death_check(out)
         # 3. attacks, tempo by tempo
-        pending = [(u, d, u.enemy, ()) for u, d in zip(self.f, decisions)
-                   if d is not None and d is not _STUN and d.attack]  # type: ignore[union-attr]
+        pending: list[_Pending] = [(u, d, u.enemy, ()) for u, d in zip(self.f, decisions)
+                                   if isinstance(d, _Slot) and d.attack]
         tempo = 0
         while pending:
-            landing = []
-            later = []
+            landing: list[_Pending] = []
+            later: list[_Pending] = []
             for u, s, t, refl in pending:
                 if t.reflect > 0:
                     t.reflect -= 1
@@ -278,14 +294,14 @@ class _Battle:
             pending = later
             tempo += 1
         for u, d in zip(self.f, decisions):
-            if d is not None and d is not _STUN and d.limited and d.attack:  # type: ignore[union-attr]
+            if isinstance(d, _Slot) and d.limited and d.attack:
                 u.can_stun = any(x.attack and x.stun and not x.removed for x in u.slots)
-        if out:
+        if out and self.log is not None:
             if decisions[0] is None or decisions[1] is None:
                 # only one unit did something: that is an ordinary action, logged as such
-                self.log.extend(out)  # type: ignore[union-attr]
+                self.log.extend(out)
             else:
-                self.log.append(Simultaneous(tuple(out)))  # type: ignore[union-attr]
+                self.log.append(Simultaneous(tuple(out)))
 
     # -- the battle ----------------------------------------------------------------------------
 

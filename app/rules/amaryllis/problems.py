@@ -336,15 +336,21 @@ def _fill(template: str, params: dict[str, str]) -> str:
 
 
 def make_problem(
-    code: str, line: int | None, text: str, lang: str, *, catalogue: Catalogue = CATALOGUE,
-    **params: object
+    code: str, line: int | None, text: str, lang: str, **params: object
 ) -> Problem:
     """Build a :class:`Problem` with its message and fix in ``lang`` (``"ja"``/``"en"``).
 
     ``params`` values may be ``vocab.L`` pairs (Japanese, English), ints (written with full-width
     digits in Japanese) or anything else (``str()`` in both languages).
-    Raises ``KeyError`` for a code missing from ``catalogue`` (a programming error).
+    Raises ``KeyError`` for a code missing from ``CATALOGUE`` (a programming error).
     """
+    return build_problem(CATALOGUE, code, line, text, lang, params)
+
+
+def build_problem(catalogue: Catalogue, code: str, line: int | None, text: str, lang: str,
+                  params: Mapping[str, object]) -> Problem:
+    """:func:`make_problem` over another ruleset's ``catalogue``. Raises ``KeyError`` for a code
+    missing from it."""
     triples = []
     for k, v in sorted(params.items()):
         if isinstance(v, L):

@@ -12,12 +12,15 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
-from app.rules.base import BattleReport, Fighter, Outcome, ProblemLike, Ruleset, Sheet, register
+from app.rules.base import (
+    BattleReport, Fighter, Outcome, ProblemLike, RandomSource, Ruleset, Sheet, register,
+)
 
 from . import costtext, notation, problems
 from .engine import ENGINE_VERSION, result_json
 from .engine import battle as _battle
 from .events import BattleResult, UnitState
+from .generate import random_unit
 from .lexer import is_theki_line, is_unit_line, lex
 from .model import Unit
 from .report import build_report, display_names
@@ -138,6 +141,10 @@ class Amaryllis(Ruleset):
         """グリスク, ヌト, ミラ and Bolt (``samples.SAMPLES``)."""
         return list(SAMPLES)
 
+    def random_entry(self, rng: RandomSource, name: str | None = None) -> Unit:
+        """``generate.random_unit``: every class and customization, within TECH."""
+        return random_unit(rng, name)
+
     # -- battles --------------------------------------------------------------------------------
 
     def battle(self, a: Any, b: Any, *, log: bool = True) -> BattleResult:
@@ -147,6 +154,11 @@ class Amaryllis(Ruleset):
     def outcome(self, result: Any) -> Outcome:
         """See :func:`outcome_of`."""
         return outcome_of(_result(result))
+
+    def winner_and_margin(self, result: Any) -> tuple[int | None, int]:
+        """The winner and final HP of A − final HP of B, without building the outcome."""
+        res = _result(result)
+        return res.winner, res.final[0].hp - res.final[1].hp
 
     def result_json(self, result: Any, *, events: bool = True) -> dict[str, Any]:
         """``engine.result_json``: ``{"winner", "reason", "turns", "final": {"A": {...},

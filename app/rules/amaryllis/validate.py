@@ -12,9 +12,9 @@ from collections import Counter
 
 from .costs import action_cost
 from .costtext import show, steps_text
-from .lexer import WHAT_COST, WHAT_TECH, WHAT_UNIT, L, Lexed, Pending, RawAction
+from .lexer import WHAT_COST, WHAT_TECH, WHAT_UNIT, Lexed, Pending, RawAction
 from .model import Action, Kind, Unit
-from .vocab import class_name, custom_name
+from .vocab import L, class_name, custom_name
 
 LAST_TURN = 20
 MAX_SUGGESTED = 5
