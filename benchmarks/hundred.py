@@ -29,7 +29,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from app.rules.hundred.engine import battle  # noqa: E402
 from app.rules.hundred.generate import random_swordmaster  # noqa: E402
-from app.rules.hundred.model import Sword, Swordmaster  # noqa: E402
+from app.rules.hundred.model import Sword, Swordmaster, swordmaster  # noqa: E402
 from app.rules.hundred.notation import format_sheet  # noqa: E402
 from app.rules.hundred.options import Options  # noqa: E402
 from app.rules.hundred.swords import ALL, BY_CODE  # noqa: E402
@@ -68,10 +68,10 @@ def covering_sheets(rng: random.Random, n: int) -> list[Swordmaster]:
         while m.hp // 5 + m.atk + m.defense + m.spd + len(swords) > 10:
             swords = swords[:-1] if len(swords) > 1 else swords
             if m.hp // 5 + m.atk + m.defense + m.spd + len(swords) > 10:
-                m = Swordmaster(m.name, max(0, m.hp - 5), m.atk, m.defense, m.spd, m.swords)
+                m = swordmaster(m.name, max(0, m.hp - 5), m.atk, m.defense, m.spd, m.swords)
                 if m.hp == 0 and m.hp // 5 + m.atk + m.defense + m.spd + len(swords) > 10:
-                    m = Swordmaster(m.name, 0, 0, 0, 1, m.swords)
-        out.append(Swordmaster(f"{m.name}{i}", m.hp, m.atk, m.defense, m.spd, swords))
+                    m = swordmaster(m.name, 0, 0, 0, 1, m.swords)
+        out.append(swordmaster(f"{m.name}{i}", m.hp, m.atk, m.defense, m.spd, swords))
     return out
 
 

@@ -86,5 +86,7 @@ def random_swordmaster(rng: Rng, options: Options | None = None, *, builders: fl
         swords.append(Sword(code, random_n(rng, code)))
     if name is None:
         name = rng.choice(NAMES)
-    return Swordmaster(name, points[0] * 5, points[1], points[2], points[3], tuple(swords),
-                       None, "ja", rng.choice(("compact", "full")))
+    # 剣技 is what the budget leaves after the abilities (M1); the sheet states none
+    return Swordmaster(name, points[0] * 5, points[1], points[2], points[3],
+                       budget - stats_share, tuple(swords), False,
+                       rng.choice(("compact", "full")), "ja")

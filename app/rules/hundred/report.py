@@ -24,7 +24,9 @@ from app.rules.amaryllis.vocab import zen
 from app.rules.base import BattleReport, Outcome, ReportLine, ReportTurn, StateLine
 
 from .events import HundredResult, SmState
-from .swords import BY_CODE, CODES, KIND_NAMES, STATUS_NAME
+from .model import Sword
+from .swords import KIND_NAMES, STATUS_NAME
+from .table import TABLE
 
 SIM = {"ja": "【同時行動】", "en": "[simultaneous]"}
 SUPER = {"ja": "（超同時）", "en": "(super-simultaneous) "}
@@ -51,13 +53,13 @@ def _z(n: int, lang: str) -> str:
 
 
 def sword_name(label: str, lang: str) -> str:
-    """The name of a sword logged by its compact code (``回3`` → ``回復剣3``/``Healing Sword 3``)."""
+    """The name of a sword logged by its compact code (``回3`` → ``回復剣3``/``Heal Sword 3``)."""
     m = re.fullmatch(r"(.+?)(\.?)([0-9]*)", label)
     code, digits = (m.group(1), m.group(3)) if m else (label, "")
-    d = CODES.get(code) or BY_CODE.get(code)
-    if d is None:
+    try:
+        return TABLE.sword_name(Sword(code, int(digits) if digits else None), lang)
+    except KeyError:
         return label
-    return d.full_name(int(digits) if digits else None, lang)
 
 
 def display_names(roster: Mapping[tuple[int, int], str], lang: str) -> dict[tuple[int, int], str]:

@@ -11,18 +11,20 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
-from app.rules.amaryllis.lexer import MAX_LINE_CHARS
-from app.rules.amaryllis.vocab import normalize
-from app.rules.base import BattleReport, Fighter, Outcome, ProblemLike, Ruleset, Sheet, register
+from app.rules.base import (
+    BattleReport, Fighter, Outcome, ProblemLike, RandomSource, Ruleset, Sheet, register,
+)
+from app.rules.margaret.notation import SKILL_LINE, line_content, read_sheet
 
 from . import notation
 from .engine import ENGINE_VERSION, battle
 from .events import HundredResult, SmState, event_json
+from .generate import random_swordmaster
 from .model import Swordmaster
 from .options import Options, describe, parse_options
 from .problems import format_problems
 from .report import build_report, display_names
-from .table import HUNDRED
+from .table import TABLE
 
 EXAMPLES = {
     "ja": "徘徊するライカ：15/0/1/2/加速剣、加熱剣、衝撃剣、絶対剣",
@@ -130,29 +132,28 @@ class MargaretHundred(Ruleset):
         return isinstance(line, str) and notation.is_swordmaster_line(line)
 
     def greeting_lines(self, text: str) -> int:
-        """Lines above the swordmaster line, unless a 剣技 line stands there (then it belongs
-        to the sheet and nothing is a greeting)."""
-        lines = text.split("\n")
+        """Lines above the swordmaster line, blank ones included (the mail layer blanks them),
+        unless a 剣技 line stands there (then it belongs to the sheet: 0)."""
+        lines = text.splitlines()
         for i, line in enumerate(lines):
             if self.starts_sheet(line):
-                above = [normalize(x).strip() for x in lines[:i]]
-                if any(notation._SKILL.fullmatch(x) for x in above if len(x) < MAX_LINE_CHARS):
-                    return 0
-                return i
+                above = (line_content(x) for x in lines[:i])
+                return 0 if any(s and SKILL_LINE.fullmatch(s) for s in above) else i
         return 0
 
     def recognizes(self, text: str) -> bool:
-        """True when ``text`` has a swordmaster line whose swords all read as Hundred codes or
-        names (base Margaret sheets are recognized too: they are Hundred sheets of the basic
-        pool; a THEKI line or an Amaryllis sheet is not)."""
+        """True when ``text`` holds a swordmaster line whose swords all read as Hundred codes or
+        names and no other line that is not the 剣技 line. A base Margaret sheet is a Hundred
+        sheet of the basic pool and is recognized too (a guess that counts votes prefers base
+        Margaret, earlier in ``RULESET_MODULES``); a THEKI line or an Amaryllis sheet with its
+        action lines is not."""
         if not isinstance(text, str) or len(text) > 1_000_000:
             return False
-        r = notation.parse_sheet(text, options=Options(budget=10**6), table=HUNDRED)
-        if r.name == "" and not any(self.starts_sheet(x) for x in text.split("\n")[:200]):
+        read = read_sheet(text, TABLE)
+        if read.master is None:
             return False
-        bad = {"unknown-code", "unknown-sword", "unknown-line", "theki-notation",
-               "no-swordmaster-line", "empty-sheet"}
-        return not any(p.code in bad for p in r.problems)
+        bad = {"unknown-code", "unknown-sword", "extra-line", "theki-notation"}
+        return not any(p.code in bad for p in read.pending)
 
     def example_sheet(self, lang: str) -> str:
         """徘徊するライカ in ``lang``'s full form."""
@@ -161,6 +162,11 @@ class MargaretHundred(Ruleset):
     def sample_sheets(self) -> list[str]:
         """Sample sheets that are valid under this league's options."""
         return [s for s in SAMPLES if self.parse_sheet(s).ok] or [self.example_sheet("ja")]
+
+    def random_entry(self, rng: RandomSource, name: str | None = None) -> Swordmaster:
+        """A random valid swordmaster of this league's pool, budget and costs
+        (``generate.random_swordmaster``)."""
+        return random_swordmaster(rng, self._opts, name=name)
 
     # -- battles --------------------------------------------------------------------------------
 
@@ -180,6 +186,12 @@ class MargaretHundred(Ruleset):
         margin = tb - ta if r.by == "overkill" else ta - tb
         return Outcome(r.winner, r.reason, r.turns, margin, (final[0], final[1]), r.by,
                        self._detail(r))
+
+    def winner_and_margin(self, result: Any) -> tuple[int | None, int]:
+        """``(winner, margin)`` of :meth:`outcome`, without building the final parties."""
+        r = _result(result)
+        ta, tb = r.totals
+        return r.winner, (tb - ta if r.by == "overkill" else ta - tb)
 
     def _detail(self, r: HundredResult) -> dict[str, Any]:
         hd = None

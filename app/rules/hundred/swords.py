@@ -52,7 +52,8 @@ class SwordDef:
         no: its number in §4 (1-100).
         code: the canonical compact code (``斬``, ``回``, ``遅``, ``ｺｳ``).
         name: the Japanese name without N (``斬撃剣``, ``回復剣``, ``遅延剣``).
-        en: the English name used by this project's English notation and reports.
+        en: the English name used by this project's English notation and reports (the basic 15
+            are base Margaret's, ``app/rules/margaret/swords.py``).
         kind: one of ``SUPPORT`` … ``ENVIRONMENT``.
         act: activation turn: 0 (<高速>), 1 (no timing tag), x (<遅延x>), or ``N_ACT`` (= N).
         limited: the built-in <リミ>.
@@ -88,7 +89,7 @@ class SwordDef:
     build: str | None = None
 
     def full_name(self, n: int | None, lang: str = "ja") -> str:
-        """The full-form name with N: ``回復剣3``, ``遅延剣.19``, ``Healing Sword 3``."""
+        """The full-form name with N: ``回復剣3``, ``遅延剣.19``, ``Heal Sword 3``."""
         base = self.name if lang == "ja" else self.en
         if self.param is None:
             return base
@@ -132,17 +133,17 @@ SWORDS: tuple[SwordDef, ...] = (
     _a(2, "高", "高速剣", "Swift Sword", 0, True, raw=_AD),
     _a(3, "重", "重撃剣", "Heavy Sword", 4, raw=("atk-def", 2)),
     _a(4, "衝", "衝撃剣", "Shock Sword", 2, raw=_AD, tight="stun"),
-    _a(5, "毒", "蟲毒剣", "Poison Sword", 1, True, raw=_AD, tight="poison"),
+    _a(5, "毒", "蟲毒剣", "Venom Sword", 1, True, raw=_AD, tight="poison"),
     _a(6, "絶", "絶対剣", "Absolute Sword", 3, raw=("atk", 1)),
     _a(7, "魔", "魔法剣", "Magic Sword", 2, True, raw=("halfhp",)),
     _a(8, "デ", "デス剣", "Death Sword", 6, True, raw=("hp",), alt=("死",)),
     _s(9, "熱", "加熱剣", "Heat Sword", "stat", "atk"),
     _s(10, "護", "加護剣", "Ward Sword", "stat", "df"),
     _s(11, "速", "加速剣", "Haste Sword", "stat", "spd"),
-    _s(12, "盾", "盾の剣", "Guard Sword", "status", "guard"),
+    _s(12, "盾", "盾の剣", "Shield Sword", "status", "guard"),
     _s(13, "鏡", "鏡の剣", "Mirror Sword", "status", "reflect", 2, True),
     _s(14, "命", "命の剣", "Life Sword", "status", "life", 1, True),
-    _s(15, "回", "回復剣", "Healing Sword", "fullhp", None, N_ACT, True, param=1),
+    _s(15, "回", "回復剣", "Heal Sword", "fullhp", None, N_ACT, True, param=1),
     # 4.2 plus list: attacks
     _a(16, "ヌ", "ヌル剣", "Null Sword", 0, raw=("const", 0)),
     _a(17, "咲", "咲火剣", "Sparkfire Sword", raw=("const", 1), flagged=True),
@@ -156,7 +157,7 @@ SWORDS: tuple[SwordDef, ...] = (
     _a(25, "波", "波状剣", "Wave Sword", 6, raw=_AD, reps=5, flagged=True),
     _a(26, "舞", "舞踏剣", "Dance Sword", 3, raw=_AD, indep="unuse", flagged=True),
     _a(27, "全", "全体剣", "Sweep Sword", 2, raw=_AD, whole=True),
-    _a(28, "猛", "猛毒剣", "Venom Sword", 2, True, raw=_AD, tight="venom"),
+    _a(28, "猛", "猛毒剣", "Toxic Sword", 2, True, raw=_AD, tight="venom"),
     _a(29, "堕", "堕胎剣", "Abort Sword", 2, True, raw=_AD, tight="abort"),
     _a(30, "壊", "破壊剣", "Break Sword", 1, True, raw=_AD, tight="destroy"),
     _a(31, "戟", "剣戟剣", "Clash Sword", 2, raw=_AD, tight="jam", flagged=True),
@@ -179,7 +180,7 @@ SWORDS: tuple[SwordDef, ...] = (
     # 4.3 supports
     _s(47, "警", "警戒剣", "Alert Sword", "status", "guard", 0, True),
     _s(48, "避", "回避剣", "Evasion Sword", "status", "dodge", 1, True),
-    _s(49, "楯", "楯の剣", "Shield Sword", "status", "shield"),
+    _s(49, "楯", "楯の剣", "Buckler Sword", "status", "shield"),
     _s(50, "膜", "羊膜剣", "Amnion Sword", "status", "cushion"),
     _s(51, "壁", "障壁剣", "Barrier Sword", "status", "barrier"),
     _s(52, "魂", "魂の剣", "Soul Sword", "status", "soul", 3, True),
@@ -203,7 +204,7 @@ SWORDS: tuple[SwordDef, ...] = (
     _c(69, "鞘", "収鞘剣", "Sheathe Sword", "remove", None, N_ACT, True, param=0),
     _c(70, "導", "導来剣", "Guide Sword", "early", None, N_ACT, True, param=0),
     _c(71, "振", "振動剣", "Vibration Sword", "enchant-stun", None, 1, True),
-    _c(72, "薬", "毒薬剣", "Toxin Sword", "enchant-poison", None, 1, True),
+    _c(72, "薬", "毒薬剣", "Poison Potion Sword", "enchant-poison", None, 1, True),
     _c(73, "散", "拡散剣", "Spread Sword", "enchant-whole", None, 1, True),
     _c(74, "鍛", "鍛錬剣", "Training Sword", "train", None, 4, True),
     _c(75, "再", "再来剣", "Return Sword", "renew", None, N_ACT, True, param=0),

@@ -8,6 +8,7 @@ groups unfolded.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from app.rules.hundred.engine import battle
@@ -23,7 +24,7 @@ def sm(spec: str, name: str | None = None) -> Swordmaster:
     """A swordmaster from ``HP/ATK/DEF/SPD/codes[/name]``."""
     m = parse_spec(spec)
     if name is not None or not m.name:
-        m = Swordmaster(name or "X", m.hp, m.atk, m.defense, m.spd, m.swords)
+        m = replace(m, name=name or "X")
     return m
 
 

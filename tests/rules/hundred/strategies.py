@@ -7,6 +7,7 @@ generator over all 100 swords and failing examples still shrink.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from hypothesis import strategies as st
@@ -30,6 +31,5 @@ def pairs(draw: Any, options: Options | None = None) -> tuple[Swordmaster, Sword
     a = draw(swordmasters(options))
     b = draw(swordmasters(options))
     if draw(st.booleans()):
-        b = Swordmaster(b.name, b.hp, b.atk, b.defense, a.spd, b.swords, b.skill, b.lang,
-                        b.notation)
+        b = replace(b, spd=a.spd, skill=b.skill + b.spd - a.spd)
     return a, b

@@ -20,7 +20,7 @@ from app.rules.amaryllis.engine import battle as amaryllis_battle
 from app.rules.amaryllis.events import Died, TurnEnded, TurnStarted
 from app.rules.amaryllis.model import Action, ActionClass, Unit
 from app.rules.hundred.engine import battle as hundred_battle
-from app.rules.hundred.model import Sword, Swordmaster
+from app.rules.hundred.model import Sword, Swordmaster, swordmaster
 from app.rules.hundred.swords import BASIC
 from tests.rules.strategies import DrawRng
 
@@ -67,7 +67,7 @@ def base_swordmaster(rng: Any, spd: int | None = None) -> Swordmaster:
     for _ in range(rng.randint(0, max(0, 10 - sum(points)))):
         code = rng.choice(BASIC)
         swords.append(Sword(code, rng.randint(1, 6) if code == "回" else None))
-    return Swordmaster("A", points[0] * 5, points[1], points[2], points[3], tuple(swords))
+    return swordmaster("A", points[0] * 5, points[1], points[2], points[3], tuple(swords))
 
 
 def _amaryllis_states(events: tuple[Any, ...]) -> tuple[dict[int, Any], bool]:

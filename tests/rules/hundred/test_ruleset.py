@@ -116,7 +116,10 @@ def test_sheet_detection_and_recognition():
     assert r.recognizes("Koh: 5/5/0/2/Swift Sword")
     assert not r.recognizes("グリスク：１０／１／１／２／シールド\n・シールド（１）：防御力＋２＜リミテッド＞")
     assert not r.recognizes("10/1/1/2/守槍槍加/守:シールド:防2L,槍:スピア:直D4E2,加:ブースト:攻/グリスク")
-    assert guess_ruleset("15/0/1/2/速熱衝絶/ライカ") is MargaretHundred
+    assert r.recognizes("10/0/0/4/詠爆詠爆/撃鉄") and r.recognizes("<100>10/0/0/4/詠爆詠爆/撃鉄")
+    assert not r.recognizes("10/0/0/4/詠爆x/撃鉄") and not r.recognizes("hello")
+    # a full-form sheet of Hundred swords is not taken for Amaryllis nor base Margaret
+    assert guess_ruleset("撃鉄：10/0/0/4/詠唱剣、爆炎剣、詠唱剣、爆炎剣") is MargaretHundred
 
 
 def test_examples_and_samples_are_valid():
