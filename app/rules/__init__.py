@@ -20,6 +20,7 @@ from app.rules.base import RULESETS, Outcome, Ruleset, Sheet, lookup
 RULESET_MODULES: tuple[str, ...] = (
     "app.rules.amaryllis",
     "app.rules.margaret",
+    "app.rules.hundred",
 )
 
 #: the ruleset of a league created without one (``League.ruleset``'s default)
