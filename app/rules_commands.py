@@ -31,8 +31,9 @@ def pick_ruleset(name: str | None, texts: Sequence[str]) -> tuple[Ruleset, bool]
     """The ruleset to read ``texts`` with, and whether it was guessed.
 
     ``name`` given: that ruleset (``click.BadParameter`` listing the known names when there is
-    none). Otherwise the ruleset whose notation most of ``texts`` are written in (ties: the
-    registry order), or the default ruleset when none is recognized.
+    none). Otherwise the ruleset whose notation most of ``texts`` are written in (ties: the one
+    that reads most of them without an error, then the registry order), or the default ruleset
+    when none is recognized.
     """
     from app.rules import DEFAULT_RULESET, all_rulesets, find_ruleset
 
@@ -43,7 +44,11 @@ def pick_ruleset(name: str | None, texts: Sequence[str]) -> tuple[Ruleset, bool]
             raise click.BadParameter(str(exc), param_hint="--ruleset") from exc
     rulesets = [cls() for cls in all_rulesets()]
     votes = [sum(1 for t in texts if rs.recognizes(t)) for rs in rulesets]
-    best = max(range(len(rulesets)), key=lambda i: (votes[i], -i))
+    # among the rulesets that recognize as many sheets, the one that reads the most of them
+    # without an error (a Hundred sheet that uses one basic sword looks like Margaret too)
+    valid = [sum(1 for t in texts if rs.recognizes(t) and rs.parse_sheet(t).ok) if votes[i] else 0
+             for i, rs in enumerate(rulesets)]
+    best = max(range(len(rulesets)), key=lambda i: (votes[i], valid[i], -i))
     if votes[best] == 0:
         return find_ruleset(DEFAULT_RULESET)(), True
     return rulesets[best], True

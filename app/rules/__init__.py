@@ -64,9 +64,11 @@ def find_ruleset(name: str) -> type[Ruleset]:
 
 
 def guess_ruleset(text: str) -> type[Ruleset] | None:
-    """The first ruleset whose notation ``text`` looks written in (``Ruleset.recognizes``), or
-    ``None``."""
-    for cls in all_rulesets():
-        if cls().recognizes(text):
+    """The ruleset whose notation ``text`` looks written in (``Ruleset.recognizes``), preferring
+    one that reads it without an error, then :data:`RULESET_MODULES` order; ``None`` when none
+    recognizes it."""
+    claimed = [cls for cls in all_rulesets() if cls().recognizes(text)]
+    for cls in claimed:
+        if cls().parse_sheet(text).ok:
             return cls
-    return None
+    return claimed[0] if claimed else None

@@ -240,7 +240,12 @@ class Margaret(Ruleset):
         s = line_content(lines[first]) or ""
         if line_form(s) == "compact":
             fields = s.split("/", 5)
-            return len(fields) >= 4 and all(f.strip().lstrip("+-").isdigit() for f in fields[:4])
+            if len(fields) < 4 or not all(f.strip().lstrip("+-").isdigit() for f in fields[:4]):
+                return False
+            codes = fields[4].strip() if len(fields) > 4 else ""
+            tokens = BASIC.read_codes(codes) if codes else []
+            # one of the 15 codes (or none): a compact line of only Hundred codes is not Margaret
+            return not tokens or any(t.spec is not None for t in tokens)
         fields = s.partition(":")[2].split("/", 4)
         if len(fields) < 5 or not fields[4].strip():
             return True  # no sword list: the same sheet in both notations
