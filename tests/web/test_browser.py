@@ -54,7 +54,10 @@ class Watched:
         self.page.on("pageerror", lambda e: self.problems.append(f"pageerror: {e}"))
         self.page.on("dialog", lambda d: (self.problems.append(f"dialog: {d.message}"),
                                           d.dismiss()))
-        self.page.on("requestfailed", lambda r: self.problems.append(f"failed: {r.url}"))
+        # A sub-request the browser cancels because the page navigated on (net::ERR_ABORTED,
+        # e.g. the favicon of a page left at once) is not a failure of the server.
+        self.page.on("requestfailed", lambda r: "ERR_ABORTED" not in (r.failure or "")
+                     and self.problems.append(f"failed: {r.url} ({r.failure})"))
         self.page.on("response", lambda r: r.status >= 400 and self.problems.append(
             f"HTTP {r.status}: {r.url}"))
 
