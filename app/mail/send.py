@@ -434,11 +434,15 @@ def send_once(settings: Settings, factory: sessionmaker[Session], *, now: dt.dat
     tried = 0
     last_error: str | None = None
     try:
+        with transaction(factory) as s:
+            notices.flush(s, settings, now=now)  # organizer notices, digested (issue #8.7)
         while tried < limit and not (stop is not None and stop.is_set()):
-            with transaction(factory) as s:
-                notices.flush(s, settings, now=now)  # organizer notices, digested (issue #8.7)
             claim = _claim(factory, now, me, skip)
             if claim is None:
+                # the notices the failures of this pass recorded, as one digest, then done
+                with transaction(factory) as s:
+                    if notices.flush(s, settings, now=now):
+                        continue
                 break
             row_id, raw, sender, recipient = claim
             tried += 1
