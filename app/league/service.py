@@ -504,6 +504,7 @@ class _Cast:
     sender: str = ""
     sender_name: str = ""
     units: dict[int, Any] = dataclasses.field(default_factory=dict)
+    public_url: str = ""  # the web view's base URL: report mails link to their battle's page
 
     def unit(self, sheet_id: int) -> Any:
         """The parsed unit of sheet ``sheet_id``; raises :class:`BadState` when it no longer
@@ -570,7 +571,8 @@ def _load_cast(session: Session, league: League, settings: Any = None) -> _Cast:
             thread[sid] = msgid
     return _Cast(league.id, league.name, entries, players, sheets, thread,
                  sender=getattr(settings, "server_address", ""),
-                 sender_name=getattr(settings, "server_name", ""))
+                 sender_name=getattr(settings, "server_name", ""),
+                 public_url=getattr(settings, "public_url", "") or "")
 
 
 def _lock_league(session: Session, league_id: int) -> League:
@@ -618,8 +620,10 @@ def _report_rows(cast: _Cast, round_number: int, b: _B, result: Any, now: dt.dat
     the log)`` (see :func:`engine_note`; default: no note, log shown). A non-empty
     ``key_suffix`` (a resend) marks the subject as resent. No database needed."""
     from app.league.outbox import Copy, build_rows
-    from app.reports.battle import render_battle
+    from app.reports.battle import render_report
     from app.reports.league_battle import LeagueBattleContext, render_league_battle, subject
+    from app.rules import DEFAULT_RULESET, find_ruleset
+    from app.web.urls import mail_link
 
     groups: dict[tuple[str, str], list[Copy]] = {}
     for side, entry_id, sheet_id in ((0, b.entry_a_id, b.sheet_a_id),
@@ -635,10 +639,12 @@ def _report_rows(cast: _Cast, round_number: int, b: _B, result: Any, now: dt.dat
     winner = {0: "A", 1: "B"}.get(b.winner, "") if b.winner is not None else ""
     rows: list[dict[str, Any]] = []
     logs: dict[str, str] = {}
+    reports: dict[str, Any] = {}  # the BattleReport per language, for the HTML part's layout
     for (lang, charset), copies in groups.items():
         note, show_log = (notes or {}).get(lang, ("", True))
         if show_log and lang not in logs:
-            logs[lang] = render_battle(ua, ub, result, lang=lang, fmt="text")
+            reports[lang] = find_ruleset(DEFAULT_RULESET)().report(ua, ub, result, lang=lang)
+            logs[lang] = render_report(reports[lang], fmt="text")
         ctx = LeagueBattleContext(
             league=cast.league_name, round=round_number, board=b.board,
             player_a=cast.name(b.entry_a_id), unit_a=ua.name,
@@ -647,6 +653,8 @@ def _report_rows(cast: _Cast, round_number: int, b: _B, result: Any, now: dt.dat
             reason=b.reason or "", turns=b.turns or 0, hp=(int(b.hp_a or 0), int(b.hp_b or 0)),
             report=logs.get(lang, "") if show_log else "",
             engine_version=b.engine_version or "", engine_note=note,
+            battle=reports.get(lang) if show_log else None,
+            url=mail_link(cast.public_url, cast.league_name, b.id),
         )
         rows += build_rows(
             copies, kind="report", now=now, sender=cast.sender, sender_name=cast.sender_name,
@@ -1038,12 +1046,15 @@ def standings_context(session: Session, league: League, *, upto_round: int | Non
 
 
 def render_standings(session: Session, league: League, *, lang: str, fmt: str = "text",
-                     upto_round: int | None = None) -> str:
+                     upto_round: int | None = None, public_url: str = "") -> str:
     """The standings of ``league`` rendered in ``lang`` (``ja``/``en``) as ``fmt``
-    (``text``/``html``). Raises ``ValueError`` for an unknown language or format."""
+    (``text``/``html``; with ``public_url``, the HTML links to the league's page). Raises
+    ``ValueError`` for an unknown language or format."""
     from app.reports.standings import render_standings_context
+    from app.web.urls import mail_link
 
-    return render_standings_context(standings_context(session, league, upto_round=upto_round),
+    ctx = standings_context(session, league, upto_round=upto_round)
+    return render_standings_context(dataclasses.replace(ctx, url=mail_link(public_url, league.name)),
                                     lang=lang, fmt=fmt)
 
 
@@ -1077,10 +1088,12 @@ def queue_standings(session: Session, settings: Any, league: League, round_numbe
     (``app.league.outbox``). Returns the number of mails queued."""
     from app.league.outbox import Copy, queue_copies
     from app.reports.standings import render_standings_context
+    from app.web.urls import mail_link
 
     if cast is None:
         cast = _load_cast(session, league, settings)
-    ctx = standings_context(session, league, upto_round=round_number)
+    ctx = dataclasses.replace(standings_context(session, league, upto_round=round_number),
+                              url=mail_link(getattr(settings, "public_url", "") or "", league.name))
     active_sheet_of = {s.entry_id: s.id for s in cast.sheets.values() if s.active}
     groups: dict[tuple[str, str], list[Copy]] = {}
     for row in ctx.rows:

@@ -36,8 +36,11 @@ from babel.messages.pofile import read_po
 from babel.support import NullTranslations, Translations
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
 
-#: the top-level ``templates/`` folder (web pages, mails, reports, partials and ``locale/``)
-TEMPLATES = Path(__file__).resolve().parents[2] / "templates"
+from app import paths
+
+#: the ``templates/`` folder (web pages, mails, reports, partials and ``locale/``): at the top of
+#: the checkout, or inside the installed package (``app.paths``)
+TEMPLATES = paths.TEMPLATES
 #: the message catalogs: ``<lang>/LC_MESSAGES/messages.po``
 LOCALE_DIR = TEMPLATES / "locale"
 #: the languages with a catalog, the first is the default

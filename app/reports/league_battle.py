@@ -4,7 +4,7 @@ result and why, an engine note) around the battle report of
 
 The body is the same for both players of a battle (in each one's language), so it is built once
 per language (see ``app.league.outbox``). Templates:
-``templates/reports/league_battle.{ja,en}.{txt,html}``.
+``templates/reports/league_battle.{txt,html}`` (words shared by both in ``reports/_league_battle.txt``).
 """
 
 from __future__ import annotations
@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from app.reports.render import render
+from app.rules.base import BattleReport
 
 
 @dataclass(frozen=True, slots=True)
@@ -33,6 +34,12 @@ class LeagueBattleContext:
         engine_version: the engine version that decided the recorded result.
         engine_note: ``""`` normally; otherwise why the log was recomputed with another engine
             version and whether that reproduced the recorded result.
+        battle: the ruleset's :class:`~app.rules.base.BattleReport` of the battle in the mail's
+            language, for the HTML part's layout (sheets side by side, per turn the lines and a
+            state table with HP bars), or ``None`` (the HTML part then shows ``report`` as text,
+            or no log at all when ``report`` is empty too).
+        url: the battle's page on the web view (``app.web.urls.mail_link``, with the
+            ``public_url`` setting), or ``""`` for no link.
     """
 
     league: str
@@ -50,6 +57,8 @@ class LeagueBattleContext:
     report: str
     engine_version: str
     engine_note: str
+    battle: BattleReport | None = None
+    url: str = ""
 
 
 def subject(ctx: LeagueBattleContext, lang: str, *, resent: bool = False) -> str:

@@ -1,6 +1,6 @@
 """The standings report: a typed context and its rendering (text and HTML, ja and en).
 
-Templates: ``templates/reports/standings.{ja,en}.{txt,html}``.
+Templates: ``templates/reports/standings.{txt,html}`` (one file for both languages).
 """
 
 from __future__ import annotations
@@ -39,6 +39,8 @@ class StandingsContext:
         next_round_at: when it is scheduled, ISO 8601 UTC text, or ``""`` (run by the organizer).
         next_pairings: the boards of the next round (empty when none is left).
         disqualified: names of disqualified players (their games do not count).
+        url: the league's page on the web view (``app.web.urls.mail_link``, with the
+            ``public_url`` setting), or ``""`` for no link.
     """
 
     league: str
@@ -51,6 +53,7 @@ class StandingsContext:
     next_round_at: str = ""
     next_pairings: list[PairingView] = field(default_factory=list)
     disqualified: list[str] = field(default_factory=list)
+    url: str = ""
 
     @property
     def finished(self) -> bool:

@@ -350,7 +350,8 @@ def cmd_standings(ctx: MailContext, cmd: Command) -> None:
     if league is None:
         return
     text = svc.render_standings(ctx.s, league, lang=ctx.lang, fmt="text")
-    ctx.out.html = svc.render_standings(ctx.s, league, lang=ctx.lang, fmt="html")
+    ctx.out.html = svc.render_standings(ctx.s, league, lang=ctx.lang, fmt="html",
+                                        public_url=ctx.settings.public_url)
     ctx.reply("standings", league=league.name, standings=text)
 
 
@@ -368,8 +369,11 @@ def cmd_help(ctx: MailContext, cmd: Command, *, no_command: bool = False) -> Non
     from app.mail.commands import WORDS
 
     svc = _svc()
+    from app.rules import DEFAULT_RULESET, find_ruleset
+
     ctx.reply("help", words=WORDS, commands=help_lines(ctx.lang),
               leagues=[lg.name for lg in svc.open_leagues(ctx.s)],
+              example=find_ruleset(DEFAULT_RULESET)().example_sheet(ctx.lang),
               server=ctx.settings.server_address, no_command=no_command)
 
 
