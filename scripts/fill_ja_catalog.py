@@ -331,6 +331,64 @@ JA.update({
         "リーグ「%(league)s」へのエントリーを取り消しました。締切までならシートを送り直すと再エントリーできます。",
 })
 
+# --- words of the Python code (app/mail, app/reports): subjects, notes, organizer summaries ---
+JA.update({
+    "%(unit)s wins": "%(unit)sの勝利",
+    ("a report's subject", "draw"): "引き分け",
+    ("appended to the subject of a mail sent again", " (resent)"): "（再送）",
+    "[%(league)s] Round %(round)s: %(a)s vs %(b)s — %(verdict)s": "[%(league)s] 第%(round)s回戦：%(a)s vs %(b)s — %(verdict)s",
+    "[%(league)s] The league did not take place (fewer than two entries)": "[%(league)s] リーグは開催されませんでした（参加者が2名未満）",
+    "[%(league)s] Entries closed: the pairings of round 1": "[%(league)s] エントリー締切：第1回戦の組み合わせ",
+    "[%(league)s] Standings after round %(n)s (final)": "[%(league)s] 第%(n)s回戦終了時の順位表（最終）",
+    "[%(league)s] Standings after round %(n)s": "[%(league)s] 第%(n)s回戦終了時の順位表",
+    "this result was recorded with engine version %(recorded)s; the log was recomputed with engine version %(current)s and gives the same result.":
+        "この結果はエンジン版 %(recorded)s で記録されました。ログはエンジン版 %(current)s で再計算したもので、同じ結果になりました。",
+    "this result was recorded with engine version %(recorded)s; the current engine version %(current)s gives a different result, so the log cannot be shown. The recorded result stands.":
+        "この結果はエンジン版 %(recorded)s で記録されました。現在のエンジン版 %(current)s では結果が変わるため、ログは表示できません。記録された結果が有効です。",
+    "rounds are played when you run them.": "対戦は主催者が実行コマンドで行います。",
+    "a round every %(span)s.": "対戦は%(span)sごと。",
+    "League %(name)s opened: entries until %(until)s; %(rounds)s": "リーグ %(name)s を開設しました。エントリー締切 %(until)s、%(rounds)s",
+    "Entries of %(name)s closed: %(players)s player(s), too few for a battle; the league is finished.":
+        "リーグ %(name)s のエントリーを締め切りました。参加者 %(players)s 人で対戦がないため、リーグは終了です。",
+    "round 1 at %(when)s": "第1回戦は %(when)s",
+    "round 1 when you run it": "第1回戦は実行コマンドで行います",
+    "Entries of %(name)s closed: %(players)s players, %(rounds)s rounds; %(at)s.":
+        "リーグ %(name)s のエントリーを締め切りました。参加者 %(players)s 人、全 %(rounds)s 回戦、%(at)s。",
+    "the round is a number from 1": "回戦は 1 以上の数で指定してください",
+    "Round %(number)s of %(name)s sent again: %(n)s mails (reports and standings) queued.":
+        "リーグ %(name)s の第%(number)s回戦の対戦報告と順位表を再送します（%(n)s 通）。",
+    "Nothing to run in %(name)s: every round is played.": "リーグ %(name)s に実行する回戦はありません（すべて実行済み）。",
+    "Round %(number)s of %(name)s played: %(battles)s battles, %(reports)s reports queued.":
+        "リーグ %(name)s の第%(number)s回戦を実行しました。対戦 %(battles)s、対戦報告 %(reports)s 通。",
+    "Every round is played: the league is finished.": "全回戦が終わり、リーグは終了しました。",
+    "%(n)s day": ("%(n)s日",), "%(n)s hour": ("%(n)s時間",), "%(n)s minute": ("%(n)s分",),
+    "%(n)s second": ("%(n)s秒",),
+    "%(n)s line(s) above the unit line (line %(where)s) were read as a greeting and skipped":
+        "ユニット行より前の%(n)s行（%(where)s行目）は挨拶として読み飛ばしました",
+    'line %(line)s: the unit name "%(name)s" holds an invisible character (a control, bidi or zero-width character, shown as <U+…>): other players could see it differently, so it cannot be used.\n  Fix: remove that character.':
+        "%(line)s行目：ユニット名「%(name)s」に見えない文字（制御文字・双方向制御文字・ゼロ幅文字など、<U+…> の所）があります。ほかのプレイヤーには同じ名前が違って見えたり、違う名前が同じに見えたりするため使えません。\n  直し方：その文字を消してください。",
+    "line %(line)s: the unit name has %(n)s characters; at most %(max)s are allowed.\n  Fix: shorten it.":
+        "%(line)s行目：ユニット名が%(n)s文字あります。%(max)s文字までにしてください。",
+    "(%(more)s more problem(s) not shown: fix these and send the sheet again)":
+        "（ほかに%(more)s件の問題があります。上の問題を直してから送り直してください）",
+    'Hint: closing remarks ("Thanks," and your name) go below a signature line "-- " (two hyphens and a space, alone on a line) after the sheet; nothing below that line is read.':
+        "ヒント: 結びの挨拶や名前はシートの下に書かず、シートの後に「-- 」（ハイフン2つと空白1つ）だけの署名区切り行を置いて、その下に書いてください。その行から下は読みません。",
+    "%(a)s vs %(b)s": "%(a)s ― %(b)s",
+    # the mail commands' help lines (app/mail/commands: help_en=N_("…"))
+    "enter (or replace) a sheet; a mail holding only a sheet does the same": "シートをエントリー（差し替え）。シートだけのメールも同じです",
+    "check a sheet without entering it": "シートを検査するだけ（エントリーしない）",
+    "test battle (two sheets: against each other; one: against the sample units)": "テスト対戦（シート2枚なら互いに、1枚ならサンプルユニットと）",
+    "withdraw your entry": "エントリーを取り消す",
+    "(the answer to a confirmation request: just reply to it)": "（確認のお願いへの返事：そのメールに返信するだけです）",
+    "the current standings": "現在の順位表",
+    "this text": "この説明",
+    'send replies in ISO-2022-JP ("charset utf-8" to go back)': "返信を ISO-2022-JP で送る（「文字コード UTF-8」で元に戻す）",
+    "create a league": "リーグを開設する",
+    "close entries": "エントリーを締め切る",
+    "play the next round (or all)": "次の回戦（または全部）を行う",
+    "queue a round's reports again": "回戦の対戦報告を再送する",
+})
+
 
 def main() -> None:
     with PO.open("rb") as fh:

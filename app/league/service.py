@@ -1061,22 +1061,11 @@ def render_standings(session: Session, league: League, *, lang: str, fmt: str = 
 def _standings_subject(league: str, after: int, lang: str, final: bool,
                        cancelled: bool = False, resent: bool = False) -> str:
     """The subject of the standings mail after round ``after``; ``resent`` marks a copy queued
-    again by ``league resend`` (``（再送）`` / ``(resent)``)."""
-    mark = ("（再送）" if lang == "ja" else " (resent)") if resent else ""
-    return _standings_subject_plain(league, after, lang, final, cancelled) + mark
+    again by ``league resend`` (:func:`app.reports.standings.standings_subject`)."""
+    from app.reports.standings import standings_subject
 
-
-def _standings_subject_plain(league: str, after: int, lang: str, final: bool,
-                             cancelled: bool) -> str:
-    if cancelled:  # closed with fewer than two entries
-        return (f"[{league}] リーグは開催されませんでした（参加者が2名未満）" if lang == "ja"
-                else f"[{league}] The league did not take place (fewer than two entries)")
-    if after == 0:  # sent when entries close: the schedule is the news
-        return (f"[{league}] エントリー締切：第1回戦の組み合わせ" if lang == "ja"
-                else f"[{league}] Entries closed: the pairings of round 1")
-    if lang == "ja":
-        return f"[{league}] 第{after}回戦終了時の順位表" + ("（最終）" if final else "")
-    return f"[{league}] Standings after round {after}" + (" (final)" if final else "")
+    return standings_subject(league, after, lang, final=final, cancelled=cancelled,
+                             resent=resent)
 
 
 def queue_standings(session: Session, settings: Any, league: League, round_number: int, *,
@@ -1151,21 +1140,13 @@ def engine_note(battle: Battle, result: Any, lang: str, current: str) -> tuple[s
     no note when the engine version is the one recorded; when it changed, a note saying so and
     whether the current engine reproduces the recorded result. When it does not, the log is not
     shown (it would contradict the recorded result, which stands)."""
+    from app.reports.league_battle import engine_note as note
+
     recorded = battle.engine_version or "?"
     if recorded == current:
         return "", True
-    if _same_result(battle, result):
-        if lang == "ja":
-            return (f"この結果はエンジン版 {recorded} で記録されました。ログはエンジン版 {current} で"
-                    "再計算したもので、同じ結果になりました。"), True
-        return (f"this result was recorded with engine version {recorded}; the log was "
-                f"recomputed with engine version {current} and gives the same result."), True
-    if lang == "ja":
-        return (f"この結果はエンジン版 {recorded} で記録されました。現在のエンジン版 {current} では"
-                "結果が変わるため、ログは表示できません。記録された結果が有効です。"), False
-    return (f"this result was recorded with engine version {recorded}; the current engine "
-            f"version {current} gives a different result, so the log cannot be shown. The "
-            "recorded result stands."), False
+    same = _same_result(battle, result)
+    return note(recorded, current, same, lang), same
 
 
 def resend(factory: sessionmaker[Session], settings: Any, league_name: str,

@@ -86,6 +86,17 @@ def gettext(lang: str) -> Callable[[str], str]:
     return translations(lang).gettext
 
 
+def pgettext(lang: str) -> Callable[[str, str], str]:
+    """``pgettext`` of ``lang``: a message id with a context (``pgettext("ja")("a report's
+    subject", "draw")``)."""
+    tr = translations(lang)
+
+    def pgettext(context: str, message: str) -> str:
+        return str(tr.pgettext(context, message))
+
+    return pgettext
+
+
 def environment(lang: str, *, kind: str = "html", name: str = "",
                 filters: dict[str, Callable[..., Any]] | None = None,
                 globals: dict[str, Any] | None = None) -> Environment:

@@ -8,6 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from app.league.standings import StandingRow
+from app.reports.i18n import gettext
 from app.reports.render import render
 
 
@@ -65,6 +66,26 @@ class StandingsContext:
         """True for a finished league without any round: entries closed with fewer than two
         entries, so the league did not take place (the templates say so instead of a table)."""
         return self.state == "finished" and self.rounds_total == 0
+
+
+def standings_subject(league: str, after: int, lang: str, *, final: bool = False,
+                      cancelled: bool = False, resent: bool = False) -> str:
+    """The subject of the standings mail of ``league`` after round ``after`` in ``lang``:
+    ``[L] Standings after round 3 (final)``; ``after == 0`` (sent when entries close): the
+    pairings of round 1; ``cancelled``: the league did not take place; ``resent`` appends the
+    resend mark (:func:`app.reports.league_battle.resent_mark`). Words from the catalogs."""
+    from app.reports.league_battle import resent_mark
+
+    _ = gettext(lang)
+    if cancelled:  # closed with fewer than two entries
+        text = _("[%(league)s] The league did not take place (fewer than two entries)")
+    elif after == 0:  # sent when entries close: the schedule is the news
+        text = _("[%(league)s] Entries closed: the pairings of round 1")
+    elif final:
+        text = _("[%(league)s] Standings after round %(n)s (final)")
+    else:
+        text = _("[%(league)s] Standings after round %(n)s")
+    return text % {"league": league, "n": after} + (resent_mark(lang) if resent else "")
 
 
 def render_standings_context(ctx: StandingsContext, *, lang: str, fmt: str = "text") -> str:

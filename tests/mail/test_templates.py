@@ -76,3 +76,45 @@ def test_one_template_speaks_both_languages(name: str) -> None:
     assert ja != en
     assert "アマリリス対戦サーバ" in ja and "Amaryllis tournament server" in en
     assert not any("\u3040" <= ch <= "\u30ff" or "\u4e00" <= ch <= "\u9fff" for ch in en)
+
+
+@pytest.mark.parametrize("name", sorted(CONTEXTS))
+def test_every_template_variable_is_a_field_of_its_typed_context(name: str) -> None:
+    """Datasette's rule for mails: each reply template has a frozen dataclass
+    (app.mail.replies.REPLIES) whose fields, with the footer's, are every variable it uses,
+    each documented."""
+    import dataclasses
+
+    from jinja2 import meta
+
+    from app.mail.replies import REPLIES, Footer
+    from app.reports.render import environment
+
+    env = environment("en")
+    source = env.loader.get_source(env, f"mail/{name}.txt")[0]  # type: ignore[union-attr]
+    used = meta.find_undeclared_variables(env.parse(source)) - set(env.globals)
+    footer = env.loader.get_source(env, "mail/_footer.txt")[0]  # type: ignore[union-attr]
+    used |= meta.find_undeclared_variables(env.parse(footer)) - set(env.globals)
+    cls = REPLIES[name]
+    fields = {f.name for f in dataclasses.fields(cls)} | {f.name for f in dataclasses.fields(Footer)}
+    assert used <= fields, sorted(used - fields)
+    for c in (cls, Footer):
+        doc = c.__doc__ or ""
+        for f in dataclasses.fields(c):
+            assert f.name in doc, f"{c.__name__}.{f.name} is not documented"
+    assert cls.__dataclass_params__.frozen  # type: ignore[attr-defined]
+    for ctx in CONTEXTS[name]:  # the contexts the tests render are valid typed contexts
+        from app.mail.replies import reply_context
+
+        own = {f.name for f in dataclasses.fields(cls)}
+        reply_context(name, {k: v for k, v in dict(BASE, **ctx).items() if k in own})
+
+
+def test_a_reply_with_a_wrong_field_fails_at_the_call_site() -> None:
+    from app.mail.replies import reply_context
+
+    with pytest.raises(TypeError):
+        reply_context("withdrawn", {"league": "x", "keyy": "typo"})
+    with pytest.raises(TypeError):
+        reply_context("standings", {"league": "x"})  # the table is missing
+    assert reply_context("error", {"code": "no-sheet"})["open"] == []
