@@ -129,7 +129,12 @@ def close_entries(session: Session, league: League, *, now: dt.datetime,
     the pairings of round 1 (the standings "before round 1", :func:`queue_standings` with round 0),
     so the schedule is known before any battle; with fewer than two entries, the seated player
     is mailed (the same way, threaded under their entry) that the league did not take place. Raises :class:`BadState` unless the league is open.
+
+    Takes the league lock first (:func:`app.league.entries.lock_league`): entries submitted
+    at the same moment either commit before it (and are seated) or wait and find the league
+    closed (issue 9.1).
     """
+    _lock_league(session, league.id)
     if league.state != "open":
         raise BadState(f"league {league.name!r} is {league.state}, not open")
     from app.league.ownership import expire_pending
