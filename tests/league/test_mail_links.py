@@ -24,9 +24,9 @@ PUBLIC = "https://leagues.example.org/amaryllis"
 
 def _mails(factory: sessionmaker[Session]) -> list[tuple[str, email.message.EmailMessage]]:
     with factory() as s:
-        rows = list(s.execute(select(OutboxMessage.kind, OutboxMessage.raw)
-                              .where(OutboxMessage.kind.in_(("report", "standings")))
-                              .order_by(OutboxMessage.id)))
+        rows = [(m.kind, m.raw) for m in s.scalars(
+            select(OutboxMessage).where(OutboxMessage.kind.in_(("report", "standings")))
+            .order_by(OutboxMessage.id))]
     return [(kind, email.message_from_bytes(raw, policy=policy.default))  # type: ignore[misc]
             for kind, raw in rows]
 

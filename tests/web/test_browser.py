@@ -222,10 +222,11 @@ def _mail_html_parts(site: Site) -> dict[tuple[str, str], str]:
 
     found: dict[tuple[str, str], str] = {}
     with site.factory() as s:  # type: ignore[operator]
-        for kind, raw in s.execute(select(OutboxMessage.kind, OutboxMessage.raw)
-                                   .where(OutboxMessage.kind.in_(("report", "standings")))
-                                   .order_by(OutboxMessage.id)):
-            msg = email.message_from_bytes(raw, policy=policy.default)
+        for row in s.scalars(select(OutboxMessage)
+                             .where(OutboxMessage.kind.in_(("report", "standings")))
+                             .order_by(OutboxMessage.id)):
+            kind = row.kind
+            msg = email.message_from_bytes(row.raw, policy=policy.default)
             part = msg.get_body(("html",))
             if part is None:
                 continue
