@@ -94,6 +94,7 @@ class _Cast:
     sender: str = ""
     sender_name: str = ""
     units: dict[int, Any] = dataclasses.field(default_factory=dict)
+    public_url: str = ""  # the web view's base URL: report mails link to their battle's page
 
     def unit(self, sheet_id: int) -> Any:
         """The parsed unit of sheet ``sheet_id``; raises :class:`BadState` when it no longer
@@ -160,7 +161,8 @@ def _load_cast(session: Session, league: League, settings: Any = None) -> _Cast:
             thread[sid] = msgid
     return _Cast(league.id, league.name, entries, players, sheets, thread,
                  sender=getattr(settings, "server_address", ""),
-                 sender_name=getattr(settings, "server_name", ""))
+                 sender_name=getattr(settings, "server_name", ""),
+                 public_url=getattr(settings, "public_url", "") or "")
 
 
 def _lock_league(session: Session, league_id: int) -> League:
