@@ -199,3 +199,24 @@ def knockout_decisions(session: Session, league: League, round_number: int,
 def entry_ids(entries: Iterable[Entry]) -> list[int]:
     """The ids of ``entries`` in order."""
     return [e.id for e in entries]
+
+
+def set_format(league: League, name: str, options: dict[str, Any]) -> None:
+    """Give a league that is still open (no round yet) its format: validated by the format
+    itself (``ValueError`` naming the bad option or name), stored canonical with its normalized
+    options. A hill has no entry deadline (always open); a round robin's ``double`` and
+    ``points`` options set the league's own columns."""
+    canonical, normalized = check_format(name, options)
+    if canonical == ROUND_ROBIN:
+        if "double" in normalized:
+            league.double = bool(normalized.pop("double"))
+        if "points" in normalized:
+            try:
+                w, d, l_ = (int(x) for x in str(normalized.pop("points")).split("/"))
+            except ValueError:
+                raise ValueError("a round robin league takes whole points (W/D/L)") from None
+            league.points_win, league.points_draw, league.points_loss = w, d, l_
+    league.format = canonical
+    league.format_options = normalized
+    if canonical == "hill":
+        league.entry_deadline = None

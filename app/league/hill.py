@@ -182,7 +182,8 @@ def challenge(session: Session, league: League, entry: Entry, *, now: dt.datetim
             round_id=rnd.id, board=p.board, entry_a_id=p.a, entry_b_id=p.b,
             sheet_a_id=sheets[p.a].id, sheet_b_id=sheets[p.b].id, engine_version=version[:32],
             state="done", winner=o.winner, reason=o.termination, turns=o.turns,
-            hp_a=o.hp(0), hp_b=o.hp(1), final={"outcome": o.to_json()}, fought_at=now))
+            hp_a=sum(f.hp for f in o.final[0]), hp_b=sum(f.hp for f in o.final[1]),
+            final={"outcome": o.to_json()}, fought_at=now))
     session.add_all(battle_rows)
     update = hill.challenge(state, entry.id, results)
     league.format_state = update.state.to_json()
@@ -200,7 +201,7 @@ def challenge(session: Session, league: League, entry: Entry, *, now: dt.datetim
             continue
         out = "draw" if b.winner is None else ("win" if b.winner == 0 else "loss")
         lines.append(BoardLine(names[b.entry_b_id], units.get(b.entry_b_id, ""), out,
-                               int(b.hp_a or 0) - int(b.hp_b or 0), b.id))
+                               results[b.entry_b_id].margin, b.id))
     table = tuple(
         TableLine(r.rank_text, names[r.entry], units.get(r.entry, ""), fraction_text(r.points),
                   r.wins, r.draws, r.losses, int(r.tiebreak("margin")), int(r.detail["age"]),
@@ -259,3 +260,17 @@ def members(session: Session, league: League) -> list[int]:
 def seated(session: Session, league: League) -> list[int]:
     """Every entry that ever challenged, in seat order."""
     return [e.id for e in seat_order(session, league)]
+
+
+def after_entry(session: Session, league: League, player: Player, *, now: dt.datetime,
+                settings: Any = None) -> dict[str, Any] | None:
+    """For a hill league, fight the sheet ``player`` just entered (or replaced) at once
+    (:func:`challenge`, in the caller's transaction) and return the reply's ``hill`` context;
+    ``None`` for any other format."""
+    if not is_hill(league):
+        return None
+    entry = session.scalar(select(Entry).where(Entry.league_id == league.id,
+                                               Entry.player_id == player.id))
+    if entry is None or entry.status != "active":
+        return None
+    return challenge(session, league, entry, now=now, settings=settings).to_context()
