@@ -259,19 +259,33 @@ def _close_round(factory: sessionmaker[Session], settings: Any, prep: _Prepared,
 
 def _finish_round(session: Session, settings: Any, league: League, rnd: Round,
                   now: dt.datetime, cast: _Cast) -> None:
-    """Close a round whose battles are all done: queue the standings to every seated active
-    player, mark it done, schedule the next one or finish the league."""
-    queue_standings(session, settings, league, rnd.number, now=now, cast=cast)
+    """Close a round whose battles are all done: mark it done, rate it (one rating period,
+    ``app.league.ratings``), store the next round as the format pairs it after these results
+    (a round stored already, e.g. the whole Berger table of a league from before formats, is
+    simply next) or finish the league, then queue the standings, with the next pairings, to
+    every seated active player. All in the caller's transaction."""
+    from app.league.formats import advance
+    from app.league.lifecycle import next_scheduled_at
+    from app.league.ratings import rate_round
+
     rnd.state = "done"
     rnd.done_at = now
+    session.flush()
+    rate_round(session, league, rnd)
     nxt = session.scalar(select(Round).where(Round.league_id == league.id,
                                              Round.state != "done", Round.id != rnd.id)
                          .order_by(Round.number).limit(1))
+    if nxt is None:
+        answer = advance(session, league, scheduled_at=next_scheduled_at(league, rnd, now),
+                         now=now)
+        nxt = None if isinstance(answer, str) else answer
     if nxt is None:
         league.state = "finished"
         league.next_round_at = None
     else:
         league.next_round_at = nxt.scheduled_at
+    session.flush()
+    queue_standings(session, settings, league, rnd.number, now=now, cast=cast)
 
 
 def run_round(factory: sessionmaker[Session], settings: Any, league_name: str, *,
@@ -300,7 +314,21 @@ def run_round(factory: sessionmaker[Session], settings: Any, league_name: str, *
             pending = [r for r in rounds if r.state != "done"]
             chosen = pending if all_rounds else pending[:1]
         todo = [(league.id, league.name, r.id, r.number) for r in chosen if r.state != "done"]
-    return [number for _, _, number in _play_rounds(factory, settings, todo, now)]
+    played = [number for _, _, number in _play_rounds(factory, settings, todo, now)]
+    # the format pairs each round after the one before: keep asking while rounds appear
+    while all_rounds and round_number is None and played:
+        with transaction(factory) as session:
+            league = get_league(session, league_name)
+            more = [(league.id, league.name, r.id, r.number) for r in session.scalars(
+                select(Round).where(Round.league_id == league.id, Round.state != "done")
+                .order_by(Round.number))]
+        if not more:
+            break
+        got = [number for _, _, number in _play_rounds(factory, settings, more, now)]
+        if not got:
+            break
+        played += got
+    return played
 
 
 def _play_rounds(factory: sessionmaker[Session], settings: Any,
