@@ -208,6 +208,11 @@ def _prepare_round(factory: sessionmaker[Session], settings: Any, league_id: int
         cast = (casts or {}).get(league_id) or _load_cast(session, league, settings)
         if casts is not None:
             casts[league_id] = cast
+        if (league.format or "") == "accumulating":
+            _refresh_sheets(session, round_id)
+            cast = _load_cast(session, league, settings)  # replacements since the last update
+            if casts is not None:
+                casts[league_id] = cast
         pending = [_B.of(b) for b in session.scalars(
             select(Battle).where(Battle.round_id == round_id, Battle.state == "pending")
             .order_by(Battle.board))]
@@ -219,6 +224,27 @@ def _prepare_round(factory: sessionmaker[Session], settings: Any, league_id: int
         size = max(1, min(size, -(-len(pending) // (2 * workers))))
     chunks = [pending[i:i + size] for i in range(0, len(pending), size)]
     return _Prepared(league_id, name, round_id, number, cast, chunks)
+
+
+def _refresh_sheets(session: Session, round_id: int) -> None:
+    """An accumulating update fights the units as they are when it is played: the pending
+    battles of ``round_id`` take each side's active sheet now (a replacement since the update
+    was paired counts)."""
+    from app.db.models import SheetVersion
+
+    rows = list(session.scalars(select(Battle).where(Battle.round_id == round_id,
+                                                     Battle.state == "pending")))
+    eids = {e for b in rows for e in (b.entry_a_id, b.entry_b_id) if e is not None}
+    if not eids:
+        return
+    active = {eid: sid for eid, sid in session.execute(
+        select(SheetVersion.entry_id, SheetVersion.id).where(SheetVersion.entry_id.in_(eids),
+                                                             SheetVersion.active))}
+    for b in rows:
+        b.sheet_a_id = active.get(b.entry_a_id, b.sheet_a_id)
+        if b.entry_b_id is not None:
+            b.sheet_b_id = active.get(b.entry_b_id, b.sheet_b_id)
+    session.flush()
 
 
 def _store_chunk(factory: sessionmaker[Session], prep: _Prepared,
