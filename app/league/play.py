@@ -112,6 +112,7 @@ def _report_rows(cast: _Cast, round_number: int, b: _B, result: Any, now: dt.dat
             reason=b.reason or "", turns=b.turns or 0, hp=(int(b.hp_a or 0), int(b.hp_b or 0)),
             report=logs.get(lang, "") if show_log else "",
             engine_version=b.engine_version or "", engine_note=note,
+            decision=_decision(cast, round_number, b, lang),
         )
         rows += build_rows(
             copies, kind="report", now=now, sender=cast.sender, sender_name=cast.sender_name,
@@ -120,6 +121,25 @@ def _report_rows(cast: _Cast, round_number: int, b: _B, result: Any, now: dt.dat
             html=render_league_battle(ctx, lang=lang, fmt="html"), charset=charset,
             auto_submitted="auto-generated")
     return rows
+
+
+def _decision(cast: _Cast, round_number: int, b: _B, lang: str) -> str:
+    """A knockout's drawn battle: who goes through and by which stated rule (HP margin, then
+    the published seed's lot: ``Knockout.decide``), in ``lang``; ``""`` otherwise."""
+    from app.formats import Game, Pairing, Result
+    from app.formats.knockout import Knockout
+
+    fmt = cast.fmt
+    if not isinstance(fmt, Knockout) or b.winner is not None or b.reason is None:
+        return ""
+    game = Game(Pairing(b.board, b.entry_a_id, b.entry_b_id),
+                Result(None, int(b.hp_a or 0) - int(b.hp_b or 0)))
+    d = fmt.decide(round_number, game)
+    if d is None:
+        return ""
+    unit = cast.unit(b.sheet_a_id if d.winner == b.entry_a_id else b.sheet_b_id)
+    return fmt.decision_text(d, lang).format(winner=getattr(unit, "name", "?"), loser="") + \
+        ("。" if lang == "ja" else ". ") + fmt.draw_rule(lang)
 
 
 def _fight(cast: _Cast, round_number: int, pending: list[_B],

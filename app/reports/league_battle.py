@@ -31,6 +31,8 @@ class LeagueBattleContext:
         report: the battle report text (``render_battle``, text format), or ``""`` when the log
             cannot be shown (see ``engine_note``).
         engine_version: the engine version that decided the recorded result.
+        decision: a knockout's drawn battle: who goes through and by which stated rule
+            (``""`` otherwise).
         engine_note: ``""`` normally; otherwise why the log was recomputed with another engine
             version and whether that reproduced the recorded result.
     """
@@ -50,6 +52,7 @@ class LeagueBattleContext:
     report: str
     engine_version: str
     engine_note: str
+    decision: str = ""
 
 
 def subject(ctx: LeagueBattleContext, lang: str, *, resent: bool = False) -> str:
