@@ -206,6 +206,10 @@ def withdraw(session: Session, league: League, player: Player, *, now: dt.dateti
     if entry is None or entry.status != "active":
         raise NotEntered(f"{player.address} has no entry in {league.name!r}")
     entry.status = "withdrawn"
+    if (league.format or "") == "hill":  # its results stop counting on the hill at once
+        from app.league.hill import leave
+
+        leave(session, league, entry)
 
 
 def active_sheet(session: Session, entry: Entry) -> SheetVersion | None:

@@ -91,7 +91,8 @@ def standings(session: Session, league: League, *,
     if league.state != "open":
         entries = [e for e in entries if e.seat is not None]
     entries.sort(key=lambda e: (e.seat if e.seat is not None else 10**9, e.id))
-    if (league.format or "round-robin") != "round-robin" and league.state != "open":
+    if (league.format or "") == "hill" or \
+            ((league.format or "round-robin") != "round-robin" and league.state != "open"):
         scores = _format_scores(session, league, upto_round)
     else:
         games, byes = _games(session, league, upto_round)

@@ -42,6 +42,8 @@ def test_challenges_keep_at_most_n_and_announce_push_offs(factory, settings) -> 
             others_off += sum(1 for p in ch.pushed_off if p.entry_id != entry.id)
             members = hl.members(s, league)
             assert entry.id in members or entry.id in seen_off
+            table = svc.standings(s, league)  # the league's standings are the hill's table
+            assert [r.entry_id for r in table] == members
         # push-offs announced by mail (except to a challenger pushed off at once: its reply)
         mails = s.scalar(select(func.count()).select_from(OutboxMessage)
                          .where(OutboxMessage.dedupe_key.like("hill-off:%")))
@@ -72,3 +74,19 @@ def test_a_replacement_challenges_again_without_its_old_results(factory, setting
         ch = hl.challenge(s, league, entries[0], now=T0, settings=settings)
         assert ch.replaced and len(ch.boards) == 2 and len(ch.table) == 3
         assert {t.wins + t.draws + t.losses for t in ch.table} == {2}
+
+
+def test_a_withdrawn_member_leaves_the_hill(factory, settings) -> None:
+    with transaction(factory) as s:
+        league = _hill_league(s, "hill3", 5)
+        players = [svc.get_or_create_player(s, f"w{i}@example.org", lang="en") for i in range(3)]
+        for i, p in enumerate(players):
+            svc.submit_entry(s, league, p, sheet_text(i), now=T0)
+            e = s.scalar(select(Entry).where(Entry.player_id == p.id))
+            hl.challenge(s, league, e, now=T0, settings=settings)
+        gone = s.scalar(select(Entry).where(Entry.player_id == players[1].id))
+        svc.withdraw(s, league, players[1], now=T0)
+        assert gone.id not in hl.members(s, league) and len(hl.members(s, league)) == 2
+        table = svc.standings(s, league)
+        assert gone.id not in {r.entry_id for r in table}
+        assert {r.played for r in table} == {1}
