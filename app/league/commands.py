@@ -339,8 +339,9 @@ def league_show(name: str, show_addresses: bool) -> None:
 @click.argument("name")
 @_refusals
 def league_close(name: str) -> None:
-    """Close entries of NAME now: seat the entries, draw up the Berger schedule and mail every
-    player the pairings of round 1."""
+    """Close entries of NAME now: seat the entries, store the rounds the format pairs now (a
+    round robin's whole Berger schedule; round 1 of Swiss, knockout, accumulating) and mail
+    every player the pairings of round 1."""
     from sqlalchemy import func, select
 
     from app.db.models import Round
@@ -349,7 +350,9 @@ def league_close(name: str) -> None:
         lg = svc.get_league(session, name)
         svc.close_entries(session, lg, now=now(), settings=settings)
         n = session.scalar(select(func.count()).select_from(Round).where(Round.league_id == lg.id))
-        click.echo(f"closed entries of {lg.name}: {n} rounds scheduled ({lg.state})")
+        later = "" if (lg.format or "round-robin") == "round-robin" or lg.state == "finished" \
+            else f"; {lg.format}: each next round is paired after the results"
+        click.echo(f"closed entries of {lg.name}: {n} rounds scheduled ({lg.state}){later}")
 
 
 @league_group.command("run-round")

@@ -595,6 +595,14 @@ def _scores(session: Session, league: League, stamp: Any) -> tuple[int, list[st.
     if hit is not None:
         return hit  # type: ignore[no-any-return]
     after = _after_round(session, league)
+    if (league.format or "round-robin") != "round-robin":
+        # Swiss, knockout, accumulating, the hill: the format's own table (app.league.results)
+        from app.league.results import _format_scores
+
+        value = (after, _format_scores(session, league,
+                                       None if league.format == "hill" else after))
+        _cache.put(key, stamp, value)
+        return value
     entries = [eid for eid, _seat in session.execute(
         select(Entry.id, Entry.seat).where(Entry.league_id == league.id,
                                            Entry.status == "active", Entry.seat.is_not(None))
