@@ -188,3 +188,33 @@ def test_the_scheduler_plays_a_swiss_league_round_after_round(factory, settings)
             Round.league_id == league.id).order_by(Round.number))]
         assert [t.replace(tzinfo=dt.timezone.utc) if t.tzinfo is None else t for t in times] == [
             DEADLINE + dt.timedelta(hours=k) for k in range(3)]
+
+
+def test_a_drawn_knockout_battle_report_states_the_rule(factory) -> None:
+    import dataclasses
+
+    from app.formats.seeding import draw_lot
+    from app.league.cast import _B, _load_cast
+    from app.league.play import _decision
+
+    fill_league(factory, "kd", 4)
+    with transaction(factory) as s:
+        league = svc.get_league(s, "kd")
+        league.seed = "lot-seed"
+        from app.league.formats import set_format
+
+        set_format(league, "knockout", {})
+        svc.close_entries(s, league, now=DEADLINE)
+        b = s.scalars(select(Battle).where(Battle.entry_b_id.is_not(None))).first()
+        cast = _load_cast(s, league)
+        row = dataclasses.replace(_B.of(b), winner=None, reason="draw", hp_a=7, hp_b=7)
+        units = {e: cast.unit(sid) for e, sid in ((b.entry_a_id, b.sheet_a_id),
+                                                    (b.entry_b_id, b.sheet_b_id))}
+        lot = draw_lot("lot-seed", 1, b.entry_a_id, b.entry_b_id)
+        en = _decision(cast, 1, row, "en")
+        assert en.startswith(f"a draw with equal HP margins: {units[lot].name} goes through "
+                             "by the seeded lot.")
+        assert "the lot of the published seed" in en
+        by_margin = _decision(cast, 1, dataclasses.replace(row, hp_a=9), "ja")
+        assert by_margin.startswith(f"引き分け：HP差で{units[b.entry_a_id].name}が勝ち上がり")
+        assert _decision(cast, 1, dataclasses.replace(row, winner=0), "en") == ""
