@@ -95,6 +95,8 @@ class _Cast:
     sender_name: str = ""
     units: dict[int, Any] = dataclasses.field(default_factory=dict)
     public_url: str = ""  # the web view's base URL: report mails link to their battle's page
+    #: the league's ``app.formats.Format`` (reports of a knockout say how a draw was decided)
+    fmt: Any = None
 
     def unit(self, sheet_id: int) -> Any:
         """The parsed unit of sheet ``sheet_id``; raises :class:`BadState` when it no longer
@@ -159,10 +161,12 @@ def _load_cast(session: Session, league: League, settings: Any = None) -> _Cast:
         msgid = thread_id(keys.get(iid))
         if msgid:
             thread[sid] = msgid
+    from app.league.formats import format_of
+
     return _Cast(league.id, league.name, entries, players, sheets, thread,
                  sender=getattr(settings, "server_address", ""),
                  sender_name=getattr(settings, "server_name", ""),
-                 public_url=getattr(settings, "public_url", "") or "")
+                 public_url=getattr(settings, "public_url", "") or "", fmt=format_of(league))
 
 
 def _lock_league(session: Session, league_id: int) -> League:

@@ -40,6 +40,10 @@ def disqualify(session: Session, league: League, address: str, *, now: dt.dateti
     if entry.status == "disqualified":
         return
     entry.status = "disqualified"
+    if (league.format or "") == "hill":  # its results stop counting on the hill at once
+        from app.league.hill import leave
+
+        leave(session, league, entry)
     round_ids = select(Round.id).where(Round.league_id == league.id)
     session.execute(
         update(Battle)

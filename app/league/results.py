@@ -43,6 +43,45 @@ def _games(session: Session, league: League, upto_round: int | None) -> tuple[
     return games, byes
 
 
+def _number(value: Any) -> Any:
+    """An exact score as an ``int`` when integral, else a ``float`` (for the templates)."""
+    from fractions import Fraction
+
+    v = Fraction(value)
+    return v.numerator if v.denominator == 1 else float(v)
+
+
+def _format_scores(session: Session, league: League, upto_round: int | None) -> list[st.Score]:
+    """The league format's standings (``Format.standings``: a Swiss table with Buchholz, a
+    knockout ranked by rounds survived, an accumulating total, the hill's members) as the
+    :class:`app.league.standings.Score` lines the templates print: ``points`` the format's
+    primary score, ``sonneborn_berger`` and ``hp_margin`` its tiebreaks of those names (0 when
+    it has none), ``head_to_head`` 0."""
+    from fractions import Fraction
+
+    from app.league.formats import inputs
+
+    fmt, entries, history, inactive = inputs(session, league, upto=upto_round)
+    if (league.format or "") == "hill":
+        from app.formats.hill import Hill
+        from app.league.hill import state_of
+
+        assert isinstance(fmt, Hill)
+        table = fmt.table(state_of(league, fmt)) if upto_round is None else \
+            fmt.standings(entries, history, inactive=inactive)
+    else:
+        table = fmt.standings(entries, history, inactive=inactive)
+    out: list[st.Score] = []
+    for r in table.rows:
+        tbs = dict(r.tiebreaks)
+        out.append(st.Score(entry=r.entry, rank=r.rank, shared=r.shared, played=r.played,
+                            wins=r.wins, draws=r.draws, losses=r.losses, byes=r.byes,
+                            points=_number(r.points), head_to_head=0,
+                            sonneborn_berger=Fraction(tbs.get("sonneborn_berger", 0)),
+                            hp_margin=int(tbs.get("margin", 0))))
+    return out
+
+
 def standings(session: Session, league: League, *,
               upto_round: int | None = None) -> list[st.StandingRow]:
     """The standings of ``league`` (after round ``upto_round``, default: everything played),
@@ -53,10 +92,16 @@ def standings(session: Session, league: League, *,
     if league.state != "open":
         entries = [e for e in entries if e.seat is not None]
     entries.sort(key=lambda e: (e.seat if e.seat is not None else 10**9, e.id))
-    games, byes = _games(session, league, upto_round)
-    scores = st.compute([e.id for e in entries], games,
-                        st.Points(league.points_win, league.points_draw, league.points_loss), byes)
+    if (league.format or "") == "hill" or \
+            ((league.format or "round-robin") != "round-robin" and league.state != "open"):
+        scores = _format_scores(session, league, upto_round)
+    else:
+        games, byes = _games(session, league, upto_round)
+        scores = st.compute([e.id for e in entries], games,
+                            st.Points(league.points_win, league.points_draw, league.points_loss),
+                            byes)
     by_id = {e.id: e for e in entries}
+    scores = [sc for sc in scores if sc.entry in by_id]
     pids = [e.player_id for e in entries]
     players = {p.id: p for p in session.scalars(select(Player).where(Player.id.in_(pids)))} \
         if pids else {}
@@ -113,8 +158,22 @@ def standings_context(session: Session, league: League, *, upto_round: int | Non
         state = "finished"  # without rounds: the league did not take place (ctx.cancelled)
     else:
         state = league.state if league.state != "finished" else "running"
+    from app.league import ratings as rt
+    from app.league.formats import describe, inputs, rounds_planned
+
+    planned = rounds_planned(session, league) if rounds else None
+    lines = {lang: describe(league, lang) for lang in ("ja", "en")}
+    updates: dict[int, list[Any]] = {}
+    if (league.format or "") == "accumulating" and rounds:
+        fmt, entries, history, inactive = inputs(session, league, upto=after)
+        table = fmt.standings(entries, history, inactive=inactive)
+        updates = {r.entry: list(r.detail.get("updates", [])) for r in table.rows}
+    rated = rt.current(session, {r.player_id for r in rows})
     return StandingsContext(
-        league=league.name, state=state, after_round=after, rounds_total=len(rounds),
+        format_name=league.format or "round-robin", format_lines=lines, updates=updates,
+        ratings={pid: f"{r.ordinal:.2f}" for pid, r in rated.items()},
+        league=league.name, state=state,
+        after_round=after, rounds_total=max(planned or 0, len(rounds)),
         points=f"{league.points_win}/{league.points_draw}/{league.points_loss}", rows=rows,
         next_round=nxt.number if nxt else None,
         next_round_at=(iso(nxt.done_at if nxt.state == "done" and nxt.done_at else nxt.scheduled_at)

@@ -33,6 +33,8 @@ class LeagueBattleContext:
         report: the battle report text (``render_battle``, text format), or ``""`` when the log
             cannot be shown (see ``engine_note``).
         engine_version: the engine version that decided the recorded result.
+        decision: a knockout's drawn battle: who goes through and by which stated rule
+            (``""`` otherwise).
         engine_note: ``""`` normally; otherwise why the log was recomputed with another engine
             version and whether that reproduced the recorded result.
         battle: the ruleset's :class:`~app.rules.base.BattleReport` of the battle in the mail's
@@ -60,6 +62,7 @@ class LeagueBattleContext:
     engine_note: str
     battle: BattleReport | None = None
     url: str = ""
+    decision: str = ""
 
 
 def subject(ctx: LeagueBattleContext, lang: str, *, resent: bool = False) -> str:

@@ -5,6 +5,8 @@ Templates: ``templates/reports/standings.{txt,html}`` (one file for both languag
 
 from __future__ import annotations
 
+from typing import Any
+
 from dataclasses import dataclass, field
 
 from app.league.standings import StandingRow
@@ -42,6 +44,13 @@ class StandingsContext:
         disqualified: names of disqualified players (their games do not count).
         url: the league's page on the web view (``app.web.urls.mail_link``, with the
             ``public_url`` setting), or ``""`` for no link.
+        format_name: the league's format (``app.formats``: ``round-robin``, ``swiss``, …).
+        format_lines: by language (``ja``/``en``), what the format is and how the next round
+            is paired (``Format.describe``).
+        updates: an accumulating round robin's points per update, by entry id (``None`` for an
+            update the entry did not play).
+        ratings: each ranked player's rating across leagues (OpenSkill ordinal, text), by
+            player id; absent before a player's first rated game.
     """
 
     league: str
@@ -55,6 +64,10 @@ class StandingsContext:
     next_pairings: list[PairingView] = field(default_factory=list)
     disqualified: list[str] = field(default_factory=list)
     url: str = ""
+    format_name: str = "round-robin"
+    format_lines: dict[str, list[str]] = field(default_factory=dict)
+    updates: dict[int, list[Any]] = field(default_factory=dict)
+    ratings: dict[int, str] = field(default_factory=dict)
 
     @property
     def finished(self) -> bool:

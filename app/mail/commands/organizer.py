@@ -78,37 +78,48 @@ def _target(ctx: MailContext, cmd: Command, *, states: tuple[str, ...] | None = 
 
 
 @command("open", en=("open",), ja=("開設", "募集開始"), organizer=True,
-         usage="open NAME [DEADLINE] [EVERY]", help_en=N_("create a league"))
+         usage="open NAME [DEADLINE] [EVERY] [format=NAME KEY=VALUE…]",
+         help_en=N_("create a league"))
 def cmd_open(ctx: MailContext, cmd: Command) -> None:
     if not organizer_ok(ctx, cmd):
         return
     svc = _svc()
     from app.league.timeparse import parse_duration, parse_instant
 
-    usage = "open NAME [DEADLINE] [EVERY]"
-    if not cmd.args or len(cmd.args) > 3:
+    usage = "open NAME [DEADLINE] [EVERY] [format=NAME] [KEY=VALUE ...]"
+    args = [a for a in cmd.args if "=" not in a]
+    options = dict(a.split("=", 1) for a in cmd.args if "=" in a)
+    fmt_name = options.pop("format", "")
+    if not args or len(args) > 3:
         _bad_arguments(ctx, usage)
         return
     try:
-        deadline = parse_instant(cmd.args[1], ctx.now) if len(cmd.args) > 1 else \
+        deadline = parse_instant(args[1], ctx.now) if len(args) > 1 else \
             ctx.now + dt.timedelta(days=7)
         if deadline > ctx.now + MAX_AHEAD:
-            raise ValueError(f"the deadline {cmd.args[1]!r} is more than 10 years ahead")
-        every = parse_duration(cmd.args[2]) if len(cmd.args) > 2 else None
+            raise ValueError(f"the deadline {args[1]!r} is more than 10 years ahead")
+        every = parse_duration(args[2]) if len(args) > 2 else None
         if every is not None and every > MAX_EVERY:
-            raise ValueError(f"the interval {cmd.args[2]!r} is longer than a year")
+            raise ValueError(f"the interval {args[2]!r} is longer than a year")
+        if options and not fmt_name:
+            raise ValueError("format options need format=NAME")
     except (ValueError, OverflowError) as exc:
         _bad_arguments(ctx, usage, error_text(exc))
         return
     try:
         with ctx.s.begin_nested():
-            league = svc.create_league(ctx.s, cmd.args[0], entry_deadline=deadline,
+            league = svc.create_league(ctx.s, args[0], entry_deadline=deadline,
                                        rounds_every=every, now=ctx.now)
+            if fmt_name:  # the format checks its options (swiss rounds=5, hill size=20, …)
+                from app.league.formats import set_format
+
+                set_format(league, fmt_name, options)
     except (ValueError, OverflowError, svc.LeagueError) as exc:
-        _failed(ctx, "open", cmd.args[0], exc)
+        _failed(ctx, "open", args[0], exc)
         return
     _ = ctx.gettext
-    until = when(league.entry_deadline)
+    until = when(league.entry_deadline) if league.entry_deadline is not None else \
+        _("none (always open)")
     if every is None:
         rounds = _("rounds are played when you run them.")
     else:

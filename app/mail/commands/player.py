@@ -152,6 +152,14 @@ def _has_sheet(ctx: MailContext, entry: Entry) -> bool:
 # commands
 
 
+def _hill_challenge(ctx: MailContext, league: Any, player: Any) -> dict[str, Any] | None:
+    """A hill league fights the entered sheet at once, in this message's transaction
+    (``app.league.hill``): the reply carries the results and the new table."""
+    from app.league.hill import after_entry
+
+    return after_entry(ctx.s, league, player, now=ctx.now, settings=ctx.settings)
+
+
 @command("entry", en=("entry", "enter", "submit", "replace"),
          ja=("登録", "エントリー", "エントリ", "参加", "差し替え", "差替え", "差替"),
          usage="entry / enter / replace",
@@ -199,10 +207,12 @@ def cmd_entry(ctx: MailContext, cmd: Command) -> None:
                                                      Entry.player_id == ctx.player.id))
         assert entry is not None
         key = ownership.ensure_key(entry)
+    hill = _hill_challenge(ctx, league, ctx.player) if outcome.accepted else None
     ctx.reply("entry", league=league.name, accepted=outcome.accepted,
               replaced=bool(outcome.replaced and before == "active"),
               reopened=bool(outcome.accepted and before == "withdrawn"), version=outcome.version,
-              key=key, **(sheet if outcome.accepted else sheet_context(ctx, outcome.sheet, text)))
+              key=key, hill=hill,
+              **(sheet if outcome.accepted else sheet_context(ctx, outcome.sheet, text)))
 
 
 @command("check", en=("check", "validate"), ja=("チェック", "確認", "検証"),
@@ -328,10 +338,12 @@ def cmd_confirm(ctx: MailContext, cmd: Command) -> None:
         return
     ctx.lang = getattr(outcome.sheet, "lang", None) or ctx.lang
     ownership.mark_done(change, "done" if outcome.accepted else "refused", ctx.now)
+    hill = _hill_challenge(ctx, league, player) if outcome.accepted else None
     ctx.reply("entry", league=league.name, accepted=outcome.accepted,
               replaced=bool(outcome.replaced and before == "active"),
               reopened=bool(outcome.accepted and before == "withdrawn"), version=outcome.version,
-              key=ownership.ensure_key(entry), **sheet_context(ctx, outcome.sheet, change.sheet_text or ""))
+              key=ownership.ensure_key(entry), hill=hill,
+              **sheet_context(ctx, outcome.sheet, change.sheet_text or ""))
 
 
 @command("standings", en=("standings",), ja=("順位表", "順位", "成績"), usage_ja="順位 / 順位表",
