@@ -384,7 +384,12 @@ def parse_sender(msg: Message) -> tuple[str, str]:
     words, angle, comments = scanned
     if angle is not None:
         if any("@" in w for w in words):
-            return "", ""
+            # ``"alice@example.org" <alice@example.org>``, as many clients write a From without
+            # a name, is that one address; a phrase naming ANOTHER address is refused (a
+            # display-name forgery such as ``alice@example.org <m@evil.test>``)
+            if _decoded_phrase(words).strip().lower() != angle.lower():
+                return "", ""
+            words = []
         addr, name = angle, _decoded_phrase(words)
     else:
         if len(words) != 1:

@@ -3,6 +3,7 @@ quotes and signatures, limits, broken input."""
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -114,3 +115,22 @@ def test_broken_input_does_not_raise() -> None:
 def test_iso2022jp_line_end_resets_to_ascii() -> None:
     # a mailer that forgot ESC ( B before the line end: the next line is still ASCII
     assert decode_iso2022jp(b"\x1b$BF|K\\\nabc") == "日本\nabc"
+
+
+@pytest.mark.parametrize(("value", "expected"), [
+    ('"alice2@example.org" <alice2@example.org>', ("alice2@example.org", "")),
+    ('"ALICE2@Example.org" <alice2@example.org>', ("alice2@example.org", "")),
+    ('alice2@example.org <alice2@example.org>', ("alice2@example.org", "")),
+    ('"alice@example.org" <mal2@example.org>', ("", "")),  # a phrase naming another address
+    ('alice@example.org (Alice) <m@evil.test>', ("", "")),
+])
+def test_a_phrase_that_is_the_address_itself_is_that_address(value: str,
+                                                             expected: tuple[str, str]) -> None:
+    """Many clients write a From without a name as ``"a@b" <a@b>``: that is the one mailbox;
+    a phrase that names a different address stays refused (display-name forgery)."""
+    from email import message_from_bytes
+
+    from app.mail.decode import parse_sender
+
+    msg = message_from_bytes(f"From: {value}\r\nSubject: x\r\n\r\nbody\r\n".encode())
+    assert parse_sender(msg) == expected
