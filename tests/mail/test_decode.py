@@ -134,3 +134,29 @@ def test_a_phrase_that_is_the_address_itself_is_that_address(value: str,
 
     msg = message_from_bytes(f"From: {value}\r\nSubject: x\r\n\r\nbody\r\n".encode())
     assert parse_sender(msg) == expected
+
+
+def test_a_sheet_nested_too_deep_is_reported_not_read_as_raw_mime() -> None:
+    """60 nested multiparts hide the text part beyond the parts read: the note says so and the
+    MIME structure is never read as the sheet (it was: boundary lines came back as sheet lines)."""
+    from email.mime.multipart import MIMEMultipart
+    from email.mime.text import MIMEText
+
+    from app.mail.decode import MAX_PARTS, decode_message
+
+    inner: object = MIMEText("Grisk: 10/1/1/2/Shield\n- Shield (1): DEF+2 <Limited>\n", "plain")
+    for _ in range(60):
+        outer = MIMEMultipart("mixed")
+        outer.attach(inner)  # type: ignore[arg-type]
+        inner = outer
+    inner["From"] = "a@example.org"  # type: ignore[index]
+    inner["Subject"] = "entry"  # type: ignore[index]
+    mail = decode_message(inner.as_bytes())  # type: ignore[attr-defined]
+    assert "Content-Type" not in mail.text and "--===" not in mail.text
+    assert any(f"within the first {MAX_PARTS} MIME parts" in n for n in mail.notes), mail.notes
+    shallow: object = MIMEText("Grisk: 10/1/1/2/Shield\n", "plain")
+    for _ in range(20):
+        outer = MIMEMultipart("mixed")
+        outer.attach(shallow)  # type: ignore[arg-type]
+        shallow = outer
+    assert "Grisk" in decode_message(shallow.as_bytes()).text  # type: ignore[attr-defined]
