@@ -283,6 +283,9 @@ class ErrorReply:
         value: the charset asked for (``bad-charset``).
         usage: how the command is written (``bad-arguments``).
         detail: more about the error, in words, or ``""``.
+        locked_until: when this wrong password or key started the sender's lockout
+            (``app.mail.protect.count_failure``), when it ends (``YYYY-MM-DD 00:00 UTC``);
+            else ``""``. Told once: later mail needing a password is refused silently.
     """
 
     code: str
@@ -295,6 +298,7 @@ class ErrorReply:
     value: str = ""
     usage: str = ""
     detail: str = ""
+    locked_until: str = ""
 
 
 #: template name (``templates/mail/<name>.txt``) -> its context

@@ -41,9 +41,11 @@ def organizer_ok(ctx: MailContext, cmd: Command) -> bool:
     good = bool(pw) and cmd.password is not None and hmac.compare_digest(cmd.password.encode(), pw.encode())
     if ctx.sender in allowed and good:
         return True
+    until = ""
     if cmd.password is not None and not good:
-        protect.count_failure(ctx.s, ctx.settings, ctx.sender, "password:organizer", ctx.now)
-    ctx.refuse("not-organizer", "error", code="not-organizer")
+        if protect.count_failure(ctx.s, ctx.settings, ctx.sender, "password:organizer", ctx.now):
+            until = protect.lockout_end(ctx.now)  # this failure started the lockout: say so once
+    ctx.refuse("not-organizer", "error", code="not-organizer", locked_until=until)
     return False
 
 
