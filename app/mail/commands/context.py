@@ -171,6 +171,11 @@ class MailContext:
             return None
         if len(opened) == 1:
             return opened[0]
+        if mine == "withdraw" and opened:
+            # nothing to withdraw anywhere: say so rather than ask which league
+            self.refuse("not-entered", "error", code="not-entered", league="",
+                        open=[lg.name for lg in opened])
+            return None
         if any_state and not opened:
             every = svc.all_leagues(self.s)
             if every:
