@@ -94,6 +94,7 @@ class _Cast:
     sender: str = ""
     sender_name: str = ""
     units: dict[int, Any] = dataclasses.field(default_factory=dict)
+    public_url: str = ""  # the web view's base URL: report mails link to their battle's page
     #: the league's ``app.formats.Format`` (reports of a knockout say how a draw was decided)
     fmt: Any = None
 
@@ -164,7 +165,8 @@ def _load_cast(session: Session, league: League, settings: Any = None) -> _Cast:
 
     return _Cast(league.id, league.name, entries, players, sheets, thread,
                  sender=getattr(settings, "server_address", ""),
-                 sender_name=getattr(settings, "server_name", ""), fmt=format_of(league))
+                 sender_name=getattr(settings, "server_name", ""),
+                 public_url=getattr(settings, "public_url", "") or "", fmt=format_of(league))
 
 
 def _lock_league(session: Session, league_id: int) -> League:

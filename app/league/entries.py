@@ -12,7 +12,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import select, update
 from sqlalchemy.orm import Session
 
 from app.db.models import (
@@ -124,6 +124,15 @@ class SubmitOutcome:
     version: int | None
 
 
+def lock_league(session: Session, league: League) -> League:
+    """Take the league lock for the caller's transaction and return the league as committed:
+    an ``UPDATE`` of its row (PostgreSQL holds the row lock until the transaction ends, like
+    ``SELECT ... FOR UPDATE``; SQLite's ``BEGIN IMMEDIATE`` serializes writers anyway), then a
+    refresh. ``close-entries`` takes the same lock, so an entry either commits before the
+    close (and is seated) or sees the league closed (and its reply says so; issue 9.1)."""
+    session.execute(update(League).where(League.id == league.id).values(state=League.state))
+    session.refresh(league)
+    return league
 def _replacing_between_updates(league: League) -> bool:
     """An accumulating round robin takes replacement sheets of seated entries between updates
     (the next update fights the active sheets of when it is played: ``app.league.play``)."""
@@ -161,6 +170,7 @@ def submit_entry(session: Session, league: League, player: Player, sheet_text: s
     once entries are closed, and :class:`BadState` (code ``disqualified``) for a disqualified
     player.
     """
+    lock_league(session, league)
     _check_open(league, now)
     rules = _rules()
     result = rules.parse_sheet(sheet_text)
@@ -201,6 +211,7 @@ def submit_entry(session: Session, league: League, player: Player, sheet_text: s
 def withdraw(session: Session, league: League, player: Player, *, now: dt.datetime) -> None:
     """Withdraw ``player``'s entry (its sheets are kept). Raises :class:`EntriesClosed` once
     entries are closed and :class:`NotEntered` when there is no active entry."""
+    lock_league(session, league)
     _check_open(league, now)
     entry = _entry(session, league, player)
     if entry is None or entry.status != "active":

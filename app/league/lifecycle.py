@@ -134,7 +134,12 @@ def close_entries(session: Session, league: League, *, now: dt.datetime,
     so the first round is known before any battle; with fewer than two entries, the seated player
     is mailed (the same way, threaded under their entry) that the league did not take place.
     Raises :class:`BadState` unless the league is open, and for a hill (always open).
+
+    Takes the league lock first (:func:`app.league.entries.lock_league`): entries submitted
+    at the same moment either commit before it (and are seated) or wait and find the league
+    closed (issue 9.1).
     """
+    _lock_league(session, league.id)
     if league.state != "open":
         raise BadState(f"league {league.name!r} is {league.state}, not open")
     if (league.format or "") == "hill":

@@ -79,12 +79,14 @@ def _report_rows(cast: _Cast, round_number: int, b: _B, result: Any, now: dt.dat
     the log)`` (see :func:`engine_note`; default: no note, log shown). A non-empty
     ``key_suffix`` (a resend) marks the subject as resent. No database needed."""
     from app.league.outbox import Copy, build_rows
-    from app.reports.battle import render_battle
+    from app.reports.battle import render_report
     from app.reports.league_battle import (
         LeagueBattleContext,
         render_league_battle,
         subject,
     )
+    from app.rules import DEFAULT_RULESET, find_ruleset
+    from app.web.urls import mail_link
 
     groups: dict[tuple[str, str], list[Copy]] = {}
     for side, entry_id, sheet_id in ((0, b.entry_a_id, b.sheet_a_id),
@@ -100,10 +102,12 @@ def _report_rows(cast: _Cast, round_number: int, b: _B, result: Any, now: dt.dat
     winner = {0: "A", 1: "B"}.get(b.winner, "") if b.winner is not None else ""
     rows: list[dict[str, Any]] = []
     logs: dict[str, str] = {}
+    reports: dict[str, Any] = {}  # the BattleReport per language, for the HTML part's layout
     for (lang, charset), copies in groups.items():
         note, show_log = (notes or {}).get(lang, ("", True))
         if show_log and lang not in logs:
-            logs[lang] = render_battle(ua, ub, result, lang=lang, fmt="text")
+            reports[lang] = find_ruleset(DEFAULT_RULESET)().report(ua, ub, result, lang=lang)
+            logs[lang] = render_report(reports[lang], fmt="text")
         ctx = LeagueBattleContext(
             league=cast.league_name, round=round_number, board=b.board,
             player_a=cast.name(b.entry_a_id), unit_a=ua.name,
@@ -112,6 +116,8 @@ def _report_rows(cast: _Cast, round_number: int, b: _B, result: Any, now: dt.dat
             reason=b.reason or "", turns=b.turns or 0, hp=(int(b.hp_a or 0), int(b.hp_b or 0)),
             report=logs.get(lang, "") if show_log else "",
             engine_version=b.engine_version or "", engine_note=note,
+            battle=reports.get(lang) if show_log else None,
+            url=mail_link(cast.public_url, cast.league_name, b.id),
             decision=_decision(cast, round_number, b, lang),
         )
         rows += build_rows(

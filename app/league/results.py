@@ -4,6 +4,7 @@ rendering and the standings mails queued after each round.
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 from typing import Any
 
@@ -183,34 +184,26 @@ def standings_context(session: Session, league: League, *, upto_round: int | Non
 
 
 def render_standings(session: Session, league: League, *, lang: str, fmt: str = "text",
-                     upto_round: int | None = None) -> str:
+                     upto_round: int | None = None, public_url: str = "") -> str:
     """The standings of ``league`` rendered in ``lang`` (``ja``/``en``) as ``fmt``
-    (``text``/``html``). Raises ``ValueError`` for an unknown language or format."""
+    (``text``/``html``; with ``public_url``, the HTML links to the league's page). Raises
+    ``ValueError`` for an unknown language or format."""
     from app.reports.standings import render_standings_context
+    from app.web.urls import mail_link
 
-    return render_standings_context(standings_context(session, league, upto_round=upto_round),
+    ctx = standings_context(session, league, upto_round=upto_round)
+    return render_standings_context(dataclasses.replace(ctx, url=mail_link(public_url, league.name)),
                                     lang=lang, fmt=fmt)
 
 
 def _standings_subject(league: str, after: int, lang: str, final: bool,
                        cancelled: bool = False, resent: bool = False) -> str:
     """The subject of the standings mail after round ``after``; ``resent`` marks a copy queued
-    again by ``league resend`` (``（再送）`` / ``(resent)``)."""
-    mark = ("（再送）" if lang == "ja" else " (resent)") if resent else ""
-    return _standings_subject_plain(league, after, lang, final, cancelled) + mark
+    again by ``league resend`` (:func:`app.reports.standings.standings_subject`)."""
+    from app.reports.standings import standings_subject
 
-
-def _standings_subject_plain(league: str, after: int, lang: str, final: bool,
-                             cancelled: bool) -> str:
-    if cancelled:  # closed with fewer than two entries
-        return (f"[{league}] リーグは開催されませんでした（参加者が2名未満）" if lang == "ja"
-                else f"[{league}] The league did not take place (fewer than two entries)")
-    if after == 0:  # sent when entries close: the schedule is the news
-        return (f"[{league}] エントリー締切：第1回戦の組み合わせ" if lang == "ja"
-                else f"[{league}] Entries closed: the pairings of round 1")
-    if lang == "ja":
-        return f"[{league}] 第{after}回戦終了時の順位表" + ("（最終）" if final else "")
-    return f"[{league}] Standings after round {after}" + (" (final)" if final else "")
+    return standings_subject(league, after, lang, final=final, cancelled=cancelled,
+                             resent=resent)
 
 
 def queue_standings(session: Session, settings: Any, league: League, round_number: int, *,
@@ -222,10 +215,12 @@ def queue_standings(session: Session, settings: Any, league: League, round_numbe
     (``app.league.outbox``). Returns the number of mails queued."""
     from app.league.outbox import Copy, queue_copies
     from app.reports.standings import render_standings_context
+    from app.web.urls import mail_link
 
     if cast is None:
         cast = _load_cast(session, league, settings)
-    ctx = standings_context(session, league, upto_round=round_number)
+    ctx = dataclasses.replace(standings_context(session, league, upto_round=round_number),
+                              url=mail_link(getattr(settings, "public_url", "") or "", league.name))
     active_sheet_of = {s.entry_id: s.id for s in cast.sheets.values() if s.active}
     groups: dict[tuple[str, str], list[Copy]] = {}
     for row in ctx.rows:
