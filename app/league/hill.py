@@ -260,7 +260,9 @@ def _mail_pushed_off(session: Session, settings: Any, league: League, ch: Challe
     """Queue "pushed off" to every member that fell, except the challenger (its own reply says
     so). Returns the mails queued."""
     from app.league.outbox import Copy, queue_copies
-    from app.reports.render import environment
+    from app.mail.replies import reply_context
+    from app.reports.i18n import gettext
+    from app.reports.render import render_mail
 
     n = 0
     for p in ch.pushed_off:
@@ -268,12 +270,16 @@ def _mail_pushed_off(session: Session, settings: Any, league: League, ch: Challe
             continue
         player = players[p.entry_id]
         lang = player.lang if player.lang in ("ja", "en") else "ja"
-        subject = (f"[{league.name}] ヒルから押し出されました（第{ch.number}挑戦）" if lang == "ja"
-                   else f"[{league.name}] Pushed off the hill (challenge {ch.number})")
-        text = environment().get_template(f"mail/hill_off.{lang}.txt").render(
-            name=p.name, league=league.name, size=ch.size,
-                           number=ch.number, unit=p.unit, place=p.place, points=p.points,
-                           age=p.age, cut_lines=0, notes=[], server=settings.server_address)
+        subject = gettext(lang)("[%(league)s] Pushed off the hill (challenge %(n)s)") % {
+            "league": league.name, "n": ch.number}
+        plus_local, _, plus_domain = settings.server_address.partition("@")
+        context = reply_context("hill_off", dict(
+            name=p.name, league=league.name, size=ch.size, number=ch.number, unit=p.unit,
+            place=p.place, points=p.points, age=p.age))
+        text = render_mail("hill_off", lang, **context, lang=lang, subject="", cut_lines=0,
+                           max_lines=getattr(settings, "max_lines", 0), notes=[],
+                           server=settings.server_address, plus_local=plus_local,
+                           plus_domain=plus_domain or "localhost")
         n += queue_copies(session, [Copy(f"hill-off:{league.id}:{ch.number}:{p.entry_id}",
                                          player.address)],
                           kind="standings", now=now, sender=settings.server_address,

@@ -73,6 +73,9 @@ class EntryReply(SheetFields):
             reopened: it re-opened a withdrawn entry; version: the sheet version (``None`` when
             rejected).
         key: the entry key to quote in later changes, or ``""``.
+        hill: in a hill league, the challenge the entry fought at once
+            (``app.league.hill.Challenge.to_context``: number, size, place, on_hill, boards,
+            table, pushed_off), else ``None``.
         (and the fields of :class:`SheetFields`: ok, normalized, costs, problems, warnings)
     """
 
@@ -82,6 +85,7 @@ class EntryReply(SheetFields):
     reopened: bool = False
     version: int | None = None
     key: str = ""
+    hill: dict[str, Any] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -252,11 +256,32 @@ class ErrorReply:
     detail: str = ""
 
 
+@dataclass(frozen=True, slots=True)
+class HillOffMail:
+    """``mail/hill_off.txt``: a member pushed off a hill (``app.league.hill``).
+
+    Attributes:
+        name: the player's public name; league: the league name; size: the hill's size;
+        number: the challenge that pushed it off; unit: its unit; place: the place it fell
+        from; points: its points there (text); age: challenges it survived.
+    """
+
+    name: str
+    league: str
+    size: int
+    number: int
+    unit: str
+    place: int
+    points: str
+    age: int
+
+
 #: template name (``templates/mail/<name>.txt``) -> its context
 REPLIES: dict[str, type] = {
     "entry": EntryReply, "check": CheckReply, "test": TestReply, "withdrawn": WithdrawnReply,
     "standings": StandingsReply, "help": HelpReply, "confirm": ConfirmReply,
     "charset": CharsetReply, "organizer": OrganizerReply, "error": ErrorReply,
+    "hill_off": HillOffMail,
 }
 
 
