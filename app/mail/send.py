@@ -62,6 +62,8 @@ BACKOFF_BASE_S = 60.0
 BACKOFF_MAX_S = 6 * 3600.0
 #: connections reopened in a row, without a mail delivered in between, before a pass gives up
 MAX_REOPENS = 3
+#: consecutive failing passes after which a relay is reported at ERROR and in the alerts file
+FAILING_PASSES = 3
 #: seconds a claimed row stays leased (renewed by nothing: one row is one SMTP transaction,
 #: bounded by the SMTP timeouts; another host takes a row over only after this)
 LEASE_S = 600.0
@@ -409,6 +411,15 @@ def record_relay(factory: sessionmaker[Session], settings: Settings, now: dt.dat
                     relay.last_error, relay.last_error_at = error[:2000], now
                     if not ok:
                         relay.failures = (relay.failures or 0) + 1
+                failures = relay.failures
+            if failures == FAILING_PASSES:  # once per failing spell: the notices may not get out
+                from app.mail.notices import ALERTS_FILE, append_alert
+
+                log.error("SMTP relay %s failing for %d passes (%s); organizer notices are kept in "
+                          "%s", name, failures, error, os.path.join(settings.data_dir, ALERTS_FILE))
+                append_alert(settings, subject=f"[amaryllis] SMTP relay {name} failing",
+                             text=f"{failures} outbox passes in a row failed: {error}", now=now,
+                             key=f"relay:{name}")
             return
         except IntegrityError:  # another sender created the row at the same moment
             continue
