@@ -190,7 +190,8 @@ def close_entries(session: Session, league: League, *, now: dt.datetime,
         queue_standings(session, settings, league, 0, now=now)
 
 
-def tick(factory: sessionmaker[Session], settings: Any, *, now: dt.datetime) -> list[str]:
+def tick(factory: sessionmaker[Session], settings: Any, *, now: dt.datetime,
+         stop: Any = None) -> list[str]:
     """Do whatever is due at ``now``: close entries of open leagues past their deadline and play
     every scheduled round whose time has come (in order). Idempotent: a second call at the same
     ``now`` does nothing. Returns one line per thing done.
@@ -199,7 +200,14 @@ def tick(factory: sessionmaker[Session], settings: Any, *, now: dt.datetime) -> 
     :class:`LeagueError` or anything unexpected, e.g. a schedule out of the date range) rolls
     back that league's step, is logged at ERROR (logger ``amaryllis.league``, with the league
     name) and comes back as a line ``error in league <name>: …``; the other leagues still
-    proceed. The next tick tries the failed league again."""
+    proceed. The next tick tries the failed league again.
+
+    A league's rounds are played by one worker at a time: the play lease
+    (:func:`app.league.play.claim_play`); a league another live ``serve`` plays is skipped.
+    ``stop`` (a ``threading.Event``) ends the work between two stored chunks (``serve``'s
+    SIGTERM); the round is resumed by the next tick."""
+    from app.league.play import claim_play, release_play
+
     done: list[str] = []
     with transaction(factory) as session:
         due = [(lg.id, lg.name) for lg in open_leagues(session)
@@ -225,12 +233,18 @@ def tick(factory: sessionmaker[Session], settings: Any, *, now: dt.datetime) -> 
                     break
                 work.setdefault(league.id, []).append((league.id, league.name, rnd.id,
                                                        rnd.number))
-    for rounds in work.values():
+    for lid, rounds in work.items():
+        if stop is not None and stop.is_set():
+            break
+        if not claim_play(factory, lid):
+            continue  # another worker plays this league's rounds
         try:
-            for _, name, number in _play_rounds(factory, settings, rounds, now):
+            for _, name, number in _play_rounds(factory, settings, rounds, now, stop):
                 done.append(f"played round {number} of {name}")
         except Exception as exc:  # noqa: BLE001 - one league must not stop the others
             done.append(_tick_error(rounds[0][1], "playing rounds", exc))
+        finally:
+            release_play(factory, lid)
     return done
 
 

@@ -52,6 +52,7 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from app.config import Settings
 from app.db.models import OutboxBody, OutboxMessage, SmtpRelay, utcnow
+from app.db.leases import lease_over, owner_id
 from app.db.session import transaction
 from app.mail.compose import build_message, enqueue
 from app.mail.faults import crash_point
@@ -83,63 +84,6 @@ def backoff(attempts: int) -> dt.timedelta:
     return dt.timedelta(seconds=min(BACKOFF_BASE_S * 2 ** max(attempts - 1, 0), BACKOFF_MAX_S))
 
 
-def _start_ticks(pid: int) -> str | None:
-    """The start time of process ``pid`` in clock ticks since boot (``/proc/<pid>/stat`` field
-    22), or ``None`` when there is no such process (or no ``/proc``)."""
-    try:
-        with open(f"/proc/{pid}/stat", "rb") as fh:
-            stat = fh.read()
-    except OSError:
-        return None
-    try:
-        return stat.rsplit(b")", 1)[1].split()[19].decode()
-    except (IndexError, UnicodeDecodeError):
-        return None
-
-
-_OWNER: str | None = None
-
-
-def owner_id() -> str:
-    """This process's lease owner id: ``host/pid/start-ticks/random`` (at most 200 characters).
-    The pid and its start time let a sender on the same host see that an owner is dead."""
-    global _OWNER
-    if _OWNER is None or _OWNER.split("/")[1] != str(os.getpid()):
-        _OWNER = (f"{socket.gethostname()[:120]}/{os.getpid()}/{_start_ticks(os.getpid()) or 0}/"
-                  f"{uuid.uuid4().hex[:12]}")
-    return _OWNER
-
-
-def owner_alive(owner: str | None) -> bool | None:
-    """Whether the process named by lease owner id ``owner`` still runs: ``True``/``False`` for an
-    owner on this host, ``None`` (unknown: trust the lease time) for another host."""
-    if not owner:
-        return False
-    parts = owner.split("/")
-    if len(parts) < 4:
-        return None
-    host, pid, ticks = parts[0], parts[1], parts[2]
-    if host != socket.gethostname()[:120]:
-        return None
-    try:
-        running = _start_ticks(int(pid))
-    except ValueError:
-        return None
-    return running is not None and (ticks == "0" or running == ticks)
-
-
-def lease_over(owner: str | None, until: dt.datetime | None, now: dt.datetime) -> bool:
-    """True when a lease may be taken over: no owner or no end, its end passed, or its owner is
-    a dead process of this host (:func:`owner_alive`)."""
-    if owner is None or until is None:
-        return True
-    if until.tzinfo is None:
-        until = until.replace(tzinfo=dt.timezone.utc)
-    if until <= now:
-        return True
-    return owner_alive(owner) is False
-
-
 @dataclass
 class SendReport:
     """What one pass did: row ids by outcome. ``retry``: charged a temporary failure;
@@ -167,19 +111,23 @@ def connect_smtp(settings: Settings, timeout: float | None = None) -> smtplib.SM
     """An SMTP connection per ``settings.smtp_url`` (plain, STARTTLS or implicit TLS; AUTH when
     the URL has a user), with TCP_NODELAY; every socket operation times out after ``timeout``
     (default ``settings.smtp_timeout``) seconds. Raises ``OSError``/``smtplib.SMTPException``."""
+    from app.mail import sockets
+
     ep = settings.smtp
     timeout = settings.smtp_timeout if timeout is None else timeout
     ctx = ssl.create_default_context()
+    # sockets tracked from the start: serve's stop cuts them (app.mail.sockets)
     if ep.security == "tls":
-        client: smtplib.SMTP = smtplib.SMTP_SSL(ep.host, ep.port, timeout=timeout, context=ctx)
+        client: smtplib.SMTP = sockets.TrackedSMTP_SSL(ep.host, ep.port, timeout=timeout, context=ctx)
     else:
-        client = smtplib.SMTP(ep.host, ep.port, timeout=timeout)
+        client = sockets.TrackedSMTP(ep.host, ep.port, timeout=timeout)
     try:
         if client.sock is not None:
             client.sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
         client.ehlo()
         if ep.security == "starttls":
             client.starttls(context=ctx)
+            sockets.track(client.sock)
             client.ehlo()
         if ep.user:
             client.login(ep.user, ep.password or "")
