@@ -277,7 +277,7 @@ def _finish_round(session: Session, settings: Any, league: League, rnd: Round,
 
 def run_round(factory: sessionmaker[Session], settings: Any, league_name: str, *,
               all_rounds: bool = False, round_number: int | None = None,
-              now: dt.datetime) -> list[int]:
+              now: dt.datetime, stop: Any = None) -> list[int]:
     """Play the next round of ``league_name`` (all remaining rounds with ``all_rounds``; only
     round ``round_number`` when given), whatever their scheduled time. Returns the numbers of the
     rounds that were played (``[]`` when there was nothing to do, e.g. round ``round_number`` is
@@ -301,7 +301,7 @@ def run_round(factory: sessionmaker[Session], settings: Any, league_name: str, *
             pending = [r for r in rounds if r.state != "done"]
             chosen = pending if all_rounds else pending[:1]
         todo = [(league.id, league.name, r.id, r.number) for r in chosen if r.state != "done"]
-    return [number for _, _, number in _play_rounds(factory, settings, todo, now)]
+    return [number for _, _, number in _play_rounds(factory, settings, todo, now, stop)]
 
 
 #: seconds a worker's play lease on a league lasts; renewed with every stored chunk

@@ -43,10 +43,9 @@ import smtplib
 import socket
 import ssl
 import threading
-import uuid
 from dataclasses import dataclass, field
 
-from sqlalchemy import delete, func, or_, select, update
+from sqlalchemy import delete, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 

@@ -385,7 +385,10 @@ def _serve(settings: Settings, stop: threading.Event) -> int:
         return 0
 
     def tick() -> list[str]:
+        from app.mail import requests
+
         done = service.tick(factory, settings, now=utcnow(), stop=stop)
+        done += requests.run_pending(factory, settings, now=utcnow(), stop=stop)
         if done:
             log.info("ticked", actions=list(done))
             send_bell.set()
