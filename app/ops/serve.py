@@ -451,8 +451,8 @@ def _serve(settings: Settings, stop: threading.Event) -> int:
     return 0
 
 
-#: seconds the workers get to finish their unit after SIGTERM before their connections are cut
-STOP_GRACE_S = 1.0
+#: seconds the workers get to finish their piece of work after SIGTERM before their connections are cut
+STOP_GRACE_S = 0.5
 
 
 def _join_within(workers: list[threading.Thread], seconds: float) -> None:
