@@ -1,4 +1,4 @@
-"""A bounded crash loop (``benchmarks/crash_loop.py`` at a smaller size): 24 entry mails,
+"""A bounded crash loop (``benchmarks/crash_loop.py`` at a smaller size): 16 entry mails,
 ``amaryllis serve`` (a real subprocess) killed with SIGKILL at random instants and restarted until
 every player is answered, on SQLite and PostgreSQL. Counts: 0 lost, every duplicate carries the
 Message-ID of the first copy, every inbound mail processed once (one entry each)."""
@@ -22,10 +22,10 @@ def _crash_loop():  # type: ignore[no-untyped-def]
 def test_serve_killed_again_and_again_loses_no_reply(db, tmp_path) -> None:
     url, factory = db
     factory.kw["bind"].dispose()
-    result = _crash_loop()(url, tmp_path, mails=24, kill_after=(0.5, 2.0), seed=3, max_runs=150)
+    result = _crash_loop()(url, tmp_path, mails=16, kill_after=(0.5, 2.0), seed=3, max_runs=150)
     assert result["runs"] < 150, result  # it finished: a crash-looping serve makes progress
     assert result["kills"] >= 1, result
     assert result["lost"] == 0 and result["dup_ids_differ"] == 0, result
-    assert result["received"] == 24 + result["duplicates"], result
-    assert result["inbound"] == {"done": 24} and result["entries"] == 24, result
-    assert result["replies"] == 24 and result["outbox"] == {"sent": 24}, result
+    assert result["received"] == 16 + result["duplicates"], result
+    assert result["inbound"] == {"done": 16} and result["entries"] == 16, result
+    assert result["replies"] == 16 and result["outbox"] == {"sent": 16}, result
