@@ -481,9 +481,11 @@ def send_once(settings: Settings, factory: sessionmaker[Session], *, now: dt.dat
                 _rset(client)  # after a refused transaction reset the session state
     finally:
         _close(client)
+    # the relay is in trouble when it deferred, lost or refused temporarily (a 5xx for one
+    # address is that mail's problem, not the relay's)
+    trouble = bool(report.retry or report.deferred or report.unknown or report.reopens)
     record_relay(factory, settings, now, ok=bool(report.sent),
-                 error=last_error if (report.retry or report.deferred or report.unknown
-                                      or (last_error and not report.sent)) else None)
+                 error=last_error if trouble else None)
     return report
 
 
