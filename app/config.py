@@ -100,6 +100,10 @@ class Settings(BaseSettings):
     tick_interval: float = Field(60.0, gt=0, description="seconds between scheduler ticks in serve")
     send_interval: float = Field(5.0, gt=0, description="seconds between outbox passes in serve")
     smtp_max_attempts: int = Field(8, ge=1, description="temporary SMTP failures before giving up")
+    smtp_timeout: float = Field(30.0, gt=0, description="seconds any one SMTP read or write may take")
+    imap_timeout: float = Field(30.0, gt=0, description="seconds any one IMAP read or write may take")
+    outbox_retention_days: float = Field(30.0, ge=0, description="days the bytes of a delivered "
+                                         "mail are kept (the row stays); 0: forever")
     public_url: str = Field("", description="the web view's public base URL (absolute links in "
                             "feeds and mails); empty: links relative to the request")
     web_host: str = Field("127.0.0.1", description="address the web view listens on")

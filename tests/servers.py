@@ -462,6 +462,97 @@ class SmtpSink:
         self.stop()
 
 
+@dataclass
+class _FaultHandler(_SinkHandler):
+    """A sink handler that misbehaves on purpose (see :class:`FaultySink`)."""
+
+    drop_after_data: int = 0  # the next N DATA: keep the mail, then cut the connection, no reply
+    per_connection: int | None = None  # answer 421 to MAIL after this many mails per connection
+    dropped: int = 0
+    closed_421: int = 0
+
+    async def handle_MAIL(self, server, session, envelope, address, mail_options):  # noqa: N802
+        import asyncio
+
+        count = getattr(session, "amaryllis_mails", 0)
+        if self.per_connection is not None and count >= self.per_connection:
+            with self.cond:
+                self.closed_421 += 1
+            asyncio.get_running_loop().call_later(0.01, server.transport.close)
+            return "421 4.7.0 too many mails on this connection, closing"
+        session.amaryllis_mails = count + 1
+        envelope.mail_from = address
+        envelope.mail_options.extend(mail_options)
+        return "250 OK"
+
+    async def handle_DATA(self, server, session, envelope):  # noqa: N802 - aiosmtpd hook name
+        with self.cond:
+            drop = self.drop_after_data > 0
+            if drop:
+                self.drop_after_data -= 1
+                self.dropped += 1
+                self.messages.append(
+                    SunkMessage(envelope.mail_from, list(envelope.rcpt_tos), envelope.original_content))
+                self.cond.notify_all()
+        if drop:  # the relay took the mail, the client never hears so
+            server.transport.abort()
+            return "250 OK (never seen by the client)"
+        return await super().handle_DATA(server, session, envelope)
+
+
+class FaultySink(SmtpSink):
+    """An :class:`SmtpSink` that fails like real relays do.
+
+    ``drop_after_data=N``: the next N mails are accepted (kept in ``.messages``) but the
+    connection is cut before the reply to the final dot, so the client cannot know (RFC 5321
+    §4.1.1.4); ``per_connection=N``: after N mails on one connection, ``MAIL`` gets ``421`` and
+    the connection is closed (RFC 5321 §3.8); ``.fail_next`` as in :class:`SmtpSink`. Counters:
+    ``.handler.dropped``, ``.handler.closed_421``."""
+
+    def __init__(self, port: int | None = None, *, drop_after_data: int = 0,
+                 per_connection: int | None = None, smtputf8: bool = True) -> None:
+        super().__init__(port, smtputf8=smtputf8)
+        self.handler = _FaultHandler(drop_after_data=drop_after_data, per_connection=per_connection)
+
+
+class DroppingServer:
+    """A TCP server on 127.0.0.1 that accepts every connection and closes it at once, before any
+    greeting: a relay whose every connection drops. ``.accepted`` counts the connections."""
+
+    def __init__(self) -> None:
+        self.port = free_port()
+        self.accepted = 0
+        self._sock = socket.socket()
+        self._sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        self._sock.bind((LOOPBACK, self.port))
+        self._sock.listen(50)
+        self._sock.settimeout(0.2)
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, daemon=True)
+
+    @property
+    def url(self) -> str:
+        return f"smtp://{LOOPBACK}:{self.port}"
+
+    def _run(self) -> None:
+        while not self._stop.is_set():
+            try:
+                conn, _ = self._sock.accept()
+            except OSError:
+                continue
+            self.accepted += 1
+            conn.close()
+
+    def __enter__(self) -> DroppingServer:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._stop.set()
+        self._thread.join(5)
+        self._sock.close()
+
+
 # ---------------------------------------------------------------------------------------------
 # pymap
 

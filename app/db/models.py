@@ -80,6 +80,9 @@ class League(Base):
     seed: Mapped[str] = mapped_column(String(64), default="")  # published seed (draw breaking)
     # the web view lists the entrants' names (never their sheets) while entries are open
     show_entrants: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    # the worker playing this league's rounds (one at a time: ``app.league.leases``)
+    play_owner: Mapped[str | None] = mapped_column(String(200))
+    play_until: Mapped[dt.datetime | None] = mapped_column(DateTime(timezone=True))
     created_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     entries: Mapped[list[Entry]] = relationship(back_populates="league", order_by="Entry.id")
     rounds: Mapped[list[Round]] = relationship(back_populates="league", order_by="Round.number")
@@ -221,31 +224,114 @@ class MailboxState(Base):
     last_poll_at: Mapped[dt.datetime | None] = mapped_column(DateTime(timezone=True))
 
 
+class OutboxBody(Base):
+    """One distinct outbox body, stored once: every header but the per-recipient ones (``To``,
+    ``Message-ID``, ``In-Reply-To``, ``References``) and the MIME body, zlib-compressed (RFC 1950)
+    and keyed by the SHA-256 of the uncompressed bytes. The standings of a round go to every
+    player with one body; a battle report to both players (``app.league.outbox``)."""
+
+    __tablename__ = "outbox_bodies"
+    sha256: Mapped[str] = mapped_column(String(64), primary_key=True)
+    data: Mapped[bytes] = mapped_column(LargeBinary)  # zlib.compress(body)
+    size: Mapped[int] = mapped_column(Integer, default=0)  # uncompressed bytes
+    created_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
 class OutboxMessage(Base):
     """A mail to send. ``status``: queued -> sending -> sent | failed (5xx or attempts
-    exhausted) | unknown (found ``sending`` after a crash: never resent automatically).
+    exhausted); ``unknown`` only on rows left by versions before 0005 (``send --requeue``).
 
+    The mail is ``head`` (this copy's own header lines: ``To``, ``Message-ID``, threading) followed
+    by the shared body ``body_sha256`` (:class:`OutboxBody`); rows written before migration 0005
+    hold the whole mail in ``raw_whole`` instead. :attr:`raw` gives the bytes either way.
     ``dedupe_key`` makes queuing idempotent (e.g. ``reply:<inbound id>``, ``report:<battle id>:<side>``).
-    ``sending`` is set and committed before the SMTP transaction, so a crash can lose a mail
-    (until ``amaryllis send --requeue``) but never send it twice (see ``app.mail.send``).
+    A sender claims a row by setting ``sending`` with ``lease_owner``/``lease_until`` in a
+    conditional update; a row left ``sending`` by a sender that died (lease expired, or the owner
+    process gone on this host) is queued again **with the same bytes, so the same Message-ID**:
+    delivery is at least once, and duplicates share a Message-ID (see ``app.mail.send``).
+    ``content_pruned`` marks a delivered row whose bytes were dropped after
+    ``outbox_retention_days`` (the row stays, so its dedupe key still guards against requeuing).
     """
 
     __tablename__ = "outbox"
-    __table_args__ = (Index("ix_outbox_status_next", "status", "next_attempt_at"),)
+    __table_args__ = (Index("ix_outbox_status_next", "status", "next_attempt_at"),
+                      Index("ix_outbox_body_sha256", "body_sha256"))
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     dedupe_key: Mapped[str] = mapped_column(String(300), unique=True)
     message_id: Mapped[str] = mapped_column(String(300))
     recipient: Mapped[str] = mapped_column(String(320))
     sender: Mapped[str] = mapped_column(String(320))
-    raw: Mapped[bytes] = mapped_column(LargeBinary)
+    raw_whole: Mapped[bytes | None] = mapped_column("raw", LargeBinary, nullable=True)
+    head: Mapped[bytes | None] = mapped_column(LargeBinary, nullable=True)
+    body_sha256: Mapped[str | None] = mapped_column(ForeignKey("outbox_bodies.sha256"), nullable=True)
     kind: Mapped[str] = mapped_column(String(32), default="reply")
     status: Mapped[str] = mapped_column(String(16), default="queued")
     attempts: Mapped[int] = mapped_column(Integer, default=0)
     next_attempt_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     last_error: Mapped[str | None] = mapped_column(Text)
+    lease_owner: Mapped[str | None] = mapped_column(String(200))
+    lease_until: Mapped[dt.datetime | None] = mapped_column(DateTime(timezone=True))
+    content_pruned: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
     inbound_id: Mapped[int | None] = mapped_column(ForeignKey("inbound_messages.id"))
     created_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     sent_at: Mapped[dt.datetime | None] = mapped_column(DateTime(timezone=True))
+    body: Mapped[OutboxBody | None] = relationship(lazy="joined")
+
+    @property
+    def raw(self) -> bytes:
+        """The whole mail as queued (RFC 5322 bytes, LF line ends): ``head`` + the decompressed
+        shared body, or ``raw_whole`` for a row from before 0005; ``b""`` once pruned."""
+        if self.raw_whole is not None:
+            return self.raw_whole
+        if self.body is None:
+            return self.head or b""
+        import zlib
+
+        return (self.head or b"") + zlib.decompress(self.body.data)
+
+
+class SmtpRelay(Base):
+    """What the senders last saw of one SMTP relay (``host:port``): for ``amaryllis status``.
+
+    ``failures`` counts consecutive passes that could not connect or got only temporary
+    errors; ``last_error``/``last_error_at`` the latest of them; ``last_ok_at`` the last mail the
+    relay accepted."""
+
+    __tablename__ = "smtp_relays"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    relay: Mapped[str] = mapped_column(String(300), unique=True)
+    last_ok_at: Mapped[dt.datetime | None] = mapped_column(DateTime(timezone=True))
+    last_error: Mapped[str | None] = mapped_column(Text)
+    last_error_at: Mapped[dt.datetime | None] = mapped_column(DateTime(timezone=True))
+    failures: Mapped[int] = mapped_column(Integer, default=0)
+
+
+class LeagueRequest(Base):
+    """Work an organizer ordered by mail (``run``, ``resend``), recorded in that mail's own
+    transaction and performed by the scheduler (``app.league.requests``), which resumes it after
+    a crash and queues the answer (dedupe key ``request:<id>``) when it is done.
+
+    ``state``: queued -> done | failed; ``lease_owner``/``lease_until`` while a scheduler works on
+    it (another scheduler takes it over only once the lease expired). ``params``: the command's
+    arguments (``{"all": bool, "round": int | None}``); ``result`` what it did (JSON)."""
+
+    __tablename__ = "league_requests"
+    __table_args__ = (Index("ix_league_requests_state", "state"),)
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    league_id: Mapped[int | None] = mapped_column(ForeignKey("leagues.id"))
+    league_name: Mapped[str] = mapped_column(String(64), default="")
+    kind: Mapped[str] = mapped_column(String(16))
+    params: Mapped[dict | None] = mapped_column(JSON)
+    inbound_id: Mapped[int | None] = mapped_column(ForeignKey("inbound_messages.id"))
+    lang: Mapped[str] = mapped_column(String(8), default="ja")
+    state: Mapped[str] = mapped_column(String(16), default="queued")
+    lease_owner: Mapped[str | None] = mapped_column(String(200))
+    lease_until: Mapped[dt.datetime | None] = mapped_column(DateTime(timezone=True))
+    attempts: Mapped[int] = mapped_column(Integer, default=0)
+    result: Mapped[dict | None] = mapped_column(JSON)
+    error: Mapped[str | None] = mapped_column(Text)
+    created_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    done_at: Mapped[dt.datetime | None] = mapped_column(DateTime(timezone=True))
 
 
 class SenderCounter(Base):

@@ -49,6 +49,27 @@ def make_engine(url: str, *, read_only: bool = False) -> Engine:
     return create_engine(url, pool_pre_ping=True)
 
 
+def insert_ignore(session: Session, model: type, rows: list[dict]) -> None:
+    """``INSERT ... ON CONFLICT DO NOTHING`` of ``rows`` into ``model``'s table, in the caller's
+    transaction (SQLite and PostgreSQL dialects): a row whose key exists already is skipped, also
+    when another transaction inserts it at the same moment."""
+    if not rows:
+        return
+    name = session.get_bind().dialect.name
+    if name == "postgresql":
+        from sqlalchemy.dialects.postgresql import insert as pg_insert
+
+        session.execute(pg_insert(model).on_conflict_do_nothing(), rows)
+    elif name == "sqlite":
+        from sqlalchemy.dialects.sqlite import insert as sqlite_insert
+
+        session.execute(sqlite_insert(model).on_conflict_do_nothing(), rows)
+    else:  # pragma: no cover - the two supported databases are above
+        from sqlalchemy import insert
+
+        session.execute(insert(model), rows)
+
+
 def alembic_config(url: str):  # type: ignore[no-untyped-def]
     """An Alembic ``Config`` for ``migrations/`` pointed at ``url``."""
     from alembic.config import Config

@@ -6,7 +6,9 @@ battle. Building each copy with ``email`` costs 1-3 ms (header folding, quoted-p
 base64 in pure Python) — 75 % of a 4,950-battle league. So :func:`queue_copies` builds the
 message **once** with :func:`app.mail.compose.build_message`, removes the per-recipient headers
 (``To``, ``Message-ID``, ``In-Reply-To``, ``References``), serializes it once, and writes each copy
-as those headers (RFC 5322 §3.6: header order is free) followed by the shared bytes. Rows go to the
+as those headers (RFC 5322 §3.6: header order is free) followed by the shared bytes. The shared
+bytes are stored **once** (``outbox_bodies``: zlib-compressed, keyed by their SHA-256; issue 9):
+a row holds only its own header lines (``head``) and the body's hash. Rows go to the
 outbox in one bulk insert, with the same dedupe-key semantics as
 :func:`app.mail.compose.enqueue` (a key queued before is skipped). A copy whose headers are not
 plain ASCII of a safe length (an internationalized address, say) gets its own ``build_message``.
@@ -16,6 +18,8 @@ plain ASCII of a safe length (an internationalized address, say) gets its own ``
 from __future__ import annotations
 
 import datetime as dt
+import hashlib
+import zlib
 from dataclasses import dataclass
 from email.message import EmailMessage
 from email.utils import make_msgid
@@ -24,7 +28,7 @@ from typing import Any
 from sqlalchemy import insert, select
 from sqlalchemy.orm import Session
 
-from app.db.models import OutboxMessage
+from app.db.models import OutboxBody, OutboxMessage
 
 _PER_RECIPIENT = ("To", "Message-ID", "In-Reply-To", "References")
 
@@ -37,6 +41,63 @@ class Copy:
     key: str
     to: str
     in_reply_to: str | None = None
+
+
+def split_message(raw: bytes) -> tuple[bytes, bytes]:
+    """Split serialized mail bytes into ``(head, body)``: ``head`` the per-recipient header
+    lines (:data:`_PER_RECIPIENT`, with their folded continuation lines) in their order,
+    ``body`` every other header line and the content. ``head + body`` is the same message
+    (RFC 5322 §3.6: the order of header fields is free)."""
+    end = raw.find(b"\n\n")
+    header, rest = (raw[:end + 1], raw[end + 1:]) if end >= 0 else (raw, b"")
+    names = tuple(h.lower().encode() + b":" for h in _PER_RECIPIENT)
+    head: list[bytes] = []
+    other: list[bytes] = []
+    target = other
+    for line in header.splitlines(keepends=True):
+        if line[:1] not in (b" ", b"\t"):
+            target = head if line.lower().startswith(names) else other
+        target.append(line)
+    return b"".join(head), b"".join(other) + rest
+
+
+def compressed(body: bytes) -> tuple[str, bytes]:
+    """``(sha256 hex of body, zlib-compressed body)``: the key and value of an outbox body."""
+    return hashlib.sha256(body).hexdigest(), zlib.compress(body, 6)
+
+
+def store_bodies(session: Session, rows: list[dict[str, Any]]) -> None:
+    """Turn the ``body`` (bytes) or ``_body`` (``(sha256, compressed, size)``) of each row into
+    ``body_sha256``, inserting every body not stored yet into ``outbox_bodies`` (once per
+    distinct body; an existing one is reused, also one another transaction inserts at the same
+    moment: ``INSERT ... ON CONFLICT DO NOTHING``). Changes ``rows`` in place."""
+    from app.db.session import insert_ignore
+
+    bodies: dict[str, dict[str, Any]] = {}
+    for row in rows:
+        if "body" in row:
+            body = row.pop("body")
+            sha, data = compressed(body)
+            size = len(body)
+        elif "_body" in row:
+            sha, data, size = row.pop("_body")
+        else:
+            continue
+        row["body_sha256"] = sha
+        bodies.setdefault(sha, dict(sha256=sha, data=data, size=size, created_at=_utcnow()))
+    if bodies:
+        known: set[str] = set()
+        keys = list(bodies)
+        for i in range(0, len(keys), 500):
+            known.update(session.scalars(select(OutboxBody.sha256)
+                                         .where(OutboxBody.sha256.in_(keys[i:i + 500]))))
+        fresh = [v for k, v in bodies.items() if k not in known]
+        if fresh:
+            insert_ignore(session, OutboxBody, fresh)
+
+
+def _utcnow() -> dt.datetime:
+    return dt.datetime.now(dt.timezone.utc)
 
 
 def _safe(value: str) -> bool:
@@ -68,22 +129,26 @@ def build_rows(copies: list[Copy], *, kind: str, now: dt.datetime,
         if c in fast:
             continue
         msg = build_message(to=c.to, in_reply_to=c.in_reply_to, now=now, **message)
-        rows.append(outbox_values(msg, dedupe_key=c.key, kind=kind))
+        row = outbox_values(msg, dedupe_key=c.key, kind=kind)
+        body: bytes = row.pop("body")  # type: ignore[assignment]
+        row["_body"] = (*compressed(body), len(body))
+        rows.append(row)
     if fast:
         base: EmailMessage = build_message(to=fast[0].to, now=now, **message)
         sender = base["From"].addresses[0].addr_spec
         for header in _PER_RECIPIENT:
             del base[header]
         body = base.as_bytes()
+        shared = (*compressed(body), len(body))  # one object: pickled once per family
         domain = sender.rpartition("@")[2] or "localhost"
         for c in fast:
             mid = make_msgid(domain=domain)
             head = [f"To: {c.to}", f"Message-ID: {mid}"]
             if c.in_reply_to:
                 head += [f"In-Reply-To: {c.in_reply_to}", f"References: {c.in_reply_to}"]
-            raw = ("\n".join(head) + "\n").encode("ascii") + body
             rows.append(dict(dedupe_key=c.key, message_id=mid, recipient=c.to, sender=sender,
-                             raw=raw, kind=kind, inbound_id=None))
+                             head=("\n".join(head) + "\n").encode("ascii"), _body=shared,
+                             kind=kind, inbound_id=None))
     return rows
 
 
@@ -99,6 +164,9 @@ def queue_copies(session: Session, copies: list[Copy], *, kind: str, now: dt.dat
 
 
 def insert_rows(session: Session, rows: list[dict[str, Any]]) -> None:
-    """Insert outbox rows built by :func:`build_rows` (one executemany)."""
+    """Insert outbox rows built by :func:`build_rows` (their bodies first, each once:
+    :func:`store_bodies`; then one executemany)."""
     if rows:
+        rows = [dict(r) for r in rows]
+        store_bodies(session, rows)
         session.execute(insert(OutboxMessage), rows)

@@ -213,13 +213,17 @@ def enqueue(
 
     Returns the new row, or the existing row when ``dedupe_key`` was queued before (so a step
     re-run after a crash queues nothing twice). Envelope addresses come from the ``From`` and
-    ``To`` headers.
+    ``To`` headers; the bytes are stored as the row's own head and a shared, compressed body
+    (``app.league.outbox.store_bodies``).
     """
+    from app.league.outbox import store_bodies
+
     existing = session.scalar(select(OutboxMessage).where(OutboxMessage.dedupe_key == dedupe_key))
     if existing is not None:
         return existing
-    row = OutboxMessage(**outbox_values(message, dedupe_key=dedupe_key, kind=kind,
-                                        inbound_id=inbound_id))
+    values = outbox_values(message, dedupe_key=dedupe_key, kind=kind, inbound_id=inbound_id)
+    store_bodies(session, [values])
+    row = OutboxMessage(**values)
     session.add(row)
     session.flush()
     return row
@@ -228,13 +232,18 @@ def enqueue(
 def outbox_values(message: EmailMessage, *, dedupe_key: str, kind: str,
                   inbound_id: int | None = None) -> dict[str, object]:
     """The column values of the outbox row for ``message``: envelope addresses from the ``From``
-    and ``To`` headers, the raw bytes, its Message-ID."""
+    and ``To`` headers, its Message-ID, ``head`` (its per-recipient header lines) and ``body``
+    (the rest; stored by :func:`app.league.outbox.store_bodies`)."""
+    from app.league.outbox import split_message
+
+    head, body = split_message(message.as_bytes())
     return dict(
         dedupe_key=dedupe_key,
         message_id=str(message["Message-ID"]),
         recipient=message["To"].addresses[0].addr_spec,
         sender=message["From"].addresses[0].addr_spec,
-        raw=message.as_bytes(),
+        head=head,
+        body=body,
         kind=kind,
         inbound_id=inbound_id,
     )

@@ -33,7 +33,7 @@ import datetime as dt
 import logging
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import select, update
 from sqlalchemy.orm import Session, sessionmaker
 
 from app.config import Settings
@@ -178,8 +178,8 @@ def process_one(settings: Settings, factory: sessionmaker[Session], inbound_id: 
     handler: MailContext | None = None
     try:
         with transaction(factory) as s:
-            row = s.get(InboundMessage, inbound_id)
-            if row is None or row.status != "stored":
+            row = _claim(s, inbound_id)
+            if row is None:
                 return None
             handler = MailContext(settings, s, row, now, factory)
             out = handle(handler)
@@ -197,12 +197,15 @@ def process_one(settings: Settings, factory: sessionmaker[Session], inbound_id: 
         stage = handler.stage if handler is not None else "load"
         log.exception("inbound #%s shunted at %s", inbound_id, stage)
         with transaction(factory) as s:
-            row = s.get(InboundMessage, inbound_id)
-            if row is not None:
-                row.status = "shunted"
-                row.error = column_text(f"{stage}: {type(exc).__name__}: {exc}", 4000)
-                row.processed_at = now
-        return "shunted"
+            # only a row still ``stored``: another poller may have processed it meanwhile, and
+            # its ``done`` is never overwritten (issue 9.4)
+            shunted = s.execute(
+                update(InboundMessage)
+                .where(InboundMessage.id == inbound_id, InboundMessage.status == "stored")
+                .values(status="shunted", processed_at=now,
+                        error=column_text(f"{stage}: {type(exc).__name__}: {exc}", 4000))
+            ).rowcount
+        return "shunted" if shunted else None
     if handler is not None and handler.out.deferred is not None:
         try:
             template, ctx = handler.out.deferred()
@@ -218,9 +221,27 @@ def process_one(settings: Settings, factory: sessionmaker[Session], inbound_id: 
     return status
 
 
+def _claim(s: Session, inbound_id: int) -> InboundMessage | None:
+    """Claim inbound row ``inbound_id`` for this transaction, or ``None`` when it is not
+    ``stored`` or another poller holds it: on PostgreSQL ``SELECT ... FOR UPDATE SKIP LOCKED``
+    (the row stays locked until this transaction ends, and the other poller skips it; after
+    our commit it is no longer ``stored``); on SQLite the transaction began with ``BEGIN
+    IMMEDIATE`` (``app.db.session``), so no other writer runs until it ends. Two pollers on one
+    database never process one mail twice (issue 9.4)."""
+    q = (select(InboundMessage).where(InboundMessage.id == inbound_id,
+                                      InboundMessage.status == "stored")
+         .execution_options(populate_existing=True))
+    if s.get_bind().dialect.name == "postgresql":
+        q = q.with_for_update(skip_locked=True)
+    return s.scalar(q)
+
+
 def process_pending(settings: Settings, factory: sessionmaker[Session], *,
-                    now: dt.datetime | None = None, limit: int | None = None) -> int:
-    """Process every ``stored`` inbound message in id order. Returns how many were processed."""
+                    now: dt.datetime | None = None, limit: int | None = None,
+                    stop: Any = None) -> int:
+    """Process every ``stored`` inbound message in id order, each claimed first
+    (:func:`_claim`), until ``stop`` (a ``threading.Event``) is set. Returns how many were
+    processed."""
     with factory() as s:
         q = select(InboundMessage.id).where(InboundMessage.status == "stored").order_by(InboundMessage.id)
         if limit:
@@ -228,6 +249,8 @@ def process_pending(settings: Settings, factory: sessionmaker[Session], *,
         ids = list(s.scalars(q))
     n = 0
     for inbound_id in ids:
+        if stop is not None and stop.is_set():
+            break
         if process_one(settings, factory, inbound_id, now=now) is not None:
             n += 1
     return n

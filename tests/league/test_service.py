@@ -11,6 +11,7 @@ import pytest
 from sqlalchemy import func, select, update
 from sqlalchemy.orm import Session, sessionmaker
 
+from app.league.timeparse import as_utc
 from app.config import Settings
 from app.db.models import Battle, Entry, OutboxMessage, Round, SheetVersion
 from app.db.session import transaction
@@ -225,7 +226,7 @@ def test_tick_closes_at_the_deadline_and_plays_rounds_on_time(factory: Factory,
     assert svc.tick(factory, settings, now=DEADLINE) == []  # idempotent
     assert svc.tick(factory, settings, now=DEADLINE + every - dt.timedelta(minutes=1)) == []
     with transaction(factory) as s:
-        assert svc.as_utc(svc.get_league(s, "Timed").next_round_at) == DEADLINE + every
+        assert as_utc(svc.get_league(s, "Timed").next_round_at) == DEADLINE + every
     # the server was down for a while: every round now due is played, in order
     assert svc.tick(factory, settings, now=DEADLINE + 3 * every) == [
         "played round 2 of Timed", "played round 3 of Timed"]

@@ -80,28 +80,42 @@ def test_permanent_failure_is_marked_and_organizer_told(smtp_sink, db_url, facto
     assert notices[0].status == "sent"
 
 
-def test_refused_connection_then_recovery(db_url, factory) -> None:
+def test_refused_connection_charges_nothing_then_recovery(db_url, factory) -> None:
+    """A relay that refuses the connection has seen no mail: nothing is charged an attempt (issue
+    9.2); the first row is put back (deferred), the others are not even claimed, and the relay's
+    failure is recorded for ``status``."""
+    from app.db.models import SmtpRelay
+
     port = free_port()
     settings = make_settings(db_url, smtp_url=f"smtp://127.0.0.1:{port}")
     ids = queue(factory, 2)
     now = dt.datetime.now(dt.timezone.utc)
     report = send_once(settings, factory, now=now)
-    assert sorted(report.retry) == ids
-    assert all(r.attempts == 1 and "connection" in r.last_error for r in rows(factory).values())
+    assert report.deferred == ids[:1] and report.retry == [] and report.failed == []
+    assert all(r.attempts == 0 and r.status == "queued" for r in rows(factory).values())
+    assert "connection" in rows(factory)[ids[0]].last_error
+    with factory() as s:
+        relay = s.scalar(select(SmtpRelay))
+        assert relay.failures == 1 and "connection" in relay.last_error and relay.last_ok_at is None
     with SmtpSink(port) as sink:
         report = send_once(settings, factory, now=now + backoff(1))
         assert sorted(report.sent) == ids
         assert len(sink.wait_for(2)) == 2
+    assert all(r.attempts == 1 for r in rows(factory).values())
+    with factory() as s:
+        relay = s.scalar(select(SmtpRelay))
+        assert relay.failures == 0 and relay.last_ok_at is not None
 
 
-def test_attempts_exhausted_fail(db_url, factory) -> None:
-    settings = make_settings(db_url, smtp_url=f"smtp://127.0.0.1:{free_port()}", smtp_max_attempts=2)
+def test_attempts_exhausted_fail(smtp_sink, db_url, factory) -> None:
+    settings = make_settings(db_url, smtp_url=smtp_sink.url, smtp_max_attempts=2)
     [rid] = queue(factory, 1)
+    smtp_sink.fail_next("451 4.3.0 busy", count=2)
     now = dt.datetime.now(dt.timezone.utc)
-    send_once(settings, factory, now=now)
+    assert send_once(settings, factory, now=now).retry == [rid]
     report = send_once(settings, factory, now=now + dt.timedelta(days=1))
     assert rid in report.failed
-    assert rows(factory)[rid].status == "failed"
+    assert rows(factory)[rid].status == "failed" and rows(factory)[rid].attempts == 2
 
 
 def test_requeue_only_unknown_or_failed(smtp_sink, db_url, factory) -> None:

@@ -1,0 +1,138 @@
+"""Organizer fixes: disqualifying a player, and resending a round's reports and standings (logs
+recomputed; a changed engine version is noted and never changes the recorded result).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import logging
+from typing import Any
+
+from sqlalchemy import select, update
+from sqlalchemy.orm import Session, sessionmaker
+
+from app.db.models import (
+    Battle,
+    League,
+    OutboxMessage,
+    Player,
+    Round,
+)
+from app.db.session import transaction
+from app.league.cast import _B, _load_cast, _lock_league
+from app.league.entries import _entry, _rules, get_league, normalize_address
+from app.league.errors import BadState, NotEntered
+from app.league.play import _report_rows
+from app.league.results import queue_standings
+
+_log = logging.getLogger("amaryllis.league")
+
+
+def disqualify(session: Session, league: League, address: str, *, now: dt.datetime) -> None:
+    """Disqualify the player at ``address``: the entry is marked ``disqualified``, its pending
+    battles are voided (never fought) and its games leave the standings. Idempotent. Raises
+    :class:`NotEntered` when the player has no entry in ``league``."""
+    addr = normalize_address(address)
+    player = session.scalar(select(Player).where(Player.address == addr))
+    entry = _entry(session, league, player) if player is not None else None
+    if entry is None:
+        raise NotEntered(f"{addr} has no entry in {league.name!r}")
+    if entry.status == "disqualified":
+        return
+    entry.status = "disqualified"
+    round_ids = select(Round.id).where(Round.league_id == league.id)
+    session.execute(
+        update(Battle)
+        .where(Battle.round_id.in_(round_ids), Battle.state == "pending",
+               (Battle.entry_a_id == entry.id) | (Battle.entry_b_id == entry.id))
+        .values(state="void", reason="disqualified", fought_at=now)
+    )
+
+
+def _same_result(battle: Battle, result: Any) -> bool:
+    return (battle.winner == result.winner and battle.reason == result.reason.value
+            and battle.turns == result.turns and battle.hp_a == result.final[0].hp
+            and battle.hp_b == result.final[1].hp)
+
+
+def engine_note(battle: Battle, result: Any, lang: str, current: str) -> tuple[str, bool]:
+    """Compare a recomputed ``result`` with the recorded ``battle``. Returns ``(note, show_log)``:
+    no note when the engine version is the one recorded; when it changed, a note saying so and
+    whether the current engine reproduces the recorded result. When it does not, the log is not
+    shown (it would contradict the recorded result, which stands)."""
+    recorded = battle.engine_version or "?"
+    if recorded == current:
+        return "", True
+    if _same_result(battle, result):
+        if lang == "ja":
+            return (f"この結果はエンジン版 {recorded} で記録されました。ログはエンジン版 {current} で"
+                    "再計算したもので、同じ結果になりました。"), True
+        return (f"this result was recorded with engine version {recorded}; the log was "
+                f"recomputed with engine version {current} and gives the same result."), True
+    if lang == "ja":
+        return (f"この結果はエンジン版 {recorded} で記録されました。現在のエンジン版 {current} では"
+                "結果が変わるため、ログは表示できません。記録された結果が有効です。"), False
+    return (f"this result was recorded with engine version {recorded}; the current engine "
+            f"version {current} gives a different result, so the log cannot be shown. The "
+            "recorded result stands."), False
+
+
+def resend(factory: sessionmaker[Session], settings: Any, league_name: str,
+           round_number: int, *, now: dt.datetime | None = None) -> int:
+    """Queue the battle reports of round ``round_number`` and its standings again, to every
+    player (new dedupe keys ending ``:resend<k>``, k = 1, 2, …). The logs are recomputed; a
+    changed engine version is noted and never changes the recorded result
+    (:func:`engine_note`). Games of disqualified entries are skipped. Returns the number of mails
+    queued. Raises :class:`NoSuchLeague`, or :class:`BadState` when the round does not exist or
+    is not played yet."""
+    from app.db.models import utcnow
+    from app.league.outbox import existing_keys, insert_rows
+
+    now = now or utcnow()
+    rules = _rules()
+    current = str(rules.ENGINE_VERSION)
+    with transaction(factory) as session:
+        league = _lock_league(session, get_league(session, league_name).id)
+        rnd = session.scalar(select(Round).where(Round.league_id == league.id,
+                                                 Round.number == round_number))
+        if rnd is None:
+            raise BadState(f"league {league.name!r} has no round {round_number}", "no-round")
+        if rnd.state != "done":
+            raise BadState(f"round {round_number} of {league.name!r} is not played yet",
+                           "round-not-played")
+        suffix = f":resend{_next_resend(session, league, rnd)}"
+        cast = _load_cast(session, league, settings)
+        queued = 0
+        for b in session.scalars(select(Battle).where(Battle.round_id == rnd.id,
+                                                      Battle.state == "done")
+                                 .order_by(Battle.board)):
+            if b.entry_b_id is None or not b.sheet_a_id or not b.sheet_b_id:
+                continue
+            if (cast.entries[b.entry_a_id].status == "disqualified"
+                    or cast.entries[b.entry_b_id].status == "disqualified"):
+                continue
+            result = rules.battle(cast.unit(b.sheet_a_id), cast.unit(b.sheet_b_id), log=True)
+            notes = {lg: engine_note(b, result, lg, current) for lg in ("ja", "en")}
+            rows = _report_rows(cast, rnd.number, _B.of(b), result, now, key_suffix=suffix,
+                                notes=notes)
+            known = existing_keys(session, [r["dedupe_key"] for r in rows])
+            rows = [r for r in rows if r["dedupe_key"] not in known]
+            insert_rows(session, rows)
+            queued += len(rows)
+        queued += queue_standings(session, settings, league, round_number, now=now, cast=cast,
+                                  key_suffix=suffix)
+        return queued
+
+
+def _next_resend(session: Session, league: League, rnd: Round) -> int:
+    """The next free resend number of a round (1, 2, …), from the keys queued so far."""
+    keys = list(session.scalars(select(OutboxMessage.dedupe_key).where(
+        OutboxMessage.dedupe_key.like(f"standings:{league.id}:{rnd.number}:%:resend%"))))
+    battle_ids = [str(i) for i in session.scalars(select(Battle.id).where(
+        Battle.round_id == rnd.id, Battle.entry_b_id.is_not(None)).limit(1))]
+    if battle_ids:
+        keys += session.scalars(select(OutboxMessage.dedupe_key).where(
+            OutboxMessage.dedupe_key.like(f"report:{battle_ids[0]}:%:resend%")))
+    used = [int(k.rsplit(":resend", 1)[1]) for k in keys if k.rsplit(":resend", 1)[1].isdigit()]
+    return max(used, default=0) + 1
+

@@ -1,0 +1,244 @@
+"""A league's lifecycle: creating it (names and limits), finding it, closing entries (seats and
+the schedule) and :func:`tick`, which does whatever is due.
+
+A league moves ``open`` → ``closed`` (entries closed, seats and the whole Berger schedule fixed)
+→ ``running`` (first round started) → ``finished`` (last round done); ``docs/league.md``.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import logging
+import unicodedata
+from typing import Any
+
+from sqlalchemy import insert, select
+from sqlalchemy.orm import Session, sessionmaker
+
+from app.db.models import (
+    Battle,
+    Entry,
+    League,
+    Round,
+)
+from app.db.session import transaction
+from app.league.cast import _lock_league
+from app.league.entries import active_sheet, find_league, open_leagues
+from app.league.errors import BadState, LeagueError
+from app.league.play import _play_rounds
+from app.league.results import queue_standings
+from app.league.schedule import berger_schedule
+from app.league.timeparse import as_utc, format_duration, iso
+
+_log = logging.getLogger("amaryllis.league")
+
+
+STATES = ("open", "closed", "running", "finished")
+
+
+#: the latest entry deadline :func:`create_league` accepts, counted from ``now``
+MAX_DEADLINE_AHEAD = dt.timedelta(days=3653)  # 10 years
+
+
+#: the bounds of ``rounds_every`` in :func:`create_league`
+MIN_ROUNDS_EVERY = dt.timedelta(minutes=1)
+
+
+MAX_ROUNDS_EVERY = dt.timedelta(days=365)
+
+
+#: the largest number of points :func:`create_league` accepts for a win, draw or loss
+MAX_POINTS = 1000
+
+
+def create_league(session: Session, name: str, *, entry_deadline: dt.datetime,
+                  rounds_every: dt.timedelta | None = None,
+                  points: tuple[int, int, int] = (3, 1, 0), double: bool = False,
+                  password: str | None = None, now: dt.datetime) -> League:
+    """Create an open league. ``name``: 1-64 characters, see :func:`check_league_name` (unique
+    ignoring case, :func:`find_league`); ``points``: win, draw,
+    loss, each in ``0 .. MAX_POINTS`` (1000) with win >= draw >= loss; ``entry_deadline``
+    after ``now`` and at most ``MAX_DEADLINE_AHEAD`` (10 years) ahead; ``rounds_every`` (when
+    given) from ``MIN_ROUNDS_EVERY`` (1 minute) to ``MAX_ROUNDS_EVERY`` (365 days), so that
+    every round of the schedule has a representable time.
+
+    Raises :class:`BadState` (codes ``bad-name``, ``league-exists``, ``bad-deadline``,
+    ``bad-points``, ``bad-interval``) for a taken or bad name, a deadline out of range, bad
+    points, or an interval out of range."""
+    name = check_league_name(name)
+    existing = find_league(session, name)
+    if existing is not None:
+        raise BadState(f"a league named {existing.name!r} exists already (names ignore case)",
+                       "league-exists")
+    deadline = as_utc(entry_deadline)
+    assert deadline is not None
+    if deadline <= now:
+        raise BadState(f"the entry deadline {iso(deadline)} is not in the future", "bad-deadline")
+    if deadline - now > MAX_DEADLINE_AHEAD:
+        raise BadState(f"the entry deadline {iso(deadline)} is more than 10 years ahead",
+                       "bad-deadline")
+    w, d, l_ = points
+    if not all(isinstance(p, int) and 0 <= p <= MAX_POINTS for p in points):
+        raise BadState(f"points must each be 0..{MAX_POINTS}, got {w}/{d}/{l_}", "bad-points")
+    if not (w >= d >= l_ >= 0):
+        raise BadState(f"points must satisfy win >= draw >= loss >= 0, got {w}/{d}/{l_}",
+                       "bad-points")
+    every = None
+    if rounds_every is not None:
+        if not MIN_ROUNDS_EVERY <= rounds_every <= MAX_ROUNDS_EVERY:
+            raise BadState("rounds must be from 1 minute to 365 days apart, got "
+                           f"{format_duration(rounds_every)}", "bad-interval")
+        every = int(rounds_every.total_seconds())
+    league = League(name=name, entry_deadline=deadline, rounds_every_s=every, points_win=w,
+                    points_draw=d, points_loss=l_, double=double, password=password,
+                    state="open", created_at=now)
+    session.add(league)
+    session.flush()
+    return league
+
+
+#: punctuation allowed in a league name besides letters and digits
+NAME_PUNCTUATION = "_-."
+
+
+def check_league_name(name: str) -> str:
+    """``name`` stripped and NFC-normalized, when it is a valid league name: 1-64 characters,
+    each a Unicode letter (categories L*, with combining marks M*), a decimal digit (Nd), ``_``,
+    ``-`` or ``.`` (so ``春`` and ``spring-2026`` are fine). Spaces, ``[]`` (they would break the
+    subject tag ``[NAME]``), ``+``, ``@``, ``/`` (the plus address ``tourney+NAME@…``), ``<>`` and
+    other punctuation are refused. Raises :class:`BadState` (code ``bad-name``)."""
+    clean = unicodedata.normalize("NFC", name.strip())
+    bad = sorted({c for c in clean if not (unicodedata.category(c)[0] in "LM"
+                                          or unicodedata.category(c) == "Nd"
+                                          or c in NAME_PUNCTUATION)})
+    if not clean or len(clean) > 64 or bad or unicodedata.category(clean[0])[0] == "M":
+        shown = f" (not allowed: {' '.join(repr(c) for c in bad)})" if bad else ""
+        raise BadState(f"bad league name {name!r}: 1-64 letters, digits, '_', '-' or '.'{shown}",
+                       "bad-name")
+    return clean
+
+
+def close_entries(session: Session, league: League, *, now: dt.datetime,
+                  settings: Any = None) -> None:
+    """Close entries: seat the active entries (in order of entry, seat 0 first) and create every
+    round and battle of the Berger schedule, with each side's active sheet version fixed.
+
+    Round k is scheduled at ``now + (k - 1) × rounds_every`` (unscheduled without an interval:
+    the organizer runs rounds). With fewer than two entries the league is finished at once.
+    With ``settings`` (the server's :class:`app.config.Settings`), every seated player is mailed
+    the pairings of round 1 (the standings "before round 1", :func:`queue_standings` with round 0),
+    so the schedule is known before any battle; with fewer than two entries, the seated player
+    is mailed (the same way, threaded under their entry) that the league did not take place. Raises :class:`BadState` unless the league is open.
+
+    Takes the league lock first (:func:`app.league.entries.lock_league`): entries submitted
+    at the same moment either commit before it (and are seated) or wait and find the league
+    closed (issue 9.1).
+    """
+    _lock_league(session, league.id)
+    if league.state != "open":
+        raise BadState(f"league {league.name!r} is {league.state}, not open")
+    from app.league.ownership import expire_pending
+
+    expire_pending(session, league, now)  # no replacement or withdrawal waits past the close
+    entries = session.scalars(
+        select(Entry).where(Entry.league_id == league.id, Entry.status == "active")
+        .order_by(Entry.id)
+    ).all()
+    sheets: dict[int, int] = {}
+    seated: list[Entry] = []
+    for e in entries:
+        sv = active_sheet(session, e)
+        if sv is not None:
+            sheets[e.id] = sv.id
+            seated.append(e)
+    for seat, e in enumerate(seated):
+        e.seat = seat
+    schedule = berger_schedule(len(seated), double=league.double)
+    every = dt.timedelta(seconds=league.rounds_every_s) if league.rounds_every_s else None
+    round_rows: list[Round] = []
+    for k, boards in enumerate(schedule):
+        try:
+            at = (now + k * every) if every else None
+        except OverflowError:
+            raise BadState(f"league {league.name!r}: round {k + 1} would be scheduled past the "
+                           f"year 9999 (rounds every {format_duration(league.rounds_every_s or 0)})",
+                           "bad-interval") from None
+        rnd = Round(league_id=league.id, number=k + 1, state="scheduled", scheduled_at=at)
+        session.add(rnd)
+        round_rows.append(rnd)
+    session.flush()
+    rows: list[dict[str, Any]] = []
+    for rnd, boards in zip(round_rows, schedule, strict=True):
+        for p in boards:
+            a = seated[p.a]
+            b = seated[p.b] if p.b is not None else None
+            rows.append(dict(
+                round_id=rnd.id, board=p.board, entry_a_id=a.id,
+                entry_b_id=b.id if b else None, sheet_a_id=sheets[a.id],
+                sheet_b_id=sheets[b.id] if b else None,
+                state="pending" if b else "done", reason=None if b else "bye",
+                winner=None, fought_at=None if b else now,
+            ))
+    if rows:
+        session.execute(insert(Battle), rows)
+    league.state = "closed" if schedule else "finished"
+    league.next_round_at = round_rows[0].scheduled_at if round_rows else None
+    if settings is not None and seated:
+        # the pairings of round 1 or, with fewer than two entries, the news that the league
+        # did not take place (the standings templates' "cancelled" text)
+        session.flush()
+        queue_standings(session, settings, league, 0, now=now)
+
+
+def tick(factory: sessionmaker[Session], settings: Any, *, now: dt.datetime) -> list[str]:
+    """Do whatever is due at ``now``: close entries of open leagues past their deadline and play
+    every scheduled round whose time has come (in order). Idempotent: a second call at the same
+    ``now`` does nothing. Returns one line per thing done.
+
+    Each league is handled on its own (its own transactions): an error in one league (a
+    :class:`LeagueError` or anything unexpected, e.g. a schedule out of the date range) rolls
+    back that league's step, is logged at ERROR (logger ``amaryllis.league``, with the league
+    name) and comes back as a line ``error in league <name>: …``; the other leagues still
+    proceed. The next tick tries the failed league again."""
+    done: list[str] = []
+    with transaction(factory) as session:
+        due = [(lg.id, lg.name) for lg in open_leagues(session)
+               if (deadline := as_utc(lg.entry_deadline)) is not None and deadline <= now]
+    for lid, lname in due:
+        try:
+            with transaction(factory) as session:
+                league = _lock_league(session, lid)
+                if league.state == "open":
+                    close_entries(session, league, now=now, settings=settings)
+                    done.append(f"closed entries of {league.name}")
+        except Exception as exc:  # noqa: BLE001 - one league must not stop the others
+            done.append(_tick_error(lname, "closing entries", exc))
+    with transaction(factory) as session:
+        work: dict[int, list[tuple[int, str, int, int]]] = {}
+        for league in session.scalars(select(League).where(League.state.in_(("closed", "running")))
+                                      .order_by(League.id)):
+            for rnd in session.scalars(select(Round).where(Round.league_id == league.id,
+                                                           Round.state != "done")
+                                       .order_by(Round.number)):
+                at = as_utc(rnd.scheduled_at)
+                if at is None or at > now:
+                    break
+                work.setdefault(league.id, []).append((league.id, league.name, rnd.id,
+                                                       rnd.number))
+    for rounds in work.values():
+        try:
+            for _, name, number in _play_rounds(factory, settings, rounds, now):
+                done.append(f"played round {number} of {name}")
+        except Exception as exc:  # noqa: BLE001 - one league must not stop the others
+            done.append(_tick_error(rounds[0][1], "playing rounds", exc))
+    return done
+
+
+def _tick_error(league: str, step: str, exc: BaseException) -> str:
+    """Log a league's failed tick step at ERROR (with the traceback unless it is a
+    :class:`LeagueError`) and return the line :func:`tick` reports."""
+    text = f"{exc.__class__.__name__}: {exc}".splitlines()[0]
+    _log.error("tick failed in league %s (%s): %s", league, step, text,
+               exc_info=not isinstance(exc, LeagueError))
+    return f"error in league {league}: {step} failed: {text}"
+

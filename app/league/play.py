@@ -1,0 +1,348 @@
+"""Playing rounds.
+
+Crash safety: a round is played in batches; each batch fights its pending battles, stores the
+results and queues both battle reports (outbox, dedupe keys ``report:<battle id>:<side>``) in one
+transaction. A killed process leaves whole batches done and the rest pending; running the round
+again fights only what is pending, and the round's closing step (standings mails, dedupe keys
+``standings:<league id>:<round>:<player id>``) runs once. Every batch first writes the league row,
+which serializes concurrent runners (row lock on PostgreSQL, the write lock on SQLite).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime as dt
+import logging
+import os
+import signal
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import func, select, update
+from sqlalchemy.orm import Session, sessionmaker
+
+from app.db.models import (
+    Battle,
+    League,
+    Round,
+)
+from app.db.session import transaction
+from app.league.cast import _B, _Cast, _load_cast, _lock_league
+from app.league.entries import _rules, get_league
+from app.league.errors import BadState
+from app.league.results import queue_standings
+
+_log = logging.getLogger("amaryllis.league")
+
+
+#: battles per transaction in :func:`run_round` (``AMARYLLIS_LEAGUE_BATCH`` overrides it)
+BATCH = 100
+
+
+#: test hook: SIGKILL the process after this many battles fought (``docs/league.md``)
+KILL_ENV = "AMARYLLIS_LEAGUE_KILL_AFTER_BATTLES"
+
+
+def _final_json(result: Any) -> dict[str, Any]:
+    return {"a": dataclasses.asdict(result.final[0]), "b": dataclasses.asdict(result.final[1])}
+
+
+def _kill_hook(counter: list[int]) -> None:
+    """Test hook (``AMARYLLIS_LEAGUE_KILL_AFTER_BATTLES=K``): SIGKILL this process once K battles
+    have been fought in it, simulating a crash part-way through a round."""
+    limit = os.environ.get(KILL_ENV)
+    counter[0] += 1
+    if limit and counter[0] >= int(limit):
+        os.kill(os.getpid(), signal.SIGKILL)
+
+
+def _env_int(name: str, default: int, minimum: int) -> int:
+    try:
+        return max(minimum, int(os.environ.get(name, default)))
+    except ValueError:
+        return default
+
+
+def _batch_size() -> int:
+    return _env_int("AMARYLLIS_LEAGUE_BATCH", BATCH, 1)
+
+
+def _report_rows(cast: _Cast, round_number: int, b: _B, result: Any, now: dt.datetime, *,
+                 key_suffix: str = "", notes: dict[str, tuple[str, bool]] | None = None,
+                 skip: set[str] | frozenset[str] = frozenset()) -> list[dict[str, Any]]:
+    """The outbox rows of the battle report to both players (dedupe keys
+    ``report:<battle id>:<side><key_suffix>``, those in ``skip`` left out): text and HTML in each
+    player's language and charset, threaded under the mail that entered the player's active
+    sheet; built once per (language, charset) and stamped per recipient
+    (``app.league.outbox``). ``result`` is the logged engine run of the two sheets; ``b`` holds
+    the recorded result the header states. ``notes`` maps a language to ``(engine note, show
+    the log)`` (see :func:`engine_note`; default: no note, log shown). A non-empty
+    ``key_suffix`` (a resend) marks the subject as resent. No database needed."""
+    from app.league.outbox import Copy, build_rows
+    from app.reports.battle import render_battle
+    from app.reports.league_battle import (
+        LeagueBattleContext,
+        render_league_battle,
+        subject,
+    )
+
+    groups: dict[tuple[str, str], list[Copy]] = {}
+    for side, entry_id, sheet_id in ((0, b.entry_a_id, b.sheet_a_id),
+                                     (1, b.entry_b_id, b.sheet_b_id)):
+        key = f"report:{b.id}:{side}{key_suffix}"
+        if key in skip:
+            continue
+        player = cast.player_of(entry_id)
+        lang = player.lang if player.lang in ("ja", "en") else "ja"
+        groups.setdefault((lang, player.charset), []).append(
+            Copy(key, player.address, cast.thread.get(sheet_id)))
+    ua, ub = cast.unit(b.sheet_a_id), cast.unit(b.sheet_b_id)
+    winner = {0: "A", 1: "B"}.get(b.winner, "") if b.winner is not None else ""
+    rows: list[dict[str, Any]] = []
+    logs: dict[str, str] = {}
+    for (lang, charset), copies in groups.items():
+        note, show_log = (notes or {}).get(lang, ("", True))
+        if show_log and lang not in logs:
+            logs[lang] = render_battle(ua, ub, result, lang=lang, fmt="text")
+        ctx = LeagueBattleContext(
+            league=cast.league_name, round=round_number, board=b.board,
+            player_a=cast.name(b.entry_a_id), unit_a=ua.name,
+            player_b=cast.name(b.entry_b_id), unit_b=ub.name, winner=winner,
+            winner_unit=(ua.name if b.winner == 0 else ub.name) if winner else "",
+            reason=b.reason or "", turns=b.turns or 0, hp=(int(b.hp_a or 0), int(b.hp_b or 0)),
+            report=logs.get(lang, "") if show_log else "",
+            engine_version=b.engine_version or "", engine_note=note,
+        )
+        rows += build_rows(
+            copies, kind="report", now=now, sender=cast.sender, sender_name=cast.sender_name,
+            subject=subject(ctx, lang, resent=bool(key_suffix)),
+            text=render_league_battle(ctx, lang=lang, fmt="text"),
+            html=render_league_battle(ctx, lang=lang, fmt="html"), charset=charset,
+            auto_submitted="auto-generated")
+    return rows
+
+
+def _fight(cast: _Cast, round_number: int, pending: list[_B],
+           now: dt.datetime) -> list[tuple[int, dict[str, Any], list[dict[str, Any]]]]:
+    """Fight ``pending`` battles: for each, ``(battle id, result column values, report rows)``.
+    Pure computation (no database), so it runs in this process or in a worker."""
+    rules = _rules()
+    version = str(rules.ENGINE_VERSION)
+    out = []
+    for p in pending:
+        result = rules.battle(cast.unit(p.sheet_a_id), cast.unit(p.sheet_b_id), log=True)
+        values = dict(engine_version=version, winner=result.winner, reason=result.reason.value,
+                      turns=result.turns, hp_a=result.final[0].hp, hp_b=result.final[1].hp,
+                      final=_final_json(result), state="done")
+        fought = dataclasses.replace(p, winner=result.winner, reason=result.reason.value,
+                                     turns=result.turns, hp_a=result.final[0].hp,
+                                     hp_b=result.final[1].hp, engine_version=version)
+        out.append((p.id, values, _report_rows(cast, round_number, fought, result, now)))
+    return out
+
+
+def _worker_fight(args: tuple[_Cast, int, list[_B], dt.datetime]) -> list[
+        tuple[int, dict[str, Any], list[dict[str, Any]]]]:
+    """:func:`_fight` in a worker process (the cast travels with the task, units parsed)."""
+    return _fight(*args)
+
+
+def _workers(pending: int) -> int:
+    """Worker processes for a run with ``pending`` battles: ``AMARYLLIS_LEAGUE_WORKERS`` if set
+    (0: none), else one per CPU (at most 8) from 500 battles up (below that, starting them
+    costs more than they save)."""
+    if "AMARYLLIS_LEAGUE_WORKERS" in os.environ:
+        return _env_int("AMARYLLIS_LEAGUE_WORKERS", 0, 0)
+    return min(8, os.cpu_count() or 1) if pending >= 500 else 0
+
+
+def _apply(session: Session, results: list[tuple[int, dict[str, Any], list[dict[str, Any]]]],
+           now: dt.datetime, counter: list[int]) -> None:
+    """Store fought battles and queue their reports, in the caller's transaction. Battles no
+    longer pending (another runner did them) and report keys already queued are skipped."""
+    from app.league.outbox import existing_keys, insert_rows
+
+    ids = [bid for bid, _, _ in results]
+    pending = set(session.scalars(select(Battle.id).where(Battle.id.in_(ids),
+                                                          Battle.state == "pending")))
+    fresh = [r for r in results if r[0] in pending]
+    known = existing_keys(session, [row["dedupe_key"] for _, _, rows in fresh for row in rows])
+    updates: list[dict[str, Any]] = []
+    out: list[dict[str, Any]] = []
+    for bid, values, rows in fresh:
+        updates.append(dict(id=bid, fought_at=now, **values))
+        out += [row for row in rows if row["dedupe_key"] not in known]
+        _kill_hook(counter)
+    if updates:
+        session.execute(update(Battle), updates)
+    insert_rows(session, out)
+
+
+@dataclass
+class _Prepared:
+    """A round about to be played: its cast and its pending battles in chunks."""
+
+    league_id: int
+    league_name: str
+    round_id: int
+    number: int
+    cast: _Cast
+    chunks: list[list[_B]]
+
+
+def _prepare_round(factory: sessionmaker[Session], settings: Any, league_id: int,
+                   round_id: int, workers: int,
+                   casts: dict[int, _Cast] | None = None) -> _Prepared | None:
+    """Load a round's pending battles (``None`` when the round is done already) and mark the
+    league running. Every sheet is parsed here, so a bad sheet fails before any work. ``casts``
+    keeps one cast per league across the rounds of a run (sheets are parsed once)."""
+    with transaction(factory) as session:
+        league = _lock_league(session, league_id)
+        rnd = session.get(Round, round_id)
+        assert rnd is not None
+        session.refresh(rnd)
+        if rnd.state == "done":
+            return None
+        if league.state == "closed":
+            league.state = "running"
+        cast = (casts or {}).get(league_id) or _load_cast(session, league, settings)
+        if casts is not None:
+            casts[league_id] = cast
+        pending = [_B.of(b) for b in session.scalars(
+            select(Battle).where(Battle.round_id == round_id, Battle.state == "pending")
+            .order_by(Battle.board))]
+        number, name = rnd.number, league.name
+    for sid in sorted({s for b in pending for s in (b.sheet_a_id, b.sheet_b_id)}):
+        cast.unit(sid)
+    size = _batch_size()
+    if workers:  # enough chunks to keep every worker busy
+        size = max(1, min(size, -(-len(pending) // (2 * workers))))
+    chunks = [pending[i:i + size] for i in range(0, len(pending), size)]
+    return _Prepared(league_id, name, round_id, number, cast, chunks)
+
+
+def _store_chunk(factory: sessionmaker[Session], prep: _Prepared,
+                 results: list[tuple[int, dict[str, Any], list[dict[str, Any]]]],
+                 now: dt.datetime, counter: list[int]) -> bool:
+    """Store one chunk of fought battles with their reports in one transaction. Returns False
+    when the round was finished meanwhile (by another runner)."""
+    with transaction(factory) as session:
+        _lock_league(session, prep.league_id)
+        rnd = session.get(Round, prep.round_id)
+        assert rnd is not None
+        session.refresh(rnd)
+        if rnd.state == "done":
+            return False
+        _apply(session, results, now, counter)
+        return True
+
+
+def _close_round(factory: sessionmaker[Session], settings: Any, prep: _Prepared,
+                 now: dt.datetime) -> bool:
+    """Finish a round whose battles are all stored (:func:`_finish_round`) in one transaction.
+    Returns False when it was done already. Raises :class:`BadState` if battles are pending."""
+    with transaction(factory) as session:
+        league = _lock_league(session, prep.league_id)
+        rnd = session.get(Round, prep.round_id)
+        assert rnd is not None
+        session.refresh(rnd)
+        if rnd.state == "done":
+            return False
+        left = session.scalar(select(func.count()).select_from(Battle).where(
+            Battle.round_id == prep.round_id, Battle.state == "pending"))
+        if left:
+            raise BadState(f"round {prep.number} still has {left} pending battles",
+                           "round-incomplete")
+        _finish_round(session, settings, league, rnd, now, prep.cast)
+        return True
+
+
+def _finish_round(session: Session, settings: Any, league: League, rnd: Round,
+                  now: dt.datetime, cast: _Cast) -> None:
+    """Close a round whose battles are all done: queue the standings to every seated active
+    player, mark it done, schedule the next one or finish the league."""
+    queue_standings(session, settings, league, rnd.number, now=now, cast=cast)
+    rnd.state = "done"
+    rnd.done_at = now
+    nxt = session.scalar(select(Round).where(Round.league_id == league.id,
+                                             Round.state != "done", Round.id != rnd.id)
+                         .order_by(Round.number).limit(1))
+    if nxt is None:
+        league.state = "finished"
+        league.next_round_at = None
+    else:
+        league.next_round_at = nxt.scheduled_at
+
+
+def run_round(factory: sessionmaker[Session], settings: Any, league_name: str, *,
+              all_rounds: bool = False, round_number: int | None = None,
+              now: dt.datetime) -> list[int]:
+    """Play the next round of ``league_name`` (all remaining rounds with ``all_rounds``; only
+    round ``round_number`` when given), whatever their scheduled time. Returns the numbers of the
+    rounds that were played (``[]`` when there was nothing to do, e.g. round ``round_number`` is
+    done already or the league is finished).
+
+    Raises :class:`NoSuchLeague`, :class:`BadState` while entries are still open or for a round
+    number that does not exist.
+    """
+    with transaction(factory) as session:
+        league = get_league(session, league_name)
+        if league.state == "open":
+            raise BadState(f"entries to {league.name!r} are still open: close them first",
+                           "entries-open")
+        q = select(Round).where(Round.league_id == league.id).order_by(Round.number)
+        rounds = list(session.scalars(q))
+        if round_number is not None:
+            chosen = [r for r in rounds if r.number == round_number]
+            if not chosen:
+                raise BadState(f"league {league.name!r} has no round {round_number}", "no-round")
+        else:
+            pending = [r for r in rounds if r.state != "done"]
+            chosen = pending if all_rounds else pending[:1]
+        todo = [(league.id, league.name, r.id, r.number) for r in chosen if r.state != "done"]
+    return [number for _, _, number in _play_rounds(factory, settings, todo, now)]
+
+
+def _play_rounds(factory: sessionmaker[Session], settings: Any,
+                 todo: list[tuple[int, str, int, int]],
+                 now: dt.datetime) -> list[tuple[int, str, int]]:
+    """Play rounds ``(league id, league name, round id, round number)`` in order; returns those
+    actually played as ``(league id, league name, round number)``.
+
+    Battles are fought in chunks, each stored with its reports in one transaction; a round is
+    closed (standings queued, marked done) once all its chunks are stored, before any battle of
+    a later round is stored. With many pending battles (:func:`_workers`) the chunks are fought
+    by worker processes while this process stores earlier chunks and closes earlier rounds."""
+    if not todo:
+        return []
+    with transaction(factory) as session:
+        pending = session.scalar(select(func.count()).select_from(Battle).where(
+            Battle.round_id.in_([rid for _, _, rid, _ in todo]), Battle.state == "pending")) or 0
+    workers = _workers(pending)
+    casts: dict[int, _Cast] = {}
+    preps = [p for p in (_prepare_round(factory, settings, lid, rid, workers, casts)
+                         for lid, _, rid, _ in todo) if p is not None]
+    tasks = [(prep.cast, prep.number, chunk, now) for prep in preps for chunk in prep.chunks]
+    counter = [0]
+    played: list[tuple[int, str, int]] = []
+    pool = None
+    if workers > 0 and tasks:
+        import multiprocessing
+
+        pool = multiprocessing.get_context("spawn").Pool(workers)  # no inherited connections
+    try:
+        results = (pool.imap(_worker_fight, tasks) if pool is not None
+                   else (_fight(*task) for task in tasks))
+        for prep in preps:
+            alive = True
+            for _ in prep.chunks:
+                chunk_results = next(results)
+                alive = alive and _store_chunk(factory, prep, chunk_results, now, counter)
+            if alive and _close_round(factory, settings, prep, now):
+                played.append((prep.league_id, prep.league_name, prep.number))
+    finally:
+        if pool is not None:
+            pool.terminate()
+            pool.join()
+    return played
+

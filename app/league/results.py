@@ -1,0 +1,190 @@
+"""Standings of a league (rules of ``app.league.standings``) from its played battles, their
+rendering and the standings mails queued after each round.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from app.db.models import (
+    Battle,
+    Entry,
+    League,
+    Player,
+    Round,
+    SheetVersion,
+)
+from app.league import standings as st
+from app.league.cast import _Cast, _load_cast
+from app.league.privacy import public_name
+from app.league.timeparse import iso
+
+
+def _games(session: Session, league: League, upto_round: int | None) -> tuple[
+        list[st.GameResult], dict[int, int]]:
+    q = (select(Battle.entry_a_id, Battle.entry_b_id, Battle.winner, Battle.hp_a, Battle.hp_b,
+                Battle.reason)
+         .join(Round, Battle.round_id == Round.id)
+         .where(Round.league_id == league.id, Battle.state == "done"))
+    if upto_round is not None:
+        q = q.where(Round.number <= upto_round)
+    games: list[st.GameResult] = []
+    byes: dict[int, int] = {}
+    for a, b, w, ha, hb, reason in session.execute(q):
+        if b is None:
+            byes[a] = byes.get(a, 0) + 1
+        else:
+            games.append(st.GameResult(a, b, w, int(ha or 0), int(hb or 0)))
+    return games, byes
+
+
+def standings(session: Session, league: League, *,
+              upto_round: int | None = None) -> list[st.StandingRow]:
+    """The standings of ``league`` (after round ``upto_round``, default: everything played),
+    best first. Seated active entries are ranked (before entries close: every active entry);
+    disqualified entries and their games are left out. Tiebreaks: ``app.league.standings``."""
+    entries = list(session.scalars(select(Entry).where(Entry.league_id == league.id,
+                                                       Entry.status == "active")))
+    if league.state != "open":
+        entries = [e for e in entries if e.seat is not None]
+    entries.sort(key=lambda e: (e.seat if e.seat is not None else 10**9, e.id))
+    games, byes = _games(session, league, upto_round)
+    scores = st.compute([e.id for e in entries], games,
+                        st.Points(league.points_win, league.points_draw, league.points_loss), byes)
+    by_id = {e.id: e for e in entries}
+    pids = [e.player_id for e in entries]
+    players = {p.id: p for p in session.scalars(select(Player).where(Player.id.in_(pids)))} \
+        if pids else {}
+    units: dict[int, str] = {}
+    if by_id:
+        for eid, uname in session.execute(select(SheetVersion.entry_id, SheetVersion.unit_name)
+                                          .where(SheetVersion.entry_id.in_(list(by_id)),
+                                                 SheetVersion.active)):
+            units[eid] = uname
+    rows: list[st.StandingRow] = []
+    for s in scores:
+        e = by_id[s.entry]
+        p = players[e.player_id]
+        rows.append(st.StandingRow(
+            rank=s.rank, shared=s.shared, entry_id=e.id, player_id=p.id, address=p.address,
+            name=public_name(p.display_name, p.address, p.id), unit=units.get(e.id, ""),
+            played=s.played,
+            wins=s.wins, draws=s.draws, losses=s.losses, byes=s.byes, points=s.points,
+            head_to_head=s.head_to_head, sonneborn_berger=s.sonneborn_berger,
+            hp_margin=s.hp_margin))
+    return rows
+
+
+def standings_context(session: Session, league: League, *, upto_round: int | None = None) -> Any:
+    """The :class:`app.reports.standings.StandingsContext` of ``league`` after ``upto_round``
+    (default: the last round done)."""
+    from app.reports.standings import PairingView, StandingsContext
+
+    rounds = list(session.scalars(select(Round).where(Round.league_id == league.id)
+                                  .order_by(Round.number)))
+    done = [r.number for r in rounds if r.state == "done"]
+    after = upto_round if upto_round is not None else (max(done) if done else 0)
+    rows = standings(session, league, upto_round=after)
+    # the round after "after round N" is N+1 (the first numbered above N), whatever its state:
+    # standings resent after later rounds were played still show the pairings that followed N
+    nxt = next((r for r in rounds if r.number > after), None)
+    pairings: list[PairingView] = []
+    if nxt is not None:
+        cast_names = {r.entry_id: (r.name, r.unit) for r in rows}
+        for board, ea, eb, state in session.execute(
+                select(Battle.board, Battle.entry_a_id, Battle.entry_b_id, Battle.state)
+                .where(Battle.round_id == nxt.id).order_by(Battle.board)):
+            if state == "void":
+                continue
+            na = cast_names.get(ea, ("?", "?"))
+            nb = cast_names.get(eb, ("?", "?")) if eb else None
+            pairings.append(PairingView(board, na[0], na[1], nb[0] if nb else None,
+                                        nb[1] if nb else None))
+    dq = [public_name(name, address, pid) for name, address, pid in session.execute(
+        select(Player.display_name, Player.address, Player.id).join(Entry, Entry.player_id == Player.id)
+        .where(Entry.league_id == league.id, Entry.status == "disqualified")
+        .order_by(Entry.id))]
+    if (rounds and after == len(rounds)) or (not rounds and league.state == "finished"):
+        state = "finished"  # without rounds: the league did not take place (ctx.cancelled)
+    else:
+        state = league.state if league.state != "finished" else "running"
+    return StandingsContext(
+        league=league.name, state=state, after_round=after, rounds_total=len(rounds),
+        points=f"{league.points_win}/{league.points_draw}/{league.points_loss}", rows=rows,
+        next_round=nxt.number if nxt else None,
+        next_round_at=(iso(nxt.done_at if nxt.state == "done" and nxt.done_at else nxt.scheduled_at)
+                       if nxt else ""),
+        next_pairings=pairings,
+        disqualified=dq,
+    )
+
+
+def render_standings(session: Session, league: League, *, lang: str, fmt: str = "text",
+                     upto_round: int | None = None) -> str:
+    """The standings of ``league`` rendered in ``lang`` (``ja``/``en``) as ``fmt``
+    (``text``/``html``). Raises ``ValueError`` for an unknown language or format."""
+    from app.reports.standings import render_standings_context
+
+    return render_standings_context(standings_context(session, league, upto_round=upto_round),
+                                    lang=lang, fmt=fmt)
+
+
+def _standings_subject(league: str, after: int, lang: str, final: bool,
+                       cancelled: bool = False, resent: bool = False) -> str:
+    """The subject of the standings mail after round ``after``; ``resent`` marks a copy queued
+    again by ``league resend`` (``（再送）`` / ``(resent)``)."""
+    mark = ("（再送）" if lang == "ja" else " (resent)") if resent else ""
+    return _standings_subject_plain(league, after, lang, final, cancelled) + mark
+
+
+def _standings_subject_plain(league: str, after: int, lang: str, final: bool,
+                             cancelled: bool) -> str:
+    if cancelled:  # closed with fewer than two entries
+        return (f"[{league}] リーグは開催されませんでした（参加者が2名未満）" if lang == "ja"
+                else f"[{league}] The league did not take place (fewer than two entries)")
+    if after == 0:  # sent when entries close: the schedule is the news
+        return (f"[{league}] エントリー締切：第1回戦の組み合わせ" if lang == "ja"
+                else f"[{league}] Entries closed: the pairings of round 1")
+    if lang == "ja":
+        return f"[{league}] 第{after}回戦終了時の順位表" + ("（最終）" if final else "")
+    return f"[{league}] Standings after round {after}" + (" (final)" if final else "")
+
+
+def queue_standings(session: Session, settings: Any, league: League, round_number: int, *,
+                    now: dt.datetime, cast: _Cast | None = None, key_suffix: str = "") -> int:
+    """Queue the standings after ``round_number`` to every seated active player (dedupe key
+    ``standings:<league id>:<round>:<player id>``), threaded under the mail that entered the
+    player's active sheet. A non-empty ``key_suffix`` (a resend) marks the subject as resent.
+    The body is rendered and built once per (language, charset) and stamped per recipient
+    (``app.league.outbox``). Returns the number of mails queued."""
+    from app.league.outbox import Copy, queue_copies
+    from app.reports.standings import render_standings_context
+
+    if cast is None:
+        cast = _load_cast(session, league, settings)
+    ctx = standings_context(session, league, upto_round=round_number)
+    active_sheet_of = {s.entry_id: s.id for s in cast.sheets.values() if s.active}
+    groups: dict[tuple[str, str], list[Copy]] = {}
+    for row in ctx.rows:
+        player = cast.players[row.player_id]
+        lang = player.lang if player.lang in ("ja", "en") else "ja"
+        sheet_id = active_sheet_of.get(row.entry_id)
+        groups.setdefault((lang, player.charset or "utf-8"), []).append(Copy(
+            f"standings:{league.id}:{round_number}:{row.player_id}{key_suffix}", player.address,
+            cast.thread.get(sheet_id) if sheet_id is not None else None))
+    queued = 0
+    for (lang, charset), copies in groups.items():
+        queued += queue_copies(
+            session, copies, kind="standings", now=now, sender=settings.server_address,
+            sender_name=settings.server_name,
+            subject=_standings_subject(league.name, round_number, lang, ctx.finished,
+                                       ctx.cancelled, resent=bool(key_suffix)),
+            text=render_standings_context(ctx, lang=lang, fmt="text"),
+            html=render_standings_context(ctx, lang=lang, fmt="html"), charset=charset,
+            auto_submitted="auto-generated")
+    return queued
+
