@@ -26,7 +26,8 @@ from app.league.errors import (  # noqa: F401
     BadState,
 )
 from app.league.entries import (  # noqa: F401
-    _rules,
+    ruleset_of,
+    league_ruleset,
     engine_version,
     normalize_address,
     get_or_create_player,

@@ -33,6 +33,11 @@ class LeagueBattleContext:
         engine_version: the engine version that decided the recorded result.
         engine_note: ``""`` normally; otherwise why the log was recomputed with another engine
             version and whether that reproduced the recorded result.
+        ruleset: the league's ruleset name (``League.ruleset``).
+        header: the ruleset and its league options, one line each (``Ruleset.describe``);
+            empty for an Amaryllis league without options (its mails never printed one).
+        finals: each side's final swordmasters in words, present ones first (``Outcome.final``);
+            empty for Amaryllis (its one unit's final HP is ``hp``).
     """
 
     league: str
@@ -50,6 +55,9 @@ class LeagueBattleContext:
     report: str
     engine_version: str
     engine_note: str
+    ruleset: str = "amaryllis"
+    header: tuple[str, ...] = ()
+    finals: tuple[tuple[str, ...], tuple[str, ...]] = ((), ())
 
 
 def subject(ctx: LeagueBattleContext, lang: str, *, resent: bool = False) -> str:

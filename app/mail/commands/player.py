@@ -33,7 +33,7 @@ def _svc() -> Any:
 
 def _entry(result: Any) -> Any:
     """The parsed entry of a sheet (``Sheet.entry``), ``None`` when it has an error."""
-    return getattr(result, "entry", getattr(result, "unit", None))
+    return getattr(result, "entry", None)
 
 
 def _name_issue(ctx: MailContext, result: Any, text: str) -> str:
