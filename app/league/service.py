@@ -52,6 +52,8 @@ from app.league.lifecycle import (  # noqa: F401
     MAX_ROUNDS_EVERY,
     MAX_POINTS,
     create_league,
+    check_ruleset,
+    set_options,
     NAME_PUNCTUATION,
     check_league_name,
     close_entries,
