@@ -13,16 +13,20 @@ RUN groupadd --system --gid 10001 amaryllis \
  && useradd --system --uid 10001 --gid amaryllis --home-dir /app --shell /usr/sbin/nologin amaryllis \
  && mkdir -p /data && chown amaryllis:amaryllis /data
 
-WORKDIR /app
-# dependencies first (cached while only the code changes), then the code
-COPY pyproject.toml README.md ./
-RUN mkdir app && touch app/__init__.py && pip install . && pip uninstall -y amaryllis-server && rm -rf app build
+# build in /src: dependencies first (cached while only the code changes), then the code
+WORKDIR /src
+COPY pyproject.toml setup.py MANIFEST.in README.md ./
+RUN mkdir app templates migrations && touch app/__init__.py \
+ && pip install . && pip uninstall -y amaryllis-server && rm -rf app templates migrations build
 COPY app ./app
 COPY migrations ./migrations
 COPY templates ./templates
+# a plain (not editable) install: the build ships templates/ and migrations/ inside the package
+# (setup.py, app/paths.py), so nothing is read from /src afterwards and it is removed
+RUN pip install --no-deps . && rm -rf /src
+WORKDIR /app
 COPY config/amaryllis.toml.example ./config/amaryllis.toml.example
-# editable install: the code, migrations/ and templates/ stay under /app where app.db.session looks for them
-RUN pip install --no-deps -e . && chown -R root:root /app
+RUN chown -R root:root /app
 
 USER amaryllis
 VOLUME ["/data"]

@@ -78,27 +78,103 @@ def battle_command(sheet_a: Path, sheet_b: Path, as_json: bool, lang: str | None
                              fmt="html" if as_html else "text", ruleset=rs), nl=False)
 
 
+def format_options(fmt_name: str, *, points: str | None, rounds: int | None, size: int | None,
+                   updates: int | None, double: bool, double_elimination: bool,
+                   reseed_every_round: bool, seed: str | None,
+                   extra: tuple[str, ...]) -> dict[str, Any]:
+    """The ``app.formats`` options given on the command line for format ``fmt_name`` (the
+    dedicated flags plus ``--format-option KEY=VALUE``). Raises ``click.UsageError`` for a flag
+    the format does not take (``--rounds`` with a knockout) or a malformed ``KEY=VALUE``."""
+    from app.formats import find_format
+
+    try:
+        cls = find_format(fmt_name)
+    except ValueError as exc:
+        raise click.BadParameter(str(exc), param_hint="--format") from exc
+    known = {o.name for o in cls.option_specs} | {"seed"}
+    opts: dict[str, Any] = {}
+    flags: list[tuple[str, str, Any]] = [
+        ("--points", "points", points), ("--rounds", "rounds", rounds), ("--size", "size", size),
+        ("--updates", "updates", updates), ("--double", "double", double or None),
+        ("--double-elimination", "double_elimination", double_elimination or None),
+        ("--reseed-every-round", "reseed_every_round", reseed_every_round or None),
+        ("--seed", "seed", seed)]
+    for flag, key, value in flags:
+        if value is None:
+            continue
+        if key not in known:
+            raise click.UsageError(f"{flag} is not an option of format {cls.name} "
+                                   f"(its options: {', '.join(sorted(known))})")
+        opts[key] = value
+    for item in extra:
+        key, sep, value = item.partition("=")
+        if not sep or not key.strip():
+            raise click.BadParameter(f"expected KEY=VALUE, got {item!r}",
+                                     param_hint="--format-option")
+        opts[key.strip()] = value.strip()
+    return opts
+
+
 @click.command("tournament")
 @click.argument("folder", type=click.Path(exists=True, file_okay=False, path_type=Path))
 @click.option("--jobs", type=click.IntRange(min=1), default=1, show_default=True,
               help="processes to spread the battles over")
 @click.option("--json", "as_json", is_flag=True, help="print standings and battles as JSON")
-@click.option("--points", default="3/1/0", show_default=True, help="points per win/draw/loss")
+@click.option("--format", "fmt_name", default="round-robin", show_default=True,
+              help="round-robin, swiss, knockout, hill or accumulating (docs/formats.md)")
+@click.option("--points", default=None, help="points per win/draw/loss (default 3/1/0)")
+@click.option("--rounds", type=click.IntRange(min=1), default=None, help="swiss: rounds")
+@click.option("--size", type=click.IntRange(min=2), default=None, help="hill: its size")
+@click.option("--updates", type=click.IntRange(min=1), default=None,
+              help="accumulating: updates")
+@click.option("--double", is_flag=True, help="round-robin: double round robin")
+@click.option("--double-elimination", is_flag=True, help="knockout: double elimination")
+@click.option("--reseed-every-round", is_flag=True, help="knockout: re-draw every round")
+@click.option("--seed", default=None, help="the published seed of the draws (knockout)")
+@click.option("--format-option", "format_option", multiple=True, metavar="KEY=VALUE",
+              help="any other option of the format (e.g. tiebreaks=buchholz,margin)")
 @ruleset_option
-def tournament_command(folder: Path, jobs: int, as_json: bool, points: str,
-                       ruleset_name: str | None) -> None:
-    """Round-robin of every sheet file in FOLDER (each pair once); prints the standings.
+def tournament_command(folder: Path, jobs: int, as_json: bool, fmt_name: str,
+                       points: str | None, rounds: int | None, size: int | None,
+                       updates: int | None, double: bool, double_elimination: bool,
+                       reseed_every_round: bool, seed: str | None,
+                       format_option: tuple[str, ...], ruleset_name: str | None) -> None:
+    """Play every sheet file in FOLDER under a format (default: a round robin, each pair once);
+    prints the standings.
 
-    Invalid sheets are listed with their errors and left out. Without --ruleset, the ruleset is
-    the one whose notation most of the files are written in.
+    The pairings come from the same ``app.formats`` code as leagues: the format is asked for the
+    next round after each round (entry ids are the files' 1-based positions in name order; a
+    hill takes the files as challengers one by one in that order). Invalid sheets are listed
+    with their errors and left out. Without --ruleset, the ruleset is the one whose notation
+    most of the files are written in.
     """
+    from app.formats import find_format
     from app.league.standings import Points
-    from app.tournament import load_field, read_folder, run, standing_json, standings_text
+    from app.tournament import (
+        format_standing_json,
+        format_standings_text,
+        load_field,
+        read_folder,
+        round_robin_standings,
+        run_format,
+        standing_json,
+        standings_text,
+    )
 
+    opts = format_options(fmt_name, points=points, rounds=rounds, size=size, updates=updates,
+                          double=double, double_elimination=double_elimination,
+                          reseed_every_round=reseed_every_round, seed=seed,
+                          extra=format_option)
     try:
-        pts = Points.parse(points)
+        fmt = find_format(fmt_name)(opts)
     except ValueError as exc:
-        raise click.BadParameter(str(exc), param_hint="--points") from exc
+        raise click.UsageError(str(exc)) from exc
+    rr = fmt.name == "round-robin"
+    if rr:
+        try:
+            pts = Points.parse(fmt.options["points"])
+        except ValueError as exc:
+            raise click.BadParameter(str(exc), param_hint="--points") from exc
     files = read_folder(folder)
     rs, guessed = pick_ruleset(ruleset_name, [text for _, text, _ in files if text is not None])
     note_guess(rs, guessed)
@@ -108,17 +184,37 @@ def tournament_command(folder: Path, jobs: int, as_json: bool, points: str,
     out = sys.stdout
     if as_json:
         out.write('{"battles": [\n')
-        standings = run(field, jobs=jobs, points=pts, battles_out=out)
+    played = run_format(field, fmt, jobs=jobs, battles_out=out if as_json else None)
+    battles = sum(1 for r in played.rounds for g in r.games if g.b is not None)
+    if as_json:
         out.write("\n],\n")
         invalid: list[dict[str, Any]] = [{"file": n, "errors": e} for n, e in field.invalid]
         out.write('"invalid": ' + json.dumps(invalid, ensure_ascii=False) + ",\n")
-        out.write('"standings": ' + json.dumps([standing_json(s) for s in standings],
-                                               ensure_ascii=False, indent=1) + "}\n")
+        if not rr:
+            about = {"name": fmt.name, "options": fmt.options, "describe": fmt.describe("en"),
+                     "rounds": len(played.rounds), "stop": played.stop}
+            out.write('"format": ' + json.dumps(about, ensure_ascii=False) + ",\n")
+            byes = [{"round": r.number, "file": field.names[g.a - 1]}
+                    for r in played.rounds for g in r.games if g.b is None]
+            out.write('"byes": ' + json.dumps(byes, ensure_ascii=False) + ",\n")
+            if fmt.name == "hill":
+                offs = [{"challenge": c, "file": field.names[e - 1], "place": p}
+                        for c, e, p in played.pushed_off]
+                out.write('"pushed_off": ' + json.dumps(offs, ensure_ascii=False) + ",\n")
+            rows = [format_standing_json(field, r) for r in played.standings.rows]
+        else:
+            rows = [standing_json(s) for s in round_robin_standings(field, played.rounds, pts)]
+        out.write('"standings": ' + json.dumps(rows, ensure_ascii=False, indent=1) + "}\n")
         return
-    standings = run(field, jobs=jobs, points=pts)
-    n = len(field.entries)
-    click.echo(f"{n} units, {n * (n - 1) // 2} battles")
-    click.echo(standings_text(standings), nl=False)
+    if rr:
+        click.echo(f"{len(field.entries)} units, {battles} battles")
+        click.echo(standings_text(round_robin_standings(field, played.rounds, pts)), nl=False)
+        return
+    for line in fmt.describe("en"):
+        click.echo(f"# {line}")
+    click.echo(f"{len(field.entries)} units, {len(played.rounds)} rounds, {battles} battles "
+               f"({played.stop})")
+    click.echo(format_standings_text(field, played), nl=False)
 
 
 def register(group: click.Group) -> None:

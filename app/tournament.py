@@ -1,12 +1,15 @@
-"""Offline round-robin over a folder of sheet files (``amaryllis tournament DIR``), for any
-ruleset (the ``Ruleset`` interface only).
+"""Offline tournament over a folder of sheet files (``amaryllis tournament DIR``), for any
+ruleset (the ``Ruleset`` interface only) and any format (the ``Format`` interface of
+``app.formats``, the same code as leagues).
 
-Every valid sheet meets every other once; invalid sheets are reported and left out. Battles run
-without the event log, spread over ``jobs`` processes by rows of the pairing triangle; results
-stream out in a fixed order (pairs (i, j), i < j, by file name), so the output does not depend on
-``jobs``. Each battle is the ruleset's ``battle --json`` object (``Ruleset.result_json`` without
-events) plus the two files. Standings use the league's rules (``app.league.standings``: points,
-head-to-head, Sonneborn-Berger, HP margin = the ruleset's ``Outcome.margin``).
+:func:`run_format` asks the format for the next round after each round, fights its boards
+without the event log, spread over ``jobs`` processes, and streams each battle out in board
+order, so the output does not depend on ``jobs``. Each battle is the ruleset's ``battle --json``
+object (``Ruleset.result_json`` without events) plus the two files, the round and the board.
+A round robin's standings use the league's rules (``app.league.standings``: points,
+head-to-head, Sonneborn-Berger, HP margin = the ruleset's ``Outcome.margin``); other formats'
+are the format's own (``Format.standings``). :func:`run` is the older all-pairs round robin
+(pairs (i, j), i < j, by rows of the triangle), kept for callers of the library.
 """
 
 from __future__ import annotations
@@ -182,3 +185,170 @@ def standings_text(standings: list[Standing]) -> str:
         lines.append(f"{rank:>4}  {s.file:<{width}}  {sc.points:>5}  {sc.wins:>4} {sc.draws:>4} "
                      f"{sc.losses:>4}  {float(sc.sonneborn_berger):>8.1f}  {sc.hp_margin:>6}  {s.unit}")
     return "\n".join(lines) + "\n"
+
+
+# -- any format (``--format``): the same ``app.formats`` code as leagues ------------------------
+
+
+def _pair(task: tuple[int, int]) -> tuple[dict[str, Any], int | None, int]:
+    """One battle of the field by indices ``(i, j)``: (``result_json`` or ``{}``, winner,
+    margin)."""
+    rs = _RULESET
+    assert rs is not None
+    result = rs.battle(_ENTRIES[task[0]], _ENTRIES[task[1]], log=False)
+    winner, margin = rs.winner_and_margin(result)
+    return (rs.result_json(result, events=False) if _JSON else {}), winner, margin
+
+
+class _Fighter:
+    """Fights a list of boards, in a pool of ``jobs`` processes when more than one (opened once
+    for the whole tournament), results in board order."""
+
+    def __init__(self, ruleset: Ruleset, entries: list[Any], jobs: int, as_json: bool) -> None:
+        self.pool: Any = None
+        _init(ruleset, entries, as_json)
+        if jobs > 1 and len(entries) >= 3:
+            method = "fork" if "fork" in multiprocessing.get_all_start_methods() else None
+            ctx = multiprocessing.get_context(method)
+            self.pool = ctx.Pool(jobs, initializer=_init, initargs=(ruleset, entries, as_json))
+            self.jobs = jobs
+
+    def fight(self, tasks: list[tuple[int, int]]) -> Iterator[tuple[dict[str, Any], int | None, int]]:
+        if self.pool is None or len(tasks) < 2:
+            return map(_pair, tasks)
+        return self.pool.imap(_pair, tasks, chunksize=max(1, len(tasks) // (self.jobs * 8)))
+
+    def close(self) -> None:
+        if self.pool is not None:
+            self.pool.close()
+            self.pool.join()
+
+
+@dataclass(frozen=True)
+class FormatRun:
+    """What :func:`run_format` played: the rounds (``app.formats.Round``, entry ids are 1-based
+    positions in ``field.names``), the format's standings, why it stopped (``Finished.reason``
+    or ``waiting-for-entries``), and the hill's push-offs (``(challenge, entry, place)``)."""
+
+    rounds: list[Any]
+    standings: Any
+    stop: str
+    pushed_off: list[tuple[int, int, int]]
+
+
+def run_format(field: Field, fmt: Any, *, jobs: int = 1,
+               battles_out: IO[str] | None = None, max_rounds: int = 100_000) -> FormatRun:
+    """Play ``field`` under the format instance ``fmt`` (``app.formats.Format``): ask
+    ``fmt.next_round`` for the pairings after every round, as a league does, fight them, and
+    stop at ``Finished`` or ``NotYet("waiting-for-entries")`` (the hill: every file has
+    challenged, in file-name order).
+
+    Entry ids are 1-based positions in the file-name order (so a knockout draw is re-checked
+    with ``sha256("<seed>/knockout-draw/<round>/<id>")``). Every battle is written to
+    ``battles_out`` as it is fought: ``{"a", "b", "round", "board", **result_json}`` and, in a
+    knockout, ``"decided": {"winner": file, "by": "win"|"margin"|"lot"}`` (the stated rule of a
+    drawn battle), separated by ``,\\n``. Raises ``RuntimeError`` past ``max_rounds`` (a format
+    that never finishes).
+    """
+    from app.formats import Finished, NotYet, Result, RoundPairings
+    from app.formats.hill import Hill, HillState
+    from app.formats.knockout import Knockout
+
+    ids = list(range(1, len(field.entries) + 1))
+    history: list[Any] = []
+    pushed: list[tuple[int, int, int]] = []
+    hill_state = HillState() if isinstance(fmt, Hill) else None
+    fighter = _Fighter(field.ruleset, field.entries, jobs, battles_out is not None)
+    first = True
+    stop = ""
+    try:
+        while True:
+            if len(history) >= max_rounds:
+                raise RuntimeError(f"the format asked for more than {max_rounds} rounds")
+            answer = fmt.next_round(ids, history)
+            if isinstance(answer, Finished):
+                stop = answer.reason
+                break
+            if isinstance(answer, NotYet):
+                # the last round is always complete here: only "waiting-for-entries"
+                stop = answer.reason
+                break
+            assert isinstance(answer, RoundPairings)
+            boards = [(p.board, p.a, p.b) for p in answer.pairings if p.b is not None]
+            results: dict[int, Result] = {}
+            fought = fighter.fight([(a - 1, b - 1) for _, a, b in boards])
+            for (board, a, b), (res, winner, margin) in zip(boards, fought, strict=True):
+                results[board] = Result(winner, margin)
+                if battles_out is not None:
+                    row: dict[str, Any] = {"a": field.names[a - 1], "b": field.names[b - 1],
+                                           "round": answer.round, "board": board, **res}
+                    if isinstance(fmt, Knockout):
+                        rnd = answer.to_round({board: results[board]})
+                        game = next(g for g in rnd.games if g.pairing.board == board)
+                        d = fmt.decide(answer.round, game)
+                        assert d is not None
+                        row["decided"] = {"winner": field.names[d.winner - 1], "by": d.by}
+                    if not first:
+                        battles_out.write(",\n")
+                    first = False
+                    battles_out.write(json.dumps(row, ensure_ascii=False))
+            rnd = answer.to_round(results)
+            history.append(rnd)
+            if hill_state is not None:
+                challenger = answer.pairings[0].a
+                update = fmt.challenge(hill_state, challenger,
+                                       {g.b: g.result for g in rnd.games if g.b is not None})
+                hill_state = update.state
+                pushed.extend((answer.round, p.entry, p.place) for p in update.pushed_off)
+    finally:
+        fighter.close()
+    table = fmt.table(hill_state) if hill_state is not None else fmt.standings(ids, history)
+    return FormatRun(history, table, stop, pushed)
+
+
+def format_standing_json(field: Field, row: Any) -> dict[str, Any]:
+    """A format's standings row (``app.formats.StandingRow``) as JSON with the file and unit:
+    ``rank``, ``rank_text``, ``file``, ``unit``, ``points``, ``played``, ``wins``, ``draws``,
+    ``losses``, ``byes``, ``tiebreaks`` ``{name: value}``, ``detail`` (format extras)."""
+    data = row.to_json()
+    return {"rank": row.rank, "rank_text": row.rank_text, "file": field.names[row.entry - 1],
+            "unit": field.ruleset.label(field.entries[row.entry - 1]),
+            **{k: data[k] for k in ("points", "played", "wins", "draws", "losses", "byes",
+                                    "tiebreaks", "detail")}}
+
+
+def format_standings_text(field: Field, run_: FormatRun) -> str:
+    """A format's standings as a plain-text table (tiebreak columns as the format names them;
+    a hill adds its push-offs)."""
+    from app.formats.base import fraction_text
+
+    rows = run_.standings.rows
+    cols = list(run_.standings.columns)
+    width = max([len(field.names[r.entry - 1]) for r in rows] + [4])
+    head = (f"{'rank':>4}  {'file':<{width}}  {'pts':>6}  {'W':>4} {'D':>4} {'L':>4} {'bye':>3}"
+            + "".join(f"  {c[:10]:>10}" for c in cols) + "  unit")
+    if any("updates" in r.detail for r in rows):
+        head += "  (points per update)"
+    lines = [head]
+    for r in rows:
+        tb = "".join(f"  {fraction_text(v):>10}" for _, v in r.tiebreaks)
+        lines.append(f"{r.rank_text:>4}  {field.names[r.entry - 1]:<{width}}  "
+                     f"{fraction_text(r.points):>6}  {r.wins:>4} {r.draws:>4} {r.losses:>4} "
+                     f"{r.byes:>3}{tb}  {field.ruleset.label(field.entries[r.entry - 1])}"
+                     + (f"  ({' + '.join('-' if u is None else str(u) for u in r.detail['updates'])})"
+                        if "updates" in r.detail else ""))
+    for challenge, entry, place in run_.pushed_off:
+        lines.append(f"challenge {challenge}: {field.names[entry - 1]} pushed off "
+                     f"(place {place})")
+    return "\n".join(lines) + "\n"
+
+
+def round_robin_standings(field: Field, rounds: list[Any], points: Points) -> list[Standing]:
+    """The league standings (:func:`app.league.standings.compute`: points, head-to-head,
+    Sonneborn-Berger, HP margin) of the games of ``rounds`` (``run_format``'s, 1-based ids):
+    the round robin's table, unchanged from before formats."""
+    games = [GameResult(g.a - 1, g.b - 1, g.result.winner, g.result.margin, 0)
+             for r in rounds for g in r.games if g.b is not None and g.result is not None]
+    scores = compute(list(range(len(field.entries))), games, points)
+    return [Standing(field.names[s.entry], field.ruleset.label(field.entries[s.entry]), s)
+            for s in scores]

@@ -181,6 +181,214 @@ JA: dict[str | tuple[str, str], str | tuple[str, ...]] = {
     "the next attack's damage is halved": "次の攻撃のダメージを半分にする",
 }
 
+# --- mail replies and reports (templates/mail/*.txt, templates/reports/*) -----------------------
+JA.update({
+    ("indent of a line under a report line", "  "): "　",
+    "See this page on the web": "ウェブで見る",
+    "%(why)s %(detail)s": "%(why)s%(detail)s",
+    "winner": "勝者",
+    ("list separator", ", "): "、",
+    ("a remark in parentheses", "(%(text)s)"): "（%(text)s）",
+    ("standings table header: align with the row",
+     "Rank  Pts  Pl   W   D   L  H2H     SB   HP+/-  Player (unit)"):
+        "順位  勝点  試合  勝  分  負  直接    SB   HP差  プレイヤー（ユニット）",
+    ("standings table row: printf widths align it with the header",
+     "%(rank)-4s %(points)4d %(played)3d %(wins)3d %(draws)3d %(losses)3d %(h2h)4d %(sb)6s %(hp)+7d  %(name)s (%(unit)s)"):
+        "%(rank)-4s %(points)4d %(played)5d %(wins)3d %(draws)3d %(losses)3d %(h2h)4d %(sb)6s %(hp)+6d  %(name)s（%(unit)s）",
+    "%(a)s (%(unit_a)s) vs %(b)s (%(unit_b)s)": "%(a)s（%(unit_a)s） 対 %(b)s（%(unit_b)s）",
+    "%(a)s (%(unit_a)s): bye": "%(a)s（%(unit_a)s）：不戦（バイ）",
+    "%(unit)s killed its opponent": "%(unit)sが相手を倒しました",
+    "both units died; %(unit)s had the higher HP (less overkill)": "両者死亡、ＨＰの高い（オーバーキルの少ない）%(unit)sの勝ち",
+    "both alive after turn 20; %(unit)s had the higher HP": "２０ターン終了時に両者生存、ＨＰの高い%(unit)sの勝ち",
+    "equal HP at the end": "最終ＨＰが同じ",
+    "%(verdict)s — %(why)s %(detail)s": "%(verdict)s — %(why)s%(detail)s",
+    "(turn %(turns)s; final HP %(a)s to %(b)s).": "（%(turns)sターン目、最終ＨＰ %(a)s 対 %(b)s）。",
+    "League %(league)s, round %(round)s, board %(board)s: %(unit_a)s (%(player_a)s) vs %(unit_b)s (%(player_b)s)":
+        "リーグ %(league)s 第%(round)s回戦 第%(board)s試合：%(unit_a)s（%(player_a)s） 対 %(unit_b)s（%(player_b)s）",
+    "Note: %(note)s": "注意：%(note)s",
+    "League %(league)s did not take place: when entries closed it had 1 entry with a valid sheet, and a league needs at least two. No round was played (entry: %(name)s, %(unit)s).":
+        "リーグ %(league)s は開催されませんでした。エントリー締切の時点で有効なシートの参加者が1名で、リーグには2名以上が必要です。対戦は行われていません（エントリー：%(name)s（%(unit)s））。",
+    "League %(league)s did not take place: when entries closed it had %(n)s entries with a valid sheet, and a league needs at least two. No round was played.":
+        "リーグ %(league)s は開催されませんでした。エントリー締切の時点で有効なシートの参加者が%(n)s名で、リーグには2名以上が必要です。対戦は行われていません。",
+    "League %(league)s — standings after round %(n)s of %(total)s": "リーグ %(league)s 順位表（第%(n)s回戦終了時／全%(total)s回戦）",
+    "League %(league)s — standings after round %(n)s of %(total)s (final)": "リーグ %(league)s 順位表（第%(n)s回戦終了時／全%(total)s回戦・最終）",
+    "League %(league)s — standings before round 1": "リーグ %(league)s 順位表（第1回戦前）",
+    "League %(league)s — standings before round 1 (final)": "リーグ %(league)s 順位表（第1回戦前・最終）",
+    "Points: win/draw/loss = %(points)s. Tiebreaks: head-to-head, Sonneborn-Berger, HP margin.":
+        "勝ち点：勝／分／負 = %(points)s。同点時：直接対決、ゾンネボルン・ベルガー、ＨＰ差の順。",
+    "Disqualified (their games do not count): %(names)s": "失格（対戦結果は数えません）：%(names)s",
+    "Next: round %(n)s at %(at)s": "次回：第%(n)s回戦（%(at)s）",
+    "Next: round %(n)s": "次回：第%(n)s回戦",
+    # replies
+    "Note: the mail was too long; the %(cut)s line(s) after line %(max)s were not read.":
+        "※ 本文が長すぎるため、%(max)s 行を超えた %(cut)s 行は読んでいません。",
+    "Notes from reading your mail:": "※ メールの読み取りで気づいたこと:",
+    "Amaryllis tournament server": "アマリリス対戦サーバ",
+    'Send a mail with the subject "help" for instructions.': "使い方は件名に「ヘルプ」と書いて送ってください。",
+    "From now on, replies to you are sent in %(charset)s.": "これからの返信は文字コード %(charset)s で送ります。",
+    "The sheet is valid (it was not entered).": "シートに問題はありません（エントリーはしていません）。",
+    "== Unit (normalized notation)": "■ ユニット（正規化した表記）",
+    "== Warnings": "■ 注意",
+    "The sheet has these problems (it was not entered):": "シートに次の問題があります（エントリーはしていません）。",
+    "The entry key in your mail is not the key of this entry, so nothing was changed yet.":
+        "メールのエントリーキーがこのエントリーのものと違うため、まだ何も変更していません。",
+    'Someone asked to withdraw your entry from league "%(league)s" from your address. To make sure it was you, nothing changes until you confirm:':
+        "あなたのアドレスから、リーグ「%(league)s」のエントリーの取り消しの依頼がありました。ご本人か確かめるため、確認があるまで何も変更しません。",
+    'Someone asked to replace your unit in league "%(league)s" from your address. To make sure it was you, nothing changes until you confirm:':
+        "あなたのアドレスから、リーグ「%(league)s」のユニットの差し替えの依頼がありました。ご本人か確かめるため、確認があるまで何も変更しません。",
+    'Just reply to this mail (keep the subject: it holds the code "confirm %(token)s").':
+        "このメールにそのまま返信してください（件名の「confirm %(token)s」が確認コードです。件名は変えないでください）。",
+    "The request expires at %(expires)s (%(hours)s hours) or when entries close (%(deadline)s), whichever comes first; a later request for this entry replaces this one.":
+        "この依頼の期限は %(expires)s（%(hours)s時間）、またはエントリー締切（%(deadline)s）のどちらか早いほうです。同じエントリーに新しい依頼が来ると、この依頼は無効になります。",
+    "The request expires at %(expires)s (%(hours)s hours); a later request for this entry replaces this one.":
+        "この依頼の期限は %(expires)s（%(hours)s時間）です。同じエントリーに新しい依頼が来ると、この依頼は無効になります。",
+    "If you did not ask for this, ignore this mail: your entry stays as it is.":
+        "心当たりがなければ、このメールは無視してください。エントリーはそのままです。",
+    'Next time you can skip this step: put the line "key: XXXX-XXXX" with the entry key from your acceptance mail in the body, and the change is made at once.':
+        "次からは、受付メールにあるエントリーキーを「キー：XXXX-XXXX」の行で本文に入れれば、確認なしですぐに変更されます。",
+    "This change was already made; nothing more to do.": "この変更はすでに行われています。",
+    'This confirmation is for an older request: a later withdrawal of your entry in league "%(league)s" replaced it. Reply to the latest confirmation mail instead.':
+        "この確認は古い依頼のものです。リーグ「%(league)s」のエントリーに新しい取り消しの依頼があったため無効になりました。最新の確認メールに返信してください。",
+    'This confirmation is for an older request: a later change of your entry in league "%(league)s" replaced it. Reply to the latest confirmation mail instead.':
+        "この確認は古い依頼のものです。リーグ「%(league)s」のエントリーに新しい変更の依頼があったため無効になりました。最新の確認メールに返信してください。",
+    'This confirmation expired (%(expires)s): nothing was changed in league "%(league)s". Send the withdrawal again if you still want it.':
+        "この確認は期限（%(expires)s）を過ぎたため、リーグ「%(league)s」では何も変更していません。必要なら取り消しをもう一度送ってください。",
+    'This confirmation expired (%(expires)s): nothing was changed in league "%(league)s". Send the sheet again if you still want it.':
+        "この確認は期限（%(expires)s）を過ぎたため、リーグ「%(league)s」では何も変更していません。必要ならシートをもう一度送ってください。",
+    'Entries to league "%(league)s" closed before this was confirmed, so nothing was changed.':
+        "確認の前にリーグ「%(league)s」のエントリーが締め切られたため、何も変更していません。",
+    "This change could not be made; nothing was changed.": "この変更はできませんでした。何も変更していません。",
+    "No pending change has this confirmation code (it may be mistyped or from another server). Nothing was changed.":
+        "この確認コードの依頼は見つかりません（打ち間違いか、ほかのサーバのものかもしれません）。何も変更していません。",
+    'Your entry for league "%(league)s" is re-opened (you had withdrawn it): this unit is your entry now.':
+        "リーグ「%(league)s」へのエントリーを再開しました（辞退を取り消しました）。このユニットでエントリーしています。",
+    'Your replacement unit (version %(version)s) for league "%(league)s" is accepted.':
+        "リーグ「%(league)s」へのユニットの差し替え（第%(version)s版）を受け付けました。",
+    'Your entry for league "%(league)s" is accepted.': "リーグ「%(league)s」へのエントリーを受け付けました。",
+    "== Your unit (normalized notation)": "■ 登録されたユニット（正規化した表記）",
+    "== Your entry key: %(key)s": "■ エントリーキー：%(key)s",
+    'Keep this mail. To replace or withdraw this entry later, put the line "key: %(key)s" in the body: the change is made at once. Without it, the server first mails this address to ask you to confirm (anyone can write your address in From; only you get this mail).':
+        "このメールは保存してください。あとで差し替えや取り消しをするときは、本文に「キー：%(key)s」の行を入れるとすぐに変更されます。この行がないと、まずこのアドレスに確認のメールを送ります（差出人のアドレスは誰でも書けますが、このメールが届くのはあなただけです）。",
+    'Your entry for league "%(league)s" was not accepted. The sheet has these problems:':
+        "リーグ「%(league)s」へのエントリーを受け付けられませんでした。シートに次の問題があります。",
+    "Please fix them and send the sheet again.": "直したシートをもう一度送ってください。",
+    'There is no league called "%(league)s".': "リーグ「%(league)s」は見つかりません。",
+    "Leagues taking entries:": "受付中のリーグ:",
+    "You have entries in more than one league; which one is this for? Write to %(local)s+NAME@%(domain)s or put [NAME] in the subject.":
+        "複数のリーグにエントリーしているため、どのリーグ宛てか分かりませんでした。宛先を %(local)s+リーグ名@%(domain)s にするか、件名に [リーグ名] を入れてください。",
+    "Your leagues:": "エントリーしているリーグ:",
+    'Which league should "%(action)s" work on? Write "%(action)s NAME" in the subject.':
+        "「%(action)s」をどのリーグに行うか分かりませんでした。件名に「%(action)s リーグ名」と書いてください。",
+    "Leagues it can work on:": "対象にできるリーグ:",
+    'No league is in a state where "%(action)s" can work.': "「%(action)s」を行える状態のリーグはありません。",
+    "Which league is this for? Write to %(local)s+NAME@%(domain)s or put [NAME] in the subject.":
+        "どのリーグ宛てか分かりませんでした。宛先を %(local)s+リーグ名@%(domain)s にするか、件名に [リーグ名] を入れてください。",
+    "No league is taking entries now.": "いま受付中のリーグはありません。",
+    "Your mail is too large to read (%(size)s bytes; the limit is %(limit)s). Please send the sheet in the body, without attachments.":
+        "メールが大きすぎるため読みませんでした（%(size)s バイト、上限 %(limit)s バイト）。添付ファイルを外し、シートを本文に書いて送ってください。",
+    "This address has reached today's limit of %(limit)s mails; there will be no replies until tomorrow (UTC). This notice is sent once.":
+        "本日このアドレスからのメールが上限（%(limit)s 通）に達したため、明日まで返信しません。このお知らせは一度だけ送ります。",
+    'Unknown charset "%(value)s". Write "charset iso-2022-jp" or "charset utf-8".':
+        "文字コード「%(value)s」は指定できません。「charset iso-2022-jp」または「charset utf-8」と書いてください。",
+    'No sheet found. Put your unit sheet in the body of the mail (send "help" for instructions).':
+        "シートが見つかりませんでした。本文にユニットのシートを書いて送ってください（使い方は件名「ヘルプ」で）。",
+    'League "%(league)s" needs a password: add a line "password: …" to the body.':
+        "リーグ「%(league)s」はパスワードが必要です。本文に「パスワード：…」の行を入れてください。",
+    'The password for league "%(league)s" is wrong: check the line "password: …" in the body.':
+        "リーグ「%(league)s」のパスワードが違います。本文の「パスワード：…」の行を確かめてください。",
+    "Organizer commands are only done for mail from an organizer address that carries the right password line.":
+        "主催者コマンドは、登録された主催者のアドレスから正しいパスワード行をつけて送ったときだけ実行します。",
+    'Entries to league "%(league)s" are closed.': "リーグ「%(league)s」のエントリー受付は終了しています。",
+    'You have no entry in league "%(league)s".': "リーグ「%(league)s」にあなたのエントリーはありません。",
+    'You are disqualified from league "%(league)s".': "リーグ「%(league)s」では失格となっているため、受け付けられません。",
+    'Organizer command "%(action)s" (league "%(league)s") was not done: %(detail)s':
+        "主催者コマンド「%(action)s」（リーグ「%(league)s」）は実行されませんでした: %(detail)s",
+    'Organizer command "%(action)s" was not done: %(detail)s': "主催者コマンド「%(action)s」は実行されませんでした: %(detail)s",
+    "The command is not written right. Usage: %(usage)s": "コマンドの書き方が違います。書式: %(usage)s",
+    "The mail could not be processed (%(code)s).": "処理できませんでした（%(code)s）。",
+    "No command and no unit sheet were found in your mail, so nothing was done. To enter, send a\nsheet; for anything else, a command (see below).":
+        "メールにコマンドもユニットのシートも見つからなかったため、何もしていません。エントリーするには\nシートを、ほかはコマンドを送ってください（下の使い方を参照）。",
+    "How to use the Amaryllis tournament server": "アマリリス対戦サーバの使い方",
+    "Mail your unit sheet in the body to this address to enter (send again to replace your unit).\nCommands go in the subject or on the first line of the body:":
+        "このアドレスにユニットのシートを本文に書いて送るとエントリーになります（同じリーグに再送すると差し替え）。\nコマンドは件名か本文の1行目に書きます。",
+    'Choosing the league: write to %(local)s+NAME@%(domain)s, put [NAME] in the subject, or, when only one league\ntakes entries, that one. Leagues with a password need a line "password: …" in the body.\nReplacing or withdrawing an entry needs the line "key: XXXX-XXXX" with the entry key from your\nacceptance mail; without it the server first asks you to confirm by mail. A line "name: …" sets\nthe name others see in standings (never your address).\nQuoted lines (starting with >) and your signature (below a "-- " line) are not read.':
+        "リーグの選び方: 宛先を %(local)s+リーグ名@%(domain)s にする、件名に [リーグ名] を入れる、受付中のリーグが一つならそのリーグ。\nパスワードの必要なリーグでは本文に「パスワード：…」の行を入れてください。\n差し替えと取り消しには、受付メールにあるエントリーキーを「キー：XXXX-XXXX」の行で入れてください。ないときは、\nまず確認のメールを送ります。「名前：…」の行で順位表に出る名前を決められます（アドレスは表示しません）。\n引用行（> で始まる行）と署名（「-- 」の行から下）は読みません。",
+    "Example sheet:": "シートの例:",
+    'Current standings of league "%(league)s".': "リーグ「%(league)s」の現在の順位です。",
+    "No test battle was fought: both sheets have problems.": "テスト対戦は行いませんでした（2枚のシートの両方に問題があります）。",
+    "No test battle was fought.": "テスト対戦は行いませんでした。",
+    "The sheet (lines %(first)s–%(last)s of your mail) has these problems:": "シート（メールの%(first)s～%(last)s行目）に次の問題があります。",
+    "The first sheet (lines %(first)s–%(last)s of your mail) has these problems:": "1枚目のシート（メールの%(first)s～%(last)s行目）に次の問題があります。",
+    "The second sheet (lines %(first)s–%(last)s of your mail) has these problems:": "2枚目のシート（メールの%(first)s～%(last)s行目）に次の問題があります。",
+    "Test battle results (they do not count in any league). Your unit fought the %(n)s sample units.":
+        "テスト対戦の結果です（リーグの成績には関係しません）。サンプルユニット%(n)s体と対戦しました。",
+    "Test battle results (they do not count in any league).": "テスト対戦の結果です（リーグの成績には関係しません）。",
+    "Note: your mail holds %(n)s sheets; a test battle uses only the first two, the other %(extra)s were not read.":
+        "注意: メールにシートが%(n)s枚ありました。テスト対戦に使うのは最初の2枚だけで、残りの%(extra)s枚は読んでいません。",
+    'Your entry in league "%(league)s" is withdrawn. Until entries close you can enter again by sending a sheet with the line "key: %(key)s".':
+        "リーグ「%(league)s」へのエントリーを取り消しました。締切までならシートに「キー：%(key)s」の行をつけて送り直すと再エントリーできます。",
+    'Your entry in league "%(league)s" is withdrawn. Until entries close you can enter again by sending a sheet.':
+        "リーグ「%(league)s」へのエントリーを取り消しました。締切までならシートを送り直すと再エントリーできます。",
+})
+
+# --- words of the Python code (app/mail, app/reports): subjects, notes, organizer summaries ---
+JA.update({
+    "%(unit)s wins": "%(unit)sの勝利",
+    ("a report's subject", "draw"): "引き分け",
+    ("appended to the subject of a mail sent again", " (resent)"): "（再送）",
+    "[%(league)s] Round %(round)s: %(a)s vs %(b)s — %(verdict)s": "[%(league)s] 第%(round)s回戦：%(a)s vs %(b)s — %(verdict)s",
+    "[%(league)s] The league did not take place (fewer than two entries)": "[%(league)s] リーグは開催されませんでした（参加者が2名未満）",
+    "[%(league)s] Entries closed: the pairings of round 1": "[%(league)s] エントリー締切：第1回戦の組み合わせ",
+    "[%(league)s] Standings after round %(n)s (final)": "[%(league)s] 第%(n)s回戦終了時の順位表（最終）",
+    "[%(league)s] Standings after round %(n)s": "[%(league)s] 第%(n)s回戦終了時の順位表",
+    "this result was recorded with engine version %(recorded)s; the log was recomputed with engine version %(current)s and gives the same result.":
+        "この結果はエンジン版 %(recorded)s で記録されました。ログはエンジン版 %(current)s で再計算したもので、同じ結果になりました。",
+    "this result was recorded with engine version %(recorded)s; the current engine version %(current)s gives a different result, so the log cannot be shown. The recorded result stands.":
+        "この結果はエンジン版 %(recorded)s で記録されました。現在のエンジン版 %(current)s では結果が変わるため、ログは表示できません。記録された結果が有効です。",
+    "rounds are played when you run them.": "対戦は主催者が実行コマンドで行います。",
+    "a round every %(span)s.": "対戦は%(span)sごと。",
+    "League %(name)s opened: entries until %(until)s; %(rounds)s": "リーグ %(name)s を開設しました。エントリー締切 %(until)s、%(rounds)s",
+    "Entries of %(name)s closed: %(players)s player(s), too few for a battle; the league is finished.":
+        "リーグ %(name)s のエントリーを締め切りました。参加者 %(players)s 人で対戦がないため、リーグは終了です。",
+    "round 1 at %(when)s": "第1回戦は %(when)s",
+    "round 1 when you run it": "第1回戦は実行コマンドで行います",
+    "Entries of %(name)s closed: %(players)s players, %(rounds)s rounds; %(at)s.":
+        "リーグ %(name)s のエントリーを締め切りました。参加者 %(players)s 人、全 %(rounds)s 回戦、%(at)s。",
+    "the round is a number from 1": "回戦は 1 以上の数で指定してください",
+    "Round %(number)s of %(name)s sent again: %(n)s mails (reports and standings) queued.":
+        "リーグ %(name)s の第%(number)s回戦の対戦報告と順位表を再送します（%(n)s 通）。",
+    "Nothing to run in %(name)s: every round is played.": "リーグ %(name)s に実行する回戦はありません（すべて実行済み）。",
+    "Round %(number)s of %(name)s played: %(battles)s battles, %(reports)s reports queued.":
+        "リーグ %(name)s の第%(number)s回戦を実行しました。対戦 %(battles)s、対戦報告 %(reports)s 通。",
+    "Every round is played: the league is finished.": "全回戦が終わり、リーグは終了しました。",
+    "%(n)s day": ("%(n)s日",), "%(n)s hour": ("%(n)s時間",), "%(n)s minute": ("%(n)s分",),
+    "%(n)s second": ("%(n)s秒",),
+    "%(n)s line(s) above the unit line (line %(where)s) were read as a greeting and skipped":
+        "ユニット行より前の%(n)s行（%(where)s行目）は挨拶として読み飛ばしました",
+    'line %(line)s: the unit name "%(name)s" holds an invisible character (a control, bidi or zero-width character, shown as <U+…>): other players could see it differently, so it cannot be used.\n  Fix: remove that character.':
+        "%(line)s行目：ユニット名「%(name)s」に見えない文字（制御文字・双方向制御文字・ゼロ幅文字など、<U+…> の所）があります。ほかのプレイヤーには同じ名前が違って見えたり、違う名前が同じに見えたりするため使えません。\n  直し方：その文字を消してください。",
+    "line %(line)s: the unit name has %(n)s characters; at most %(max)s are allowed.\n  Fix: shorten it.":
+        "%(line)s行目：ユニット名が%(n)s文字あります。%(max)s文字までにしてください。",
+    "(%(more)s more problem(s) not shown: fix these and send the sheet again)":
+        "（ほかに%(more)s件の問題があります。上の問題を直してから送り直してください）",
+    'Hint: closing remarks ("Thanks," and your name) go below a signature line "-- " (two hyphens and a space, alone on a line) after the sheet; nothing below that line is read.':
+        "ヒント: 結びの挨拶や名前はシートの下に書かず、シートの後に「-- 」（ハイフン2つと空白1つ）だけの署名区切り行を置いて、その下に書いてください。その行から下は読みません。",
+    "%(a)s vs %(b)s": "%(a)s ― %(b)s",
+    # the mail commands' help lines (app/mail/commands: help_en=N_("…"))
+    "enter (or replace) a sheet; a mail holding only a sheet does the same": "シートをエントリー（差し替え）。シートだけのメールも同じです",
+    "check a sheet without entering it": "シートを検査するだけ（エントリーしない）",
+    "test battle (two sheets: against each other; one: against the sample units)": "テスト対戦（シート2枚なら互いに、1枚ならサンプルユニットと）",
+    "withdraw your entry": "エントリーを取り消す",
+    "(the answer to a confirmation request: just reply to it)": "（確認のお願いへの返事：そのメールに返信するだけです）",
+    "the current standings": "現在の順位表",
+    "this text": "この説明",
+    'send replies in ISO-2022-JP ("charset utf-8" to go back)': "返信を ISO-2022-JP で送る（「文字コード UTF-8」で元に戻す）",
+    "create a league": "リーグを開設する",
+    "close entries": "エントリーを締め切る",
+    "play the next round (or all)": "次の回戦（または全部）を行う",
+    "queue a round's reports again": "回戦の対戦報告を再送する",
+})
+
 
 def main() -> None:
     with PO.open("rb") as fh:

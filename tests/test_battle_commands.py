@@ -189,7 +189,10 @@ def test_margaret_tournament_json(tmp_path: Path, jobs: int) -> None:
     for row in data["battles"]:
         expected = M.result_json(M.battle(entries[row["a"]], entries[row["b"]], log=False),
                                  events=False)
-        assert row == {"a": row["a"], "b": row["b"], **expected}
+        # the result plus the two files, the round and the board (issue 13: every battle with
+        # its round number)
+        assert row == {"a": row["a"], "b": row["b"], "round": row["round"],
+                       "board": row["board"], **expected}
         assert isinstance(row["final"]["A"], list) and row["by"] in ("death", "overkill", "hp")
     margins = {x["file"]: x["hp_margin"] for x in data["standings"]}
     assert sum(margins.values()) == 0 and sorted(margins) == sorted(entries)

@@ -13,6 +13,7 @@ from sqlalchemy import (
     BigInteger,
     Boolean,
     DateTime,
+    Float,
     ForeignKey,
     Index,
     Integer,
@@ -83,6 +84,12 @@ class League(Base):
     # the worker playing this league's rounds (one at a time: ``app.league.leases``)
     play_owner: Mapped[str | None] = mapped_column(String(200))
     play_until: Mapped[dt.datetime | None] = mapped_column(DateTime(timezone=True))
+    # the league's format (``app.formats.find_format``) and its options (JSON, without the seed:
+    # the format gets ``seed`` from the column above); the hill keeps its own state here
+    format: Mapped[str] = mapped_column(String(32), default="round-robin",
+                                        server_default="round-robin")
+    format_options: Mapped[dict] = mapped_column(JSON, default=dict, server_default="{}")
+    format_state: Mapped[dict | None] = mapped_column(JSON)
     created_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     entries: Mapped[list[Entry]] = relationship(back_populates="league", order_by="Entry.id")
     rounds: Mapped[list[Round]] = relationship(back_populates="league", order_by="Round.number")
@@ -144,6 +151,8 @@ class Round(Base):
     state: Mapped[str] = mapped_column(String(16), default="scheduled")
     scheduled_at: Mapped[dt.datetime | None] = mapped_column(DateTime(timezone=True))
     done_at: Mapped[dt.datetime | None] = mapped_column(DateTime(timezone=True))
+    # what the format said the round is (``RoundPairings.note``: "", final, challenge, update…)
+    note: Mapped[str] = mapped_column(String(32), default="", server_default="")
     league: Mapped[League] = relationship(back_populates="rounds")
     battles: Mapped[list[Battle]] = relationship(back_populates="round", order_by="Battle.board")
 
@@ -395,3 +404,26 @@ class OrganizerNotice(Base):
     text: Mapped[str] = mapped_column(Text)
     created_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     digest_id: Mapped[int | None] = mapped_column(ForeignKey("outbox.id"))
+
+
+class RatingChange(Base):
+    """One player's rating change in one rating period (a played round of any league):
+    OpenSkill ``mu``/``sigma`` before and after (``app.formats.ratings``), and the games of the
+    period. The current rating of a player is the ``mu``/``sigma`` of its latest row (ordered by
+    the round's ``done_at``, then the round id); the rows are its history."""
+
+    __tablename__ = "rating_changes"
+    __table_args__ = (UniqueConstraint("player_id", "round_id"),)
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id"))
+    round_id: Mapped[int] = mapped_column(ForeignKey("rounds.id"), index=True)
+    period: Mapped[str] = mapped_column(String(120))  # "<league>/<round>"
+    mu_before: Mapped[float] = mapped_column(Float)
+    sigma_before: Mapped[float] = mapped_column(Float)
+    mu: Mapped[float] = mapped_column(Float)
+    sigma: Mapped[float] = mapped_column(Float)
+    games: Mapped[int] = mapped_column(Integer)
+    wins: Mapped[int] = mapped_column(Integer)
+    draws: Mapped[int] = mapped_column(Integer)
+    losses: Mapped[int] = mapped_column(Integer)
+    created_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True), default=utcnow)

@@ -9,6 +9,9 @@ from pathlib import Path
 from sqlalchemy import Engine, create_engine, event
 from sqlalchemy.orm import Session, sessionmaker
 
+from app.paths import MIGRATIONS
+
+#: the top of the checkout (in an installed wheel: the folder holding the ``app`` package)
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -71,11 +74,12 @@ def insert_ignore(session: Session, model: type, rows: list[dict]) -> None:
 
 
 def alembic_config(url: str):  # type: ignore[no-untyped-def]
-    """An Alembic ``Config`` for ``migrations/`` pointed at ``url``."""
+    """An Alembic ``Config`` for ``migrations/`` (``app.paths.MIGRATIONS``: the checkout's, or
+    the copy inside an installed wheel) pointed at ``url``."""
     from alembic.config import Config
 
     cfg = Config()
-    cfg.set_main_option("script_location", str(ROOT / "migrations"))
+    cfg.set_main_option("script_location", str(MIGRATIONS))
     cfg.set_main_option("sqlalchemy.url", url.replace("%", "%%"))
     return cfg
 

@@ -106,6 +106,9 @@ class _Cast:
     def label(self, sheet_id: int) -> str:
         """The ruleset's standings label of sheet ``sheet_id``'s entry (``Ruleset.label``)."""
         return str(self.rules.label(self.unit(sheet_id)))
+    public_url: str = ""  # the web view's base URL: report mails link to their battle's page
+    #: the league's ``app.formats.Format`` (reports of a knockout say how a draw was decided)
+    fmt: Any = None
 
     def unit(self, sheet_id: int) -> Any:
         """The parsed entry of sheet ``sheet_id`` (``Sheet.entry`` of the league's ruleset);
@@ -171,10 +174,13 @@ def _load_cast(session: Session, league: League, settings: Any = None) -> _Cast:
         msgid = thread_id(keys.get(iid))
         if msgid:
             thread[sid] = msgid
+    from app.league.formats import format_of
+
     return _Cast(league.id, league.name, entries, players, sheets, thread,
                  sender=getattr(settings, "server_address", ""),
                  sender_name=getattr(settings, "server_name", ""),
-                 ruleset=league.ruleset or "amaryllis", options=dict(league.options or {}))
+                 ruleset=league.ruleset or "amaryllis", options=dict(league.options or {}),
+                 public_url=getattr(settings, "public_url", "") or "", fmt=format_of(league))
 
 
 def _lock_league(session: Session, league_id: int) -> League:

@@ -243,24 +243,63 @@ def league_group() -> None:
 @click.option("--ruleset", default=None, metavar="NAME",
               help="the game: amaryllis (default), margaret, margaret-hundred")
 @option_flags
+@click.option("--format", "fmt_name", default="round-robin", show_default=True,
+              help="round-robin, swiss, knockout, hill or accumulating (docs/formats.md)")
+@click.option("--format-option", "format_option", multiple=True, metavar="KEY=VALUE",
+              help="an option of the format: rounds=7 (swiss), size=20 (hill), updates=3 "
+                   "(accumulating), reseed-every-round=yes, double-elimination=yes (knockout)")
+@click.option("--rounds", type=int, default=None, help="swiss: rounds (= --format-option rounds=R)")
+@click.option("--size", type=int, default=None, help="hill: its size (= --format-option size=N)")
+@click.option("--updates", type=int, default=None,
+              help="accumulating: updates (= --format-option updates=K)")
+@click.option("--seed", default=None, help="the published seed of the format's draws")
 @_refusals
 def league_create(name: str, entry_deadline: dt.datetime, rounds_every: dt.timedelta | None,
                   points: Points, double: bool, password: str | None, show_entrants: bool,
-                  ruleset: str | None, option_pairs: tuple[str, ...],
-                  options_file: str | None) -> None:
-    """Create league NAME, open for entries until the deadline, playing RULESET with its league
-    options (validated by the ruleset; fixed once entries close)."""
+                  fmt_name: str, format_option: tuple[str, ...], rounds: int | None,
+                  size: int | None, updates: int | None, seed: str | None, ruleset: str | None,
+                  option_pairs: tuple[str, ...], options_file: str | None) -> None:
+    """Create league NAME, open for entries until the deadline (a hill: always open; its
+    deadline is ignored), playing RULESET with its league options (``--option``/``--options``,
+    validated by the ruleset; fixed once entries close). The format and its options are checked
+    by the format itself."""
     options = read_options(option_pairs, options_file)
+    from app.league.formats import set_format
+
+    opts: dict[str, str] = {}
+    for flag, number in (("rounds", rounds), ("size", size), ("updates", updates)):
+        if number is not None:
+            opts[flag] = str(number)
+    for item in format_option:
+        key, sep, text = item.partition("=")
+        if not sep or not key.strip():
+            raise click.BadParameter(f"expected KEY=VALUE, got {item!r}",
+                                     param_hint="--format-option")
+        opts[key.strip()] = text.strip()
     with _session() as (_s, _f, session):
         league = svc.create_league(session, name, entry_deadline=entry_deadline,
                                    rounds_every=rounds_every,
                                    points=(points.win, points.draw, points.loss), double=double,
                                    password=password, ruleset=ruleset, options=options, now=now())
         league.show_entrants = show_entrants
-        click.echo(f"created league {league.name}: entries until {iso(league.entry_deadline)}, "
+        if seed is not None:
+            league.seed = seed[:64]
+        if fmt_name != "round-robin" or opts:
+            if fmt_name not in ("round-robin", "rr") and "points" not in opts \
+                    and str(points) != "3/1/0":
+                opts["points"] = str(points)
+            try:
+                set_format(league, fmt_name, opts)
+            except ValueError as exc:
+                raise click.UsageError(str(exc)) from exc
+        what = "" if league.format == "round-robin" else \
+            f", format {league.format} {league.format_options}"
+        until = "always open" if league.entry_deadline is None else \
+            f"entries until {iso(league.entry_deadline)}"
+        click.echo(f"created league {league.name}: {until}, "
                    f"points {points}{', double' if double else ''}"
                    f"{', rounds every ' + format_duration(rounds_every) if rounds_every else ''}"
-                   f", ruleset {league.ruleset}")
+                   f"{what}, ruleset {league.ruleset}")
         if league.options:
             for line in ruleset_lines(league)[1:]:
                 echo(f"  {line}")
@@ -331,6 +370,10 @@ def league_show(name: str, show_addresses: bool) -> None:
         echo(f"  rounds every: {every}; next round: {iso(lg.next_round_at) or '-'}")
         echo(f"  points: {lg.points_win}/{lg.points_draw}/{lg.points_loss}"
                    f"{'; double round-robin' if lg.double else ''}")
+        from app.league.formats import describe
+
+        for line in describe(lg, "en"):
+            echo(f"  format: {line}")
         names: dict[int, str] = {}
         echo("entries:")
         for e, p, sheet in svc.entries_of(session, lg):
@@ -367,8 +410,9 @@ def league_show(name: str, show_addresses: bool) -> None:
 @click.argument("name")
 @_refusals
 def league_close(name: str) -> None:
-    """Close entries of NAME now: seat the entries, draw up the Berger schedule and mail every
-    player the pairings of round 1."""
+    """Close entries of NAME now: seat the entries, store the rounds the format pairs now (a
+    round robin's whole Berger schedule; round 1 of Swiss, knockout, accumulating) and mail
+    every player the pairings of round 1."""
     from sqlalchemy import func, select
 
     from app.db.models import Round
@@ -377,7 +421,9 @@ def league_close(name: str) -> None:
         lg = svc.get_league(session, name)
         svc.close_entries(session, lg, now=now(), settings=settings)
         n = session.scalar(select(func.count()).select_from(Round).where(Round.league_id == lg.id))
-        click.echo(f"closed entries of {lg.name}: {n} rounds scheduled ({lg.state})")
+        later = "" if (lg.format or "round-robin") == "round-robin" or lg.state == "finished" \
+            else f"; {lg.format}: each next round is paired after the results"
+        click.echo(f"closed entries of {lg.name}: {n} rounds scheduled ({lg.state}){later}")
 
 
 @league_group.command("run-round")

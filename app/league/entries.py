@@ -154,9 +154,15 @@ def lock_league(session: Session, league: League) -> League:
     session.execute(update(League).where(League.id == league.id).values(state=League.state))
     session.refresh(league)
     return league
+def _replacing_between_updates(league: League) -> bool:
+    """An accumulating round robin takes replacement sheets of seated entries between updates
+    (the next update fights the active sheets of when it is played: ``app.league.play``)."""
+    return (league.format or "") == "accumulating" and league.state in ("closed", "running")
 
 
 def _check_open(league: League, now: dt.datetime) -> None:
+    if _replacing_between_updates(league):
+        return
     deadline = as_utc(league.entry_deadline)
     if league.state != "open" or (deadline is not None and now >= deadline):
         raise EntriesClosed(f"entries to league {league.name!r} are closed")
@@ -194,6 +200,10 @@ def submit_entry(session: Session, league: League, player: Player, sheet_text: s
     entry = _entry(session, league, player)
     if entry is not None and entry.status == "disqualified":
         raise BadState(f"{player.address} is disqualified from {league.name!r}", "disqualified")
+    if _replacing_between_updates(league) and (entry is None or entry.seat is None
+                                               or entry.status != "active"):
+        raise EntriesClosed(f"entries to league {league.name!r} are closed: between updates "
+                            "only seated entries replace their unit")
     if entry is None:
         from app.league.ownership import new_key
 
@@ -229,6 +239,10 @@ def withdraw(session: Session, league: League, player: Player, *, now: dt.dateti
     if entry is None or entry.status != "active":
         raise NotEntered(f"{player.address} has no entry in {league.name!r}")
     entry.status = "withdrawn"
+    if (league.format or "") == "hill":  # its results stop counting on the hill at once
+        from app.league.hill import leave
+
+        leave(session, league, entry)
 
 
 def active_sheet(session: Session, entry: Entry) -> SheetVersion | None:

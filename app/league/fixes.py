@@ -40,6 +40,10 @@ def disqualify(session: Session, league: League, address: str, *, now: dt.dateti
     if entry.status == "disqualified":
         return
     entry.status = "disqualified"
+    if (league.format or "") == "hill":  # its results stop counting on the hill at once
+        from app.league.hill import leave
+
+        leave(session, league, entry)
     round_ids = select(Round.id).where(Round.league_id == league.id)
     session.execute(
         update(Battle)
@@ -61,21 +65,13 @@ def engine_note(battle: Battle, outcome: Any, lang: str, current: str) -> tuple[
     no note when the engine version is the one recorded; when it changed, a note saying so and
     whether the current engine reproduces the recorded result. When it does not, the log is not
     shown (it would contradict the recorded result, which stands)."""
+    from app.reports.league_battle import engine_note as note
+
     recorded = battle.engine_version or "?"
     if recorded == current:
         return "", True
-    if _same_result(battle, outcome):
-        if lang == "ja":
-            return (f"この結果はエンジン版 {recorded} で記録されました。ログはエンジン版 {current} で"
-                    "再計算したもので、同じ結果になりました。"), True
-        return (f"this result was recorded with engine version {recorded}; the log was "
-                f"recomputed with engine version {current} and gives the same result."), True
-    if lang == "ja":
-        return (f"この結果はエンジン版 {recorded} で記録されました。現在のエンジン版 {current} では"
-                "結果が変わるため、ログは表示できません。記録された結果が有効です。"), False
-    return (f"this result was recorded with engine version {recorded}; the current engine "
-            f"version {current} gives a different result, so the log cannot be shown. The "
-            "recorded result stands."), False
+    same = _same_result(battle, outcome)
+    return note(recorded, current, same, lang), same
 
 
 def resend(factory: sessionmaker[Session], settings: Any, league_name: str,

@@ -1,8 +1,10 @@
 """A league's lifecycle: creating it (names and limits), finding it, closing entries (seats and
 the schedule) and :func:`tick`, which does whatever is due.
 
-A league moves ``open`` → ``closed`` (entries closed, seats and the whole Berger schedule fixed)
-→ ``running`` (first round started) → ``finished`` (last round done); ``docs/league.md``.
+A league moves ``open`` → ``closed`` (entries closed, seats and round 1 fixed) → ``running``
+(first round started) → ``finished`` (the format has nothing more to pair); ``docs/league.md``.
+Each next round is asked of the league's format when a round is done (``app.league.play``).
+A hill never closes (``app.league.hill``).
 """
 
 from __future__ import annotations
@@ -12,11 +14,10 @@ import logging
 import unicodedata
 from typing import Any
 
-from sqlalchemy import insert, select
+from sqlalchemy import select
 from sqlalchemy.orm import Session, sessionmaker
 
 from app.db.models import (
-    Battle,
     Entry,
     League,
     Round,
@@ -27,7 +28,6 @@ from app.league.entries import _check_open, active_sheet, find_league, open_leag
 from app.league.errors import BadState, LeagueError
 from app.league.play import _play_rounds
 from app.league.results import queue_standings
-from app.league.schedule import berger_schedule
 from app.league.timeparse import as_utc, format_duration, iso
 
 _log = logging.getLogger("amaryllis.league")
@@ -166,15 +166,20 @@ def check_league_name(name: str) -> str:
 
 def close_entries(session: Session, league: League, *, now: dt.datetime,
                   settings: Any = None) -> None:
-    """Close entries: seat the active entries (in order of entry, seat 0 first) and create every
-    round and battle of the Berger schedule, with each side's active sheet version fixed.
+    """Close entries: seat the active entries (in order of entry, seat 0 first) and store the
+    rounds the league's format pairs now (``app.league.formats``), with each side's active sheet
+    version fixed: a round robin's whole Berger table (results never change it, so its rounds
+    are known, mailed and shown from the start), round 1 of any other format (the format is
+    asked for round k + 1 when round k is done: ``app.league.play``).
 
-    Round k is scheduled at ``now + (k - 1) × rounds_every`` (unscheduled without an interval:
-    the organizer runs rounds). With fewer than two entries the league is finished at once.
+    Round k is scheduled at ``now + (k - 1) × rounds_every``, unscheduled without an interval
+    (the organizer runs rounds). When the format
+    has nothing to pair (fewer than two entries) the league is finished at once.
     With ``settings`` (the server's :class:`app.config.Settings`), every seated player is mailed
     the pairings of round 1 (the standings "before round 1", :func:`queue_standings` with round 0),
-    so the schedule is known before any battle; with fewer than two entries, the seated player
-    is mailed (the same way, threaded under their entry) that the league did not take place. Raises :class:`BadState` unless the league is open.
+    so the first round is known before any battle; with fewer than two entries, the seated player
+    is mailed (the same way, threaded under their entry) that the league did not take place.
+    Raises :class:`BadState` unless the league is open, and for a hill (always open).
 
     Takes the league lock first (:func:`app.league.entries.lock_league`): entries submitted
     at the same moment either commit before it (and are seated) or wait and find the league
@@ -183,6 +188,11 @@ def close_entries(session: Session, league: League, *, now: dt.datetime,
     _lock_league(session, league.id)
     if league.state != "open":
         raise BadState(f"league {league.name!r} is {league.state}, not open")
+    if (league.format or "") == "hill":
+        raise BadState(f"league {league.name!r} is a hill: it is always open", "hill")
+    from app.formats import RoundPairings
+    from app.formats.round_robin import RoundRobin
+    from app.league.formats import advance, format_of, store_round
     from app.league.ownership import expire_pending
 
     expire_pending(session, league, now)  # no replacement or withdrawal waits past the close
@@ -190,50 +200,52 @@ def close_entries(session: Session, league: League, *, now: dt.datetime,
         select(Entry).where(Entry.league_id == league.id, Entry.status == "active")
         .order_by(Entry.id)
     ).all()
-    sheets: dict[int, int] = {}
-    seated: list[Entry] = []
-    for e in entries:
-        sv = active_sheet(session, e)
-        if sv is not None:
-            sheets[e.id] = sv.id
-            seated.append(e)
+    seated: list[Entry] = [e for e in entries if active_sheet(session, e) is not None]
     for seat, e in enumerate(seated):
         e.seat = seat
-    schedule = berger_schedule(len(seated), double=league.double)
-    every = dt.timedelta(seconds=league.rounds_every_s) if league.rounds_every_s else None
-    round_rows: list[Round] = []
-    for k, boards in enumerate(schedule):
-        try:
-            at = (now + k * every) if every else None
-        except OverflowError:
-            raise BadState(f"league {league.name!r}: round {k + 1} would be scheduled past the "
-                           f"year 9999 (rounds every {format_duration(league.rounds_every_s or 0)})",
-                           "bad-interval") from None
-        rnd = Round(league_id=league.id, number=k + 1, state="scheduled", scheduled_at=at)
-        session.add(rnd)
-        round_rows.append(rnd)
     session.flush()
-    rows: list[dict[str, Any]] = []
-    for rnd, boards in zip(round_rows, schedule, strict=True):
-        for p in boards:
-            a = seated[p.a]
-            b = seated[p.b] if p.b is not None else None
-            rows.append(dict(
-                round_id=rnd.id, board=p.board, entry_a_id=a.id,
-                entry_b_id=b.id if b else None, sheet_a_id=sheets[a.id],
-                sheet_b_id=sheets[b.id] if b else None,
-                state="pending" if b else "done", reason=None if b else "bye",
-                winner=None, fought_at=None if b else now,
-            ))
-    if rows:
-        session.execute(insert(Battle), rows)
-    league.state = "closed" if schedule else "finished"
-    league.next_round_at = round_rows[0].scheduled_at if round_rows else None
+    every = dt.timedelta(seconds=league.rounds_every_s) if league.rounds_every_s else None
+    fmt = format_of(league)
+    if isinstance(fmt, RoundRobin):
+        # results never change a Berger table: its rounds are stored at once, as the format
+        # pairs them (round k is what next_round answers after k - 1 rounds: tests/league)
+        ids = [e.id for e in seated]
+        first: Round | str = "too-few-entries"
+        for k in range(1, fmt.rounds_planned(len(ids)) + 1 if len(ids) >= 2 else 1):
+            try:
+                at = (now + (k - 1) * every) if every else None
+            except OverflowError:
+                raise BadState(f"league {league.name!r}: round {k} would be scheduled past the "
+                               f"year 9999 (rounds every "
+                               f"{format_duration(league.rounds_every_s or 0)})",
+                               "bad-interval") from None
+            rnd = store_round(session, league, RoundPairings(k, fmt.round_pairings(ids, k)),
+                              scheduled_at=at, now=now)
+            first = rnd if k == 1 else first
+    else:
+        first = advance(session, league, scheduled_at=now if every else None, now=now)
+    league.state = "finished" if isinstance(first, str) else "closed"
+    league.next_round_at = None if isinstance(first, str) else first.scheduled_at
     if settings is not None and seated:
         # the pairings of round 1 or, with fewer than two entries, the news that the league
         # did not take place (the standings templates' "cancelled" text)
         session.flush()
         queue_standings(session, settings, league, 0, now=now)
+
+
+def next_scheduled_at(league: League, rnd: Round, now: dt.datetime) -> dt.datetime | None:
+    """When the round after ``rnd`` is due: ``rounds_every`` after ``rnd``'s own time (so the
+    timetable set at close holds), ``None`` without an interval. Raises :class:`BadState`
+    (``bad-interval``) past the year 9999."""
+    if not league.rounds_every_s:
+        return None
+    base = as_utc(rnd.scheduled_at) or now
+    try:
+        return base + dt.timedelta(seconds=league.rounds_every_s)
+    except OverflowError:
+        raise BadState(f"league {league.name!r}: round {rnd.number + 1} would be scheduled past "
+                       f"the year 9999 (rounds every {format_duration(league.rounds_every_s)})",
+                       "bad-interval") from None
 
 
 def tick(factory: sessionmaker[Session], settings: Any, *, now: dt.datetime) -> list[str]:
@@ -259,24 +271,34 @@ def tick(factory: sessionmaker[Session], settings: Any, *, now: dt.datetime) -> 
                     done.append(f"closed entries of {league.name}")
         except Exception as exc:  # noqa: BLE001 - one league must not stop the others
             done.append(_tick_error(lname, "closing entries", exc))
-    with transaction(factory) as session:
-        work: dict[int, list[tuple[int, str, int, int]]] = {}
-        for league in session.scalars(select(League).where(League.state.in_(("closed", "running")))
-                                      .order_by(League.id)):
-            for rnd in session.scalars(select(Round).where(Round.league_id == league.id,
-                                                           Round.state != "done")
-                                       .order_by(Round.number)):
-                at = as_utc(rnd.scheduled_at)
-                if at is None or at > now:
-                    break
-                work.setdefault(league.id, []).append((league.id, league.name, rnd.id,
-                                                       rnd.number))
-    for rounds in work.values():
-        try:
-            for _, name, number in _play_rounds(factory, settings, rounds, now):
-                done.append(f"played round {number} of {name}")
-        except Exception as exc:  # noqa: BLE001 - one league must not stop the others
-            done.append(_tick_error(rounds[0][1], "playing rounds", exc))
+    failed: set[int] = set()
+    while True:  # each round done may bring the next one, due already (the format pairs it)
+        with transaction(factory) as session:
+            work: dict[int, list[tuple[int, str, int, int]]] = {}
+            for league in session.scalars(select(League).where(
+                    League.state.in_(("closed", "running"))).order_by(League.id)):
+                if league.id in failed:
+                    continue
+                for rnd in session.scalars(select(Round).where(Round.league_id == league.id,
+                                                               Round.state != "done")
+                                           .order_by(Round.number)):
+                    at = as_utc(rnd.scheduled_at)
+                    if at is None or at > now:
+                        break
+                    work.setdefault(league.id, []).append((league.id, league.name, rnd.id,
+                                                           rnd.number))
+        if not work:
+            break
+        for lid, rounds in work.items():
+            try:
+                played = _play_rounds(factory, settings, rounds, now)
+                for _, name, number in played:
+                    done.append(f"played round {number} of {name}")
+                if not played:
+                    failed.add(lid)  # nothing to do after all: do not ask again this tick
+            except Exception as exc:  # noqa: BLE001 - one league must not stop the others
+                failed.add(lid)
+                done.append(_tick_error(rounds[0][1], "playing rounds", exc))
     return done
 
 

@@ -89,6 +89,8 @@ def _report_rows(cast: _Cast, round_number: int, b: _B, result: Any, now: dt.dat
         render_league_battle,
         subject,
     )
+    from app.rules import DEFAULT_RULESET, find_ruleset
+    from app.web.urls import mail_link
 
     groups: dict[tuple[str, str], list[Copy]] = {}
     for side, entry_id, sheet_id in ((0, b.entry_a_id, b.sheet_a_id),
@@ -107,10 +109,12 @@ def _report_rows(cast: _Cast, round_number: int, b: _B, result: Any, now: dt.dat
     outcome = rs.outcome(result)
     rows: list[dict[str, Any]] = []
     logs: dict[str, str] = {}
+    reports: dict[str, Any] = {}  # the BattleReport per language, for the HTML part's layout
     for (lang, charset), copies in groups.items():
         note, show_log = (notes or {}).get(lang, ("", True))
         if show_log and lang not in logs:
-            logs[lang] = render_report(rs.report(ua, ub, result, lang=lang), fmt="text")
+            reports[lang] = rs.report(ua, ub, result, lang=lang)
+            logs[lang] = render_report(reports[lang], fmt="text")
         ctx = LeagueBattleContext(
             league=cast.league_name, round=round_number, board=b.board,
             player_a=cast.name(b.entry_a_id), unit_a=name_a,
@@ -122,6 +126,9 @@ def _report_rows(cast: _Cast, round_number: int, b: _B, result: Any, now: dt.dat
             ruleset=rs.name, header=tuple(rs.describe(lang)) if rs.name != "amaryllis" or rs.options
             else (),
             finals=_finals(outcome, lang) if rs.party or rs.name != "amaryllis" else ((), ()),
+            battle=reports.get(lang) if show_log else None,
+            url=mail_link(cast.public_url, cast.league_name, b.id),
+            decision=_decision(cast, round_number, b, lang),
         )
         rows += build_rows(
             copies, kind="report", now=now, sender=cast.sender, sender_name=cast.sender_name,
@@ -135,11 +142,14 @@ def _report_rows(cast: _Cast, round_number: int, b: _B, result: Any, now: dt.dat
 def _finals(outcome: Any, lang: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """Each side's final swordmasters in words, present ones front first then exited ones
     (``Outcome.final``): ``name HP 7/15`` (``exited`` marked)."""
+    from app.reports.i18n import gettext
+
+    exited = gettext(lang)(" (exited)")
     out = []
     for side in outcome.final:
         lines = []
         for f in side:
-            mark = ("（退場）" if lang == "ja" else " (exited)") if f.exited else ""
+            mark = exited if f.exited else ""
             mp = f" MP {f.mp}" if f.mp else ""
             lines.append(f"{f.name} HP {f.hp}/{f.max_hp}{mp}{mark}")
         out.append(tuple(lines))
@@ -161,6 +171,23 @@ def battle_values(rs: Any, result: Any, version: str) -> dict[str, Any]:
     return dict(engine_version=version, winner=o.winner, reason=o.termination, turns=o.turns,
                 hp_a=side_hp(o, 0), hp_b=side_hp(o, 1), margin=o.margin, outcome=o.to_json(),
                 final=_final_json(o))
+def _decision(cast: _Cast, round_number: int, b: _B, lang: str) -> str:
+    """A knockout's drawn battle: who goes through and by which stated rule (HP margin, then
+    the published seed's lot: ``Knockout.decide``), in ``lang``; ``""`` otherwise."""
+    from app.formats import Game, Pairing, Result
+    from app.formats.knockout import Knockout
+
+    fmt = cast.fmt
+    if not isinstance(fmt, Knockout) or b.winner is not None or b.reason is None:
+        return ""
+    game = Game(Pairing(b.board, b.entry_a_id, b.entry_b_id),
+                Result(None, int(b.hp_a or 0) - int(b.hp_b or 0)))
+    d = fmt.decide(round_number, game)
+    if d is None:
+        return ""
+    unit = cast.unit(b.sheet_a_id if d.winner == b.entry_a_id else b.sheet_b_id)
+    return fmt.decision_text(d, lang).format(winner=cast.rules.label(unit), loser="") + \
+        ("。" if lang == "ja" else ". ") + fmt.draw_rule(lang)
 
 
 def _fight(cast: _Cast, round_number: int, pending: list[_B],
@@ -248,6 +275,11 @@ def _prepare_round(factory: sessionmaker[Session], settings: Any, league_id: int
         cast = (casts or {}).get(league_id) or _load_cast(session, league, settings)
         if casts is not None:
             casts[league_id] = cast
+        if (league.format or "") == "accumulating":
+            _refresh_sheets(session, round_id)
+            cast = _load_cast(session, league, settings)  # replacements since the last update
+            if casts is not None:
+                casts[league_id] = cast
         pending = [_B.of(b) for b in session.scalars(
             select(Battle).where(Battle.round_id == round_id, Battle.state == "pending")
             .order_by(Battle.board))]
@@ -259,6 +291,27 @@ def _prepare_round(factory: sessionmaker[Session], settings: Any, league_id: int
         size = max(1, min(size, -(-len(pending) // (2 * workers))))
     chunks = [pending[i:i + size] for i in range(0, len(pending), size)]
     return _Prepared(league_id, name, round_id, number, cast, chunks)
+
+
+def _refresh_sheets(session: Session, round_id: int) -> None:
+    """An accumulating update fights the units as they are when it is played: the pending
+    battles of ``round_id`` take each side's active sheet now (a replacement since the update
+    was paired counts)."""
+    from app.db.models import SheetVersion
+
+    rows = list(session.scalars(select(Battle).where(Battle.round_id == round_id,
+                                                     Battle.state == "pending")))
+    eids = {e for b in rows for e in (b.entry_a_id, b.entry_b_id) if e is not None}
+    if not eids:
+        return
+    active = {eid: sid for eid, sid in session.execute(
+        select(SheetVersion.entry_id, SheetVersion.id).where(SheetVersion.entry_id.in_(eids),
+                                                             SheetVersion.active))}
+    for b in rows:
+        b.sheet_a_id = active.get(b.entry_a_id, b.sheet_a_id)
+        if b.entry_b_id is not None:
+            b.sheet_b_id = active.get(b.entry_b_id, b.sheet_b_id)
+    session.flush()
 
 
 def _store_chunk(factory: sessionmaker[Session], prep: _Prepared,
@@ -299,19 +352,33 @@ def _close_round(factory: sessionmaker[Session], settings: Any, prep: _Prepared,
 
 def _finish_round(session: Session, settings: Any, league: League, rnd: Round,
                   now: dt.datetime, cast: _Cast) -> None:
-    """Close a round whose battles are all done: queue the standings to every seated active
-    player, mark it done, schedule the next one or finish the league."""
-    queue_standings(session, settings, league, rnd.number, now=now, cast=cast)
+    """Close a round whose battles are all done: mark it done, rate it (one rating period,
+    ``app.league.ratings``), store the next round as the format pairs it after these results
+    (a round stored already, e.g. the whole Berger table of a league from before formats, is
+    simply next) or finish the league, then queue the standings, with the next pairings, to
+    every seated active player. All in the caller's transaction."""
+    from app.league.formats import advance
+    from app.league.lifecycle import next_scheduled_at
+    from app.league.ratings import rate_round
+
     rnd.state = "done"
     rnd.done_at = now
+    session.flush()
+    rate_round(session, league, rnd)
     nxt = session.scalar(select(Round).where(Round.league_id == league.id,
                                              Round.state != "done", Round.id != rnd.id)
                          .order_by(Round.number).limit(1))
+    if nxt is None:
+        answer = advance(session, league, scheduled_at=next_scheduled_at(league, rnd, now),
+                         now=now)
+        nxt = None if isinstance(answer, str) else answer
     if nxt is None:
         league.state = "finished"
         league.next_round_at = None
     else:
         league.next_round_at = nxt.scheduled_at
+    session.flush()
+    queue_standings(session, settings, league, rnd.number, now=now, cast=cast)
 
 
 def run_round(factory: sessionmaker[Session], settings: Any, league_name: str, *,
@@ -340,7 +407,21 @@ def run_round(factory: sessionmaker[Session], settings: Any, league_name: str, *
             pending = [r for r in rounds if r.state != "done"]
             chosen = pending if all_rounds else pending[:1]
         todo = [(league.id, league.name, r.id, r.number) for r in chosen if r.state != "done"]
-    return [number for _, _, number in _play_rounds(factory, settings, todo, now)]
+    played = [number for _, _, number in _play_rounds(factory, settings, todo, now)]
+    # the format pairs each round after the one before: keep asking while rounds appear
+    while all_rounds and round_number is None and played:
+        with transaction(factory) as session:
+            league = get_league(session, league_name)
+            more = [(league.id, league.name, r.id, r.number) for r in session.scalars(
+                select(Round).where(Round.league_id == league.id, Round.state != "done")
+                .order_by(Round.number))]
+        if not more:
+            break
+        got = [number for _, _, number in _play_rounds(factory, settings, more, now)]
+        if not got:
+            break
+        played += got
+    return played
 
 
 def _play_rounds(factory: sessionmaker[Session], settings: Any,

@@ -323,6 +323,45 @@ class PlayerView:
 
     player: PlayerRef
     entries: tuple[PlayerEntry, ...]
+    rating: PlayerRatingView | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class RatingLine:
+    """One rating period of a player's history: league and round, the rating (ordinal,
+    ``mu − 3σ``) before and after, and the games of the period."""
+
+    league: str
+    round: int
+    before: float
+    after: float
+    wins: int
+    draws: int
+    losses: int
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerRatingView:
+    """A player's rating across leagues (OpenSkill, ``app.league.ratings``): the ordinal shown,
+    ``mu``, ``sigma``, the rated games and the history, oldest first."""
+
+    ordinal: float
+    mu: float
+    sigma: float
+    games: int
+    history: tuple[RatingLine, ...]
+
+
+def player_rating(session: Session, player_id: int) -> PlayerRatingView | None:
+    """The player's rating and history, ``None`` before their first rated game."""
+    from app.league import ratings
+
+    now = ratings.current(session, [player_id]).get(player_id)
+    if now is None:
+        return None
+    hist = tuple(RatingLine(h.league, h.round, h.ordinal_before, h.ordinal, h.wins, h.draws,
+                            h.losses) for h in ratings.history(session, player_id))
+    return PlayerRatingView(now.ordinal, now.mu, now.sigma, now.games, hist)
 
 
 # --------------------------------------------------------------------------- helpers
@@ -556,6 +595,14 @@ def _scores(session: Session, league: League, stamp: Any) -> tuple[int, list[st.
     if hit is not None:
         return hit  # type: ignore[no-any-return]
     after = _after_round(session, league)
+    if (league.format or "round-robin") != "round-robin":
+        # Swiss, knockout, accumulating, the hill: the format's own table (app.league.results)
+        from app.league.results import _format_scores
+
+        value = (after, _format_scores(session, league,
+                                       None if league.format == "hill" else after))
+        _cache.put(key, stamp, value)
+        return value
     entries = [eid for eid, _seat in session.execute(
         select(Entry.id, Entry.seat).where(Entry.league_id == league.id,
                                            Entry.status == "active", Entry.seat.is_not(None))
@@ -878,4 +925,4 @@ def player_view(session: Session, player_id: int) -> PlayerView | None:
                                    names.active.get(entry.id, ""), standing, boards))
     if not entries:
         return None
-    return PlayerView(ref, tuple(entries))
+    return PlayerView(ref, tuple(entries), player_rating(session, player.id))

@@ -4,6 +4,7 @@ rendering and the standings mails queued after each round.
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 from typing import Any
 
@@ -43,6 +44,45 @@ def _games(session: Session, league: League, upto_round: int | None) -> tuple[
     return games, byes
 
 
+def _number(value: Any) -> Any:
+    """An exact score as an ``int`` when integral, else a ``float`` (for the templates)."""
+    from fractions import Fraction
+
+    v = Fraction(value)
+    return v.numerator if v.denominator == 1 else float(v)
+
+
+def _format_scores(session: Session, league: League, upto_round: int | None) -> list[st.Score]:
+    """The league format's standings (``Format.standings``: a Swiss table with Buchholz, a
+    knockout ranked by rounds survived, an accumulating total, the hill's members) as the
+    :class:`app.league.standings.Score` lines the templates print: ``points`` the format's
+    primary score, ``sonneborn_berger`` and ``hp_margin`` its tiebreaks of those names (0 when
+    it has none), ``head_to_head`` 0."""
+    from fractions import Fraction
+
+    from app.league.formats import inputs
+
+    fmt, entries, history, inactive = inputs(session, league, upto=upto_round)
+    if (league.format or "") == "hill":
+        from app.formats.hill import Hill
+        from app.league.hill import state_of
+
+        assert isinstance(fmt, Hill)
+        table = fmt.table(state_of(league, fmt)) if upto_round is None else \
+            fmt.standings(entries, history, inactive=inactive)
+    else:
+        table = fmt.standings(entries, history, inactive=inactive)
+    out: list[st.Score] = []
+    for r in table.rows:
+        tbs = dict(r.tiebreaks)
+        out.append(st.Score(entry=r.entry, rank=r.rank, shared=r.shared, played=r.played,
+                            wins=r.wins, draws=r.draws, losses=r.losses, byes=r.byes,
+                            points=_number(r.points), head_to_head=0,
+                            sonneborn_berger=Fraction(tbs.get("sonneborn_berger", 0)),
+                            hp_margin=int(tbs.get("margin", 0))))
+    return out
+
+
 def standings(session: Session, league: League, *,
               upto_round: int | None = None) -> list[st.StandingRow]:
     """The standings of ``league`` (after round ``upto_round``, default: everything played),
@@ -53,10 +93,16 @@ def standings(session: Session, league: League, *,
     if league.state != "open":
         entries = [e for e in entries if e.seat is not None]
     entries.sort(key=lambda e: (e.seat if e.seat is not None else 10**9, e.id))
-    games, byes = _games(session, league, upto_round)
-    scores = st.compute([e.id for e in entries], games,
-                        st.Points(league.points_win, league.points_draw, league.points_loss), byes)
+    if (league.format or "") == "hill" or \
+            ((league.format or "round-robin") != "round-robin" and league.state != "open"):
+        scores = _format_scores(session, league, upto_round)
+    else:
+        games, byes = _games(session, league, upto_round)
+        scores = st.compute([e.id for e in entries], games,
+                            st.Points(league.points_win, league.points_draw, league.points_loss),
+                            byes)
     by_id = {e.id: e for e in entries}
+    scores = [sc for sc in scores if sc.entry in by_id]
     pids = [e.player_id for e in entries]
     players = {p.id: p for p in session.scalars(select(Player).where(Player.id.in_(pids)))} \
         if pids else {}
@@ -113,8 +159,22 @@ def standings_context(session: Session, league: League, *, upto_round: int | Non
         state = "finished"  # without rounds: the league did not take place (ctx.cancelled)
     else:
         state = league.state if league.state != "finished" else "running"
+    from app.league import ratings as rt
+    from app.league.formats import describe, inputs, rounds_planned
+
+    planned = rounds_planned(session, league) if rounds else None
+    lines = {lang: describe(league, lang) for lang in ("ja", "en")}
+    updates: dict[int, list[Any]] = {}
+    if (league.format or "") == "accumulating" and rounds:
+        fmt, entries, history, inactive = inputs(session, league, upto=after)
+        table = fmt.standings(entries, history, inactive=inactive)
+        updates = {r.entry: list(r.detail.get("updates", [])) for r in table.rows}
+    rated = rt.current(session, {r.player_id for r in rows})
     return StandingsContext(
-        league=league.name, state=state, after_round=after, rounds_total=len(rounds),
+        format_name=league.format or "round-robin", format_lines=lines, updates=updates,
+        ratings={pid: f"{r.ordinal:.2f}" for pid, r in rated.items()},
+        league=league.name, state=state,
+        after_round=after, rounds_total=max(planned or 0, len(rounds)),
         points=f"{league.points_win}/{league.points_draw}/{league.points_loss}", rows=rows,
         next_round=nxt.number if nxt else None,
         next_round_at=(iso(nxt.done_at if nxt.state == "done" and nxt.done_at else nxt.scheduled_at)
@@ -125,34 +185,26 @@ def standings_context(session: Session, league: League, *, upto_round: int | Non
 
 
 def render_standings(session: Session, league: League, *, lang: str, fmt: str = "text",
-                     upto_round: int | None = None) -> str:
+                     upto_round: int | None = None, public_url: str = "") -> str:
     """The standings of ``league`` rendered in ``lang`` (``ja``/``en``) as ``fmt``
-    (``text``/``html``). Raises ``ValueError`` for an unknown language or format."""
+    (``text``/``html``; with ``public_url``, the HTML links to the league's page). Raises
+    ``ValueError`` for an unknown language or format."""
     from app.reports.standings import render_standings_context
+    from app.web.urls import mail_link
 
-    return render_standings_context(standings_context(session, league, upto_round=upto_round),
+    ctx = standings_context(session, league, upto_round=upto_round)
+    return render_standings_context(dataclasses.replace(ctx, url=mail_link(public_url, league.name)),
                                     lang=lang, fmt=fmt)
 
 
 def _standings_subject(league: str, after: int, lang: str, final: bool,
                        cancelled: bool = False, resent: bool = False) -> str:
     """The subject of the standings mail after round ``after``; ``resent`` marks a copy queued
-    again by ``league resend`` (``（再送）`` / ``(resent)``)."""
-    mark = ("（再送）" if lang == "ja" else " (resent)") if resent else ""
-    return _standings_subject_plain(league, after, lang, final, cancelled) + mark
+    again by ``league resend`` (:func:`app.reports.standings.standings_subject`)."""
+    from app.reports.standings import standings_subject
 
-
-def _standings_subject_plain(league: str, after: int, lang: str, final: bool,
-                             cancelled: bool) -> str:
-    if cancelled:  # closed with fewer than two entries
-        return (f"[{league}] リーグは開催されませんでした（参加者が2名未満）" if lang == "ja"
-                else f"[{league}] The league did not take place (fewer than two entries)")
-    if after == 0:  # sent when entries close: the schedule is the news
-        return (f"[{league}] エントリー締切：第1回戦の組み合わせ" if lang == "ja"
-                else f"[{league}] Entries closed: the pairings of round 1")
-    if lang == "ja":
-        return f"[{league}] 第{after}回戦終了時の順位表" + ("（最終）" if final else "")
-    return f"[{league}] Standings after round {after}" + (" (final)" if final else "")
+    return standings_subject(league, after, lang, final=final, cancelled=cancelled,
+                             resent=resent)
 
 
 def queue_standings(session: Session, settings: Any, league: League, round_number: int, *,
@@ -164,10 +216,12 @@ def queue_standings(session: Session, settings: Any, league: League, round_numbe
     (``app.league.outbox``). Returns the number of mails queued."""
     from app.league.outbox import Copy, queue_copies
     from app.reports.standings import render_standings_context
+    from app.web.urls import mail_link
 
     if cast is None:
         cast = _load_cast(session, league, settings)
-    ctx = standings_context(session, league, upto_round=round_number)
+    ctx = dataclasses.replace(standings_context(session, league, upto_round=round_number),
+                              url=mail_link(getattr(settings, "public_url", "") or "", league.name))
     active_sheet_of = {s.entry_id: s.id for s in cast.sheets.values() if s.active}
     groups: dict[tuple[str, str], list[Copy]] = {}
     for row in ctx.rows:

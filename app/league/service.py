@@ -97,7 +97,6 @@ from app.league.results import (  # noqa: F401
     standings_context,
     render_standings,
     _standings_subject,
-    _standings_subject_plain,
     queue_standings,
 )
 from app.league.fixes import (  # noqa: F401

@@ -59,12 +59,11 @@ MAX_REPLY_SUBJECT = 160
 
 
 def render_mail(name: str, lang: str, /, **context: Any) -> str:
-    """Render ``templates/mail/<name>.<lang>.txt`` (StrictUndefined) with ``context``."""
-    from app.reports.render import environment
+    """Render ``templates/mail/<name>.txt`` in ``lang`` (StrictUndefined) with ``context``
+    (:func:`app.reports.render.render_mail`: one template, the catalogs give the language)."""
+    from app.reports.render import render_mail as render
 
-    if lang not in ("ja", "en"):
-        lang = "ja"
-    return environment().get_template(f"mail/{name}.{lang}.txt").render(**context)
+    return render(name, lang, **context)
 
 
 def handle(ctx: MailContext) -> Outcome:

@@ -2,7 +2,7 @@
 texts: header, sheets, each turn's lines and state lines, verdict and why) rendered with Jinja as
 text or HTML, in the report's language.
 
-Templates: ``templates/reports/battle.<lang>.<txt|html>``, generic over ``BattleReport``: they
+Templates: ``templates/reports/battle.{txt,html}`` (one file for both languages), generic over ``BattleReport``: they
 lay the texts out and add only the words of the layout (``第１ターン``/``Turn 1``, ``結果``/
 ``Result``). Rulesets write the lines (``Ruleset.report``); this module imports none of them.
 """
@@ -27,7 +27,7 @@ def zen(value: object) -> str:
 
 @dataclass(frozen=True)
 class BattleReportView:
-    """Everything the ``battle.<lang>.*`` templates may use.
+    """Everything the ``reports/battle.*`` templates may use.
 
     Attributes:
         report: the ruleset's report (the fields below are its own, for the templates).
@@ -39,6 +39,7 @@ class BattleReportView:
         verdict: the result in words; explanation: why, one line each.
         title: an optional heading (league and round, test battle), or ``""``.
         z: prints a number the Japanese way (full-width) in Japanese, ``str`` in English.
+        url: the battle's page on the web, or ``""`` (the HTML part links to it).
     """
 
     report: BattleReport
@@ -50,19 +51,21 @@ class BattleReportView:
     explanation: tuple[str, ...]
     title: str
     z: Callable[[object], str]
+    url: str = ""
 
 
 def render_report(report: BattleReport, *, fmt: str = "text", title: str = "",
-                  sheets: bool = True) -> str:
+                  sheets: bool = True, url: str = "") -> str:
     """Render ``report`` in its language as ``fmt`` (``"text"`` or ``"html"``).
 
-    ``sheets=False`` leaves out the two sheets. Raises ``ValueError`` for an unknown language
-    or format.
+    ``sheets=False`` leaves out the two sheets; ``url`` is a link to the battle's page (HTML
+    only). Raises ``ValueError`` for an unknown language or format.
     """
     view = BattleReportView(
         report=report, names=report.names, header=report.header,
         sheets=report.sheets if sheets else (), turns=report.turns, verdict=report.verdict,
-        explanation=report.explanation, title=title, z=zen if report.lang == "ja" else str)
+        explanation=report.explanation, title=title, z=zen if report.lang == "ja" else str,
+        url=url)
     return render("battle", view, lang=report.lang, fmt=fmt)
 
 

@@ -3,8 +3,9 @@ and the Babel message catalogs in ``templates/locale/<lang>/LC_MESSAGES/messages
 
 Templates are written once, with English message ids (``{% trans %}…{% endtrans %}``,
 ``{{ _("…") }}``, ``{{ ngettext(…) }}``); the catalogs give the Japanese (and, where wanted, a
-polished English) text. The web view uses this module today; the mail and report templates can
-move to it with no change here (:func:`environment` takes the autoescape policy).
+polished English) text. The web view (``kind="html"``) and the mails and reports
+(``kind="text"``, through :mod:`app.reports.render`) all render through it; Python code gets its
+words from :func:`gettext` and :func:`pgettext` (``docs/translating.md``).
 
 Catalogs are compiled **at run time**: :func:`translations` reads the ``.po`` file with Babel and
 compiles it in memory once per process (a few milliseconds), so a fresh clone and ``pip install -e .``
@@ -14,9 +15,9 @@ templates/locale``).
 
 Updating the catalogs after editing templates (``babel.cfg`` at the top of the repository)::
 
-    .venv/bin/pybabel extract -F babel.cfg -o templates/locale/messages.pot .
-    .venv/bin/pybabel update -i templates/locale/messages.pot -d templates/locale
-    # translate the new entries in templates/locale/ja/LC_MESSAGES/messages.po, then check:
+    .venv/bin/pybabel extract -F babel.cfg -o templates/locale/messages.pot --no-location --sort-output .
+    .venv/bin/pybabel update -i templates/locale/messages.pot -d templates/locale --no-fuzzy-matching
+    .venv/bin/python scripts/fill_ja_catalog.py   # the Japanese of every message, then check:
     .venv/bin/python -m pytest -q tests/web/test_i18n.py
 
 A new language is ``pybabel init -i templates/locale/messages.pot -d templates/locale -l XX`` and
@@ -36,8 +37,11 @@ from babel.messages.pofile import read_po
 from babel.support import NullTranslations, Translations
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
 
-#: the top-level ``templates/`` folder (web pages, mails, reports, partials and ``locale/``)
-TEMPLATES = Path(__file__).resolve().parents[2] / "templates"
+from app import paths
+
+#: the ``templates/`` folder (web pages, mails, reports, partials and ``locale/``): at the top of
+#: the checkout, or inside the installed package (``app.paths``)
+TEMPLATES = paths.TEMPLATES
 #: the message catalogs: ``<lang>/LC_MESSAGES/messages.po``
 LOCALE_DIR = TEMPLATES / "locale"
 #: the languages with a catalog, the first is the default
@@ -81,6 +85,17 @@ def _load(lang: str) -> NullTranslations:
 def gettext(lang: str) -> Callable[[str], str]:
     """``gettext`` of ``lang`` for Python code (``_ = gettext("ja"); _("Standings")``)."""
     return translations(lang).gettext
+
+
+def pgettext(lang: str) -> Callable[[str, str], str]:
+    """``pgettext`` of ``lang``: a message id with a context (``pgettext("ja")("a report's
+    subject", "draw")``)."""
+    tr = translations(lang)
+
+    def pgettext(context: str, message: str) -> str:
+        return str(tr.pgettext(context, message))
+
+    return pgettext
 
 
 def environment(lang: str, *, kind: str = "html", name: str = "",

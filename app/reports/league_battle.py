@@ -4,14 +4,16 @@ result and why, an engine note) around the battle report of
 
 The body is the same for both players of a battle (in each one's language), so it is built once
 per language (see ``app.league.outbox``). Templates:
-``templates/reports/league_battle.{ja,en}.{txt,html}``.
+``templates/reports/league_battle.{txt,html}`` (words shared by both in ``reports/_league_battle.txt``).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
+from app.reports import i18n
 from app.reports.render import render
+from app.rules.base import BattleReport
 
 
 @dataclass(frozen=True, slots=True)
@@ -31,8 +33,16 @@ class LeagueBattleContext:
         report: the battle report text (``render_battle``, text format), or ``""`` when the log
             cannot be shown (see ``engine_note``).
         engine_version: the engine version that decided the recorded result.
+        decision: a knockout's drawn battle: who goes through and by which stated rule
+            (``""`` otherwise).
         engine_note: ``""`` normally; otherwise why the log was recomputed with another engine
             version and whether that reproduced the recorded result.
+        battle: the ruleset's :class:`~app.rules.base.BattleReport` of the battle in the mail's
+            language, for the HTML part's layout (sheets side by side, per turn the lines and a
+            state table with HP bars), or ``None`` (the HTML part then shows ``report`` as text,
+            or no log at all when ``report`` is empty too).
+        url: the battle's page on the web view (``app.web.urls.mail_link``, with the
+            ``public_url`` setting), or ``""`` for no link.
         ruleset: the league's ruleset name (``League.ruleset``).
         header: the ruleset and its league options, one line each (``Ruleset.describe``);
             empty for an Amaryllis league without options (its mails never printed one).
@@ -55,6 +65,9 @@ class LeagueBattleContext:
     report: str
     engine_version: str
     engine_note: str
+    battle: BattleReport | None = None
+    url: str = ""
+    decision: str = ""
     ruleset: str = "amaryllis"
     header: tuple[str, ...] = ()
     finals: tuple[tuple[str, ...], tuple[str, ...]] = ((), ())
@@ -63,14 +76,35 @@ class LeagueBattleContext:
 def subject(ctx: LeagueBattleContext, lang: str, *, resent: bool = False) -> str:
     """The mail subject, e.g. ``[LEAGUE] 第3回戦：グリスク vs ヌト — ヌトの勝利`` or
     ``[LEAGUE] Round 3: Grisk vs Nut — Nut wins``; ``resent`` (a copy queued again by
-    ``league resend``) appends ``（再送）`` / `` (resent)``."""
-    if lang == "ja":
-        verdict = f"{ctx.winner_unit}の勝利" if ctx.winner_unit else "引き分け"
-        return (f"[{ctx.league}] 第{ctx.round}回戦：{ctx.unit_a} vs {ctx.unit_b} — {verdict}"
-                + ("（再送）" if resent else ""))
-    verdict = f"{ctx.winner_unit} wins" if ctx.winner_unit else "draw"
-    return (f"[{ctx.league}] Round {ctx.round}: {ctx.unit_a} vs {ctx.unit_b} — {verdict}"
-            + (" (resent)" if resent else ""))
+    ``league resend``) appends ``（再送）`` / `` (resent)``. The words come from the catalogs."""
+    _, pgettext = i18n.gettext(lang), i18n.pgettext(lang)
+    verdict = (_("%(unit)s wins") % {"unit": ctx.winner_unit} if ctx.winner_unit
+               else pgettext("a report's subject", "draw"))
+    text = _("[%(league)s] Round %(round)s: %(a)s vs %(b)s — %(verdict)s") % {
+        "league": ctx.league, "round": ctx.round, "a": ctx.unit_a, "b": ctx.unit_b,
+        "verdict": verdict}
+    return text + (resent_mark(lang) if resent else "")
+
+
+def resent_mark(lang: str) -> str:
+    """What a subject of a copy queued again by ``league resend`` ends with: `` (resent)`` /
+    ``（再送）``."""
+    pgettext = i18n.pgettext(lang)
+    return pgettext("appended to the subject of a mail sent again", " (resent)")
+
+
+def engine_note(recorded: str, current: str, same: bool, lang: str) -> str:
+    """Why a report's log was recomputed with engine version ``current`` although the battle
+    was fought with ``recorded``, and whether that gave the same result (``same``; when not,
+    the log is withheld and the recorded result stands), in ``lang``."""
+    _ = i18n.gettext(lang)
+    if same:
+        return _("this result was recorded with engine version %(recorded)s; the log was "
+                 "recomputed with engine version %(current)s and gives the same result.") % {
+            "recorded": recorded, "current": current}
+    return _("this result was recorded with engine version %(recorded)s; the current engine "
+             "version %(current)s gives a different result, so the log cannot be shown. The "
+             "recorded result stands.") % {"recorded": recorded, "current": current}
 
 
 def render_league_battle(ctx: LeagueBattleContext, *, lang: str, fmt: str = "text") -> str:

@@ -1,51 +1,64 @@
-"""The Jinja environment of the reports: ``templates/`` with strict undefined variables.
+"""Rendering the mail and report templates: one template per view, translated with the message
+catalogs (``jinja2.ext.i18n``, see :mod:`app.reports.i18n`).
 
-HTML templates (``*.html``) are autoescaped; text templates are not. Templates are named
-``reports/<name>.<lang>.<txt|html>``; :func:`render` picks the file for a language and format.
+Templates are named ``reports/<name>.<txt|html>`` and ``mail/<name>.txt`` (one file for every
+language; the words come from ``templates/locale/<lang>/LC_MESSAGES/messages.po``). Text parts
+are not escaped; HTML parts (``*.html``) are autoescaped, including the variables of translated
+messages. Variables a template uses must exist (``StrictUndefined``).
 """
 
 from __future__ import annotations
 
-from functools import lru_cache
-from pathlib import Path
+from dataclasses import fields, is_dataclass
+from typing import Any
 
-from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
+from jinja2 import Environment
 
-TEMPLATES = Path(__file__).resolve().parents[2] / "templates"
-LANGS = ("ja", "en")
+from app.reports import i18n
+
+TEMPLATES = i18n.TEMPLATES
+LANGS = i18n.LANGS
 FORMATS = {"text": "txt", "html": "html"}
 
 
-@lru_cache(maxsize=1)
-def environment() -> Environment:
-    """The shared Jinja ``Environment`` (``StrictUndefined``; autoescape for ``.html``)."""
-    return Environment(
-        loader=FileSystemLoader(str(TEMPLATES)),
-        undefined=StrictUndefined,
-        autoescape=select_autoescape(enabled_extensions=("html",), default_for_string=False),
-        keep_trailing_newline=True,
-        trim_blocks=True,
-        lstrip_blocks=True,
-    )
+def environment(lang: str = "ja") -> Environment:
+    """The Jinja ``Environment`` of the mails and reports in ``lang`` (``StrictUndefined``;
+    autoescape for ``*.html`` only; trailing newlines kept; the catalog of ``lang`` installed,
+    ``lang`` a global). Raises ``ValueError`` for an unknown language."""
+    return i18n.environment(lang, kind="text", name="mail")
 
 
 def template_name(name: str, lang: str, fmt: str) -> str:
-    """``reports/<name>.<lang>.<ext>``. Raises ``ValueError`` for an unknown language or format."""
+    """``reports/<name>.<ext>`` (``ext`` ``txt`` or ``html``; one file for every language).
+    Raises ``ValueError`` for an unknown language or format."""
     if lang not in LANGS:
         raise ValueError(f"unknown language {lang!r} (expected one of {LANGS})")
     if fmt not in FORMATS:
         raise ValueError(f"unknown format {fmt!r} (expected text or html)")
-    return f"reports/{name}.{lang}.{FORMATS[fmt]}"
+    return f"reports/{name}.{FORMATS[fmt]}"
 
 
-def render(name: str, context: object, *, lang: str, fmt: str = "text") -> str:
-    """Render template ``name`` with the fields of the dataclass ``context`` as variables (and the
-    object itself as ``ctx``). Raises ``ValueError`` for a bad language/format and Jinja's
-    ``UndefinedError`` when a template uses a field the context does not have."""
-    from dataclasses import fields, is_dataclass
+def render(name: str, context: object, *, lang: str, fmt: str = "text",
+           **extra: Any) -> str:
+    """Render template ``name`` (``reports/<name>.<ext>``) in ``lang`` with the fields of the
+    dataclass ``context`` as variables (and the object itself as ``ctx``), plus ``extra``.
 
-    if not is_dataclass(context):
+    Raises ``TypeError`` when ``context`` is not a dataclass instance, ``ValueError`` for a bad
+    language/format and Jinja's ``UndefinedError`` when a template uses a field the context does
+    not have."""
+    if not is_dataclass(context) or isinstance(context, type):
         raise TypeError("context must be a dataclass instance")
     variables = {f.name: getattr(context, f.name) for f in fields(context)}
-    tpl = environment().get_template(template_name(name, lang, fmt))
+    variables.update(extra)
+    tpl = environment(lang).get_template(template_name(name, lang, fmt))
     return tpl.render(ctx=context, **variables)
+
+
+def render_mail(name: str, lang: str, /, **context: Any) -> str:
+    """Render the mail reply ``templates/mail/<name>.txt`` in ``lang`` (an unknown language
+    falls back to Japanese, the server's first language) with ``context`` as variables.
+    Raises Jinja's ``UndefinedError`` when a variable the template uses is missing and
+    ``TemplateNotFound`` for an unknown ``name``."""
+    if lang not in LANGS:
+        lang = LANGS[0]
+    return environment(lang).get_template(f"mail/{name}.txt").render(**context)

@@ -1,13 +1,16 @@
 """The standings report: a typed context and its rendering (text and HTML, ja and en).
 
-Templates: ``templates/reports/standings.{ja,en}.{txt,html}``.
+Templates: ``templates/reports/standings.{txt,html}`` (one file for both languages).
 """
 
 from __future__ import annotations
 
+from typing import Any
+
 from dataclasses import dataclass, field
 
 from app.league.standings import StandingRow
+from app.reports.i18n import gettext
 from app.reports.render import render
 
 
@@ -39,6 +42,15 @@ class StandingsContext:
         next_round_at: when it is scheduled, ISO 8601 UTC text, or ``""`` (run by the organizer).
         next_pairings: the boards of the next round (empty when none is left).
         disqualified: names of disqualified players (their games do not count).
+        url: the league's page on the web view (``app.web.urls.mail_link``, with the
+            ``public_url`` setting), or ``""`` for no link.
+        format_name: the league's format (``app.formats``: ``round-robin``, ``swiss``, …).
+        format_lines: by language (``ja``/``en``), what the format is and how the next round
+            is paired (``Format.describe``).
+        updates: an accumulating round robin's points per update, by entry id (``None`` for an
+            update the entry did not play).
+        ratings: each ranked player's rating across leagues (OpenSkill ordinal, text), by
+            player id; absent before a player's first rated game.
     """
 
     league: str
@@ -51,6 +63,11 @@ class StandingsContext:
     next_round_at: str = ""
     next_pairings: list[PairingView] = field(default_factory=list)
     disqualified: list[str] = field(default_factory=list)
+    url: str = ""
+    format_name: str = "round-robin"
+    format_lines: dict[str, list[str]] = field(default_factory=dict)
+    updates: dict[int, list[Any]] = field(default_factory=dict)
+    ratings: dict[int, str] = field(default_factory=dict)
 
     @property
     def finished(self) -> bool:
@@ -62,6 +79,26 @@ class StandingsContext:
         """True for a finished league without any round: entries closed with fewer than two
         entries, so the league did not take place (the templates say so instead of a table)."""
         return self.state == "finished" and self.rounds_total == 0
+
+
+def standings_subject(league: str, after: int, lang: str, *, final: bool = False,
+                      cancelled: bool = False, resent: bool = False) -> str:
+    """The subject of the standings mail of ``league`` after round ``after`` in ``lang``:
+    ``[L] Standings after round 3 (final)``; ``after == 0`` (sent when entries close): the
+    pairings of round 1; ``cancelled``: the league did not take place; ``resent`` appends the
+    resend mark (:func:`app.reports.league_battle.resent_mark`). Words from the catalogs."""
+    from app.reports.league_battle import resent_mark
+
+    _ = gettext(lang)
+    if cancelled:  # closed with fewer than two entries
+        text = _("[%(league)s] The league did not take place (fewer than two entries)")
+    elif after == 0:  # sent when entries close: the schedule is the news
+        text = _("[%(league)s] Entries closed: the pairings of round 1")
+    elif final:
+        text = _("[%(league)s] Standings after round %(n)s (final)")
+    else:
+        text = _("[%(league)s] Standings after round %(n)s")
+    return text % {"league": league, "n": after} + (resent_mark(lang) if resent else "")
 
 
 def render_standings_context(ctx: StandingsContext, *, lang: str, fmt: str = "text") -> str:

@@ -174,7 +174,13 @@ def player(v: q.PlayerView) -> dict[str, Any]:
         "league": e.league, "league_url": urls.league(e.league), "league_state": e.league_state,
         "status": e.status, "unit": e.unit or None,
         "standing": standing(e.standing) if e.standing is not None else None,
-        "boards": [board(e.league, b) for b in e.boards]} for e in v.entries])
+        "boards": [board(e.league, b) for b in e.boards]} for e in v.entries],
+        rating=None if v.rating is None else {
+            "ordinal": round(v.rating.ordinal, 3), "mu": round(v.rating.mu, 3),
+            "sigma": round(v.rating.sigma, 3), "games": v.rating.games,
+            "history": [{"league": h.league, "round": h.round, "before": round(h.before, 3),
+                         "after": round(h.after, 3), "wins": h.wins, "draws": h.draws,
+                         "losses": h.losses} for h in v.rating.history]})
 
 
 def rules(page: Any) -> dict[str, Any]:

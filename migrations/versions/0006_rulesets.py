@@ -9,7 +9,7 @@ columns it has (``winner``, ``reason``, ``turns``, ``hp_a``, ``hp_b``, ``final``
 Amaryllis ruleset derives them (``Outcome``: margin = final HP of A - final HP of B).
 
 Revision ID: 0006
-Revises: 0005 (0005_reliability is on main; 0006 follows it)
+Revises: 0007 (0007_formats is on main; 0006 follows it)
 """
 from collections.abc import Sequence
 from typing import Any
@@ -18,7 +18,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision: str = "0006"
-down_revision: str | None = "0005"
+down_revision: str | None = "0007"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 

@@ -30,7 +30,7 @@ def _filled(table: sa.Table, **values: Any) -> dict[str, Any]:
 
 
 def test_battles_fought_before_0006_get_an_outcome_and_margin(db_url: str) -> None:
-    upgrade(db_url, "0005")
+    upgrade(db_url, "0007")
     engine = make_engine(db_url)
     try:
         meta = sa.MetaData()
@@ -73,7 +73,7 @@ def test_battles_fought_before_0006_get_an_outcome_and_margin(db_url: str) -> No
         assert outcome.final[0][0].detail["actions"] == ["スピア"]
         assert rows[1].margin == 8
         assert rows[2].outcome is None and rows[2].margin is None
-        downgrade(db_url, "0005")  # and back: the columns go, the rows stay
+        downgrade(db_url, "0007")  # and back: the columns go, the rows stay
         with engine.connect() as c:
             assert c.execute(sa.text("SELECT count(*) FROM battles")).scalar() == 2
     finally:

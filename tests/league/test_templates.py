@@ -76,5 +76,6 @@ def test_strict_undefined_and_bad_choices() -> None:
         template_name("standings", "en", "pdf")
     with pytest.raises(TypeError):
         render("standings", {"league": "x"}, lang="en")
-    assert environment().autoescape("reports/x.en.html") is True  # type: ignore[operator]
-    assert environment().autoescape("reports/x.en.txt") is False  # type: ignore[operator]
+    assert template_name("standings", "ja", "html") == template_name("standings", "en", "html")
+    assert environment().autoescape("reports/x.html") is True  # type: ignore[operator]
+    assert environment().autoescape("reports/x.txt") is False  # type: ignore[operator]

@@ -1,5 +1,6 @@
 """Every reply template renders in both languages with the context the pipeline gives it
-(StrictUndefined: a missing variable fails), and ends with the footer."""
+(StrictUndefined: a missing variable fails), and ends with the footer. One template per view:
+the language comes from the catalogs, not from a copy of the file."""
 
 from __future__ import annotations
 
@@ -30,8 +31,10 @@ CONTEXTS = {
               "bad": [{"which": 1, "first": 3, "last": 4, "single": False, "problems": "P"}]}],
     "withdrawn": [{}, {"key": "7F3K-Q9PD"}],
     "standings": [{"standings": "S"}],
-    "help": [{"words": WORDS, "commands": [("entry", "enter")], "leagues": ["spring"], "no_command": False},
-             {"words": WORDS, "commands": [("entry", "enter")], "leagues": ["spring"], "no_command": True}],
+    "help": [{"words": WORDS, "commands": [("entry", "enter")], "leagues": ["spring"], "no_command": False,
+              "example": "Grisk: 10/1/1/2/Shield"},
+             {"words": WORDS, "commands": [("entry", "enter")], "leagues": ["spring"], "no_command": True,
+              "example": "Grisk: 10/1/1/2/Shield"}],
     "confirm": [dict(CONFIRM, code=c, wrong_key=w) for c, w in (("request", False), ("request", True))]
                + [dict(CONFIRM, code=c) for c in ("done", "superseded", "expired", "closed", "refused", "unknown")],
     "charset": [{"charset": "iso-2022-jp"}],
@@ -48,8 +51,8 @@ CONTEXTS = {
 def test_every_template_file_is_covered() -> None:
     names = {p.name.split(".")[0] for p in TEMPLATES.glob("*.txt") if not p.name.startswith("_")}
     assert names == set(CONTEXTS)
-    for name in names:
-        assert (TEMPLATES / f"{name}.ja.txt").exists() and (TEMPLATES / f"{name}.en.txt").exists()
+    # one file per view, no copy per language
+    assert not [p.name for p in TEMPLATES.glob("*.txt") if p.name.count(".") > 1]
 
 
 @pytest.mark.parametrize("lang", ["ja", "en"])
@@ -63,3 +66,55 @@ def test_renders(name: str, lang: str) -> None:
     assert len(outputs) == len(CONTEXTS[name])  # every variant says something different
     cut = render_mail(name, lang, **dict(BASE, **CONTEXTS[name][0], cut_lines=7, notes=["n1"]))
     assert "7" in cut and "n1" in cut and "\n\n-- \n" in cut, cut
+
+
+@pytest.mark.parametrize("name", sorted(CONTEXTS))
+def test_one_template_speaks_both_languages(name: str) -> None:
+    """The same file renders Japanese from the catalog and English from the message ids."""
+    ja = render_mail(name, "ja", **dict(BASE, **CONTEXTS[name][0]))
+    en = render_mail(name, "en", **dict(BASE, **CONTEXTS[name][0]))
+    assert ja != en
+    assert "アマリリス対戦サーバ" in ja and "Amaryllis tournament server" in en
+    assert not any("\u3040" <= ch <= "\u30ff" or "\u4e00" <= ch <= "\u9fff" for ch in en)
+
+
+@pytest.mark.parametrize("name", sorted(CONTEXTS))
+def test_every_template_variable_is_a_field_of_its_typed_context(name: str) -> None:
+    """Datasette's rule for mails: each reply template has a frozen dataclass
+    (app.mail.replies.REPLIES) whose fields, with the footer's, are every variable it uses,
+    each documented."""
+    import dataclasses
+
+    from jinja2 import meta
+
+    from app.mail.replies import REPLIES, Footer
+    from app.reports.render import environment
+
+    env = environment("en")
+    source = env.loader.get_source(env, f"mail/{name}.txt")[0]  # type: ignore[union-attr]
+    used = meta.find_undeclared_variables(env.parse(source)) - set(env.globals)
+    footer = env.loader.get_source(env, "mail/_footer.txt")[0]  # type: ignore[union-attr]
+    used |= meta.find_undeclared_variables(env.parse(footer)) - set(env.globals)
+    cls = REPLIES[name]
+    fields = {f.name for f in dataclasses.fields(cls)} | {f.name for f in dataclasses.fields(Footer)}
+    assert used <= fields, sorted(used - fields)
+    for c in (cls, Footer):
+        doc = c.__doc__ or ""
+        for f in dataclasses.fields(c):
+            assert f.name in doc, f"{c.__name__}.{f.name} is not documented"
+    assert cls.__dataclass_params__.frozen  # type: ignore[attr-defined]
+    for ctx in CONTEXTS[name]:  # the contexts the tests render are valid typed contexts
+        from app.mail.replies import reply_context
+
+        own = {f.name for f in dataclasses.fields(cls)}
+        reply_context(name, {k: v for k, v in dict(BASE, **ctx).items() if k in own})
+
+
+def test_a_reply_with_a_wrong_field_fails_at_the_call_site() -> None:
+    from app.mail.replies import reply_context
+
+    with pytest.raises(TypeError):
+        reply_context("withdrawn", {"league": "x", "keyy": "typo"})
+    with pytest.raises(TypeError):
+        reply_context("standings", {"league": "x"})  # the table is missing
+    assert reply_context("error", {"code": "no-sheet"})["open"] == []

@@ -318,3 +318,24 @@ def test_a_folded_subject_parses_back_unchanged(subject: str, charset: str) -> N
     if charset == "iso-2022-jp" and "✓" not in subject:  # ✓ has no JIS form: sent in UTF-8
         expected = to_jis(subject)  # "—" goes out as JIS X 0208's "―"
     assert back["Subject"] == expected
+
+
+def test_organizer_opens_a_league_of_another_format_by_mail(db_url, factory) -> None:
+    from app.db.models import League
+    from sqlalchemy import select
+
+    settings = make_settings(db_url)
+    ok = store(factory, org("open sw +3d 1d format=swiss rounds=5", 1))
+    hill = store(factory, org("open hill +3d format=hill size=20", 2))
+    bad = store(factory, org("open sw2 +3d format=swiss", 3))
+    loose = store(factory, org("open sw3 +3d rounds=5", 4))
+    process_pending(settings, factory, now=NOW)
+    assert "League sw opened" in outcome(factory, ok)[1]
+    assert "always open" in outcome(factory, hill)[1]
+    row, text = outcome(factory, bad)
+    assert row.status == "refused" and "needs option 'rounds'" in text, text
+    row, text = outcome(factory, loose)
+    assert row.status == "refused" and "format=NAME" in text, text
+    with factory() as s:
+        got = {lg.name: (lg.format, lg.format_options) for lg in s.scalars(select(League))}
+    assert got == {"sw": ("swiss", {"rounds": 5}), "hill": ("hill", {"size": 20})}

@@ -233,7 +233,7 @@ def test_the_test_battle_reply_to_a_jis_player_is_iso_2022_jp(db_url, factory) -
     rid = store(factory, mail_from("kei@example.com", "テスト", GRISK, 2))
     process_pending(settings, factory, now=NOW)
     with factory() as s:
-        raw = s.scalar(select(OutboxMessage.raw).where(OutboxMessage.inbound_id == rid))
+        raw = s.scalars(select(OutboxMessage).where(OutboxMessage.inbound_id == rid)).one().raw
     part = email.message_from_bytes(raw, policy=email.policy.default).get_body(("plain",))
     assert part.get_content_charset() == "iso-2022-jp", raw[:600]
     text = part.get_content()

@@ -17,7 +17,7 @@ from urllib.parse import quote
 import pytest
 
 from tests.services import skip_or_fail
-from tests.web.conftest import HOSTILE_NAMES, HOSTILE_UNITS, Site
+from tests.web.conftest import ADDRESSES, HOSTILE_NAMES, HOSTILE_UNITS, Site
 
 CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
@@ -206,5 +206,68 @@ def test_hostile_names_stay_text_in_the_browser(site: Site, browser: object) -> 
                     assert name in text, name
             else:
                 assert any(name in text for name in HOSTILE_UNITS)
+    finally:
+        context.close()  # type: ignore[attr-defined]
+
+
+def _mail_html_parts(site: Site) -> dict[tuple[str, str], str]:
+    """The HTML part of one report and one standings mail per language, from the outbox of the
+    test site (spring's players read English, 春's Japanese; spring has the hostile names)."""
+    import email
+    from email import policy
+
+    from sqlalchemy import select
+
+    from app.db.models import OutboxMessage
+
+    found: dict[tuple[str, str], str] = {}
+    with site.factory() as s:  # type: ignore[operator]
+        for row in s.scalars(select(OutboxMessage)
+                             .where(OutboxMessage.kind.in_(("report", "standings")))
+                             .order_by(OutboxMessage.id)):
+            kind = row.kind
+            msg = email.message_from_bytes(row.raw, policy=policy.default)
+            part = msg.get_body(("html",))
+            if part is None:
+                continue
+            html = part.get_content()
+            lang = "ja" if '<html lang="ja">' in html else "en"
+            found.setdefault((kind, lang), html)
+    return found
+
+
+@pytest.mark.parametrize("lang", ["ja", "en"])
+def test_mail_html_parts_render_without_a_console_error(site: Site, browser: object,
+                                                        lang: str) -> None:
+    """The HTML part of a report and of a standings mail, as a mail client gets them: no console
+    error, no script, image, SVG, stylesheet link or <style> (inline styles only), hostile names
+    as text, the winner marked and HP bars drawn, at a phone's width."""
+    parts = _mail_html_parts(site)
+    context = _context(browser, lang, viewport={"width": 390, "height": 844})
+    try:
+        w = Watched(context)
+        for kind in ("report", "standings"):
+            html = parts[(kind, lang)]
+            w.problems.clear()
+            page = w.page
+            page.set_content(html, wait_until="load")  # type: ignore[attr-defined]
+            assert w.problems == [], (kind, w.problems)
+            assert page.evaluate("document.documentElement.lang") == lang  # type: ignore[attr-defined]
+            assert page.evaluate(  # type: ignore[attr-defined]
+                "document.querySelectorAll('script, img, svg, link, style, [class]').length") == 0
+            text = page.inner_text("body")  # type: ignore[attr-defined]
+            assert not [a for a in ADDRESSES if a in text]  # players by public name only
+            if kind == "report":
+                assert ("★" in text) or ("引き分け" in text) or ("Draw" in text)
+                bars = page.evaluate(  # type: ignore[attr-defined]
+                    "document.querySelectorAll('table[width=\"120\"]').length")
+                assert bars > 0
+        # the hostile names of spring (English) stay text in the standings
+        if lang == "en":
+            page = w.page
+            page.set_content(parts[("standings", "en")], wait_until="load")  # type: ignore[attr-defined]
+            text = page.inner_text("body")  # type: ignore[attr-defined]
+            assert HOSTILE_NAMES[0] in text
+        assert w.problems == []
     finally:
         context.close()  # type: ignore[attr-defined]

@@ -16,9 +16,12 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def _extracted() -> set[tuple[str | None, str]]:
-    """Every message id of the templates and of app/web, as pybabel extracts them."""
-    method_map = [("app/web/**.py", "python"), ("templates/**.html", "jinja2")]
-    options = {"templates/**.html": {"extensions": "jinja2.ext.i18n", "trimmed": "true"}}
+    """Every message id of the templates (web pages, mails, reports) and of app/, as pybabel
+    extracts them (babel.cfg)."""
+    method_map = [("app/**.py", "python"), ("templates/**.html", "jinja2"),
+                  ("templates/**.txt", "jinja2")]
+    options = {"templates/**.html": {"extensions": "jinja2.ext.i18n", "trimmed": "true"},
+               "templates/**.txt": {"extensions": "jinja2.ext.i18n", "trimmed": "true"}}
     found = set()
     for _file, _line, message, _comments, context in extract_from_dir(
             str(ROOT), method_map, options_map=options):

@@ -258,6 +258,15 @@ def test_player_page_lists_entries_and_results_by_public_name(site: Site) -> Non
     assert len(entry["boards"]) == 5  # four battles and a bye
     page = site.get(masked["entry"]["player"]["url"] + "?lang=en").text
     assert page.count('class="res ') == 4
+    # the rating across leagues: one rating period per round played (the bye is not a game)
+    rating = player["rating"]
+    assert rating is not None and rating["games"] == 4
+    assert [h["league"] for h in rating["history"]] == ["spring"] * 4
+    assert rating["history"][0]["before"] == 0 and \
+        rating["history"][-1]["after"] == rating["ordinal"]
+    assert f"{rating['ordinal']:.2f}" in page and "Rating" in page
+    ja = site.get(masked["entry"]["player"]["url"] + "?lang=ja").text
+    assert "レーティング" in ja
 
 
 def test_rules_page_has_examples_in_both_notations(site: Site) -> None:

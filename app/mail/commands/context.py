@@ -73,7 +73,13 @@ class MailContext:
     # -- replies ---------------------------------------------------------------------------
 
     def reply(self, template: str, **context: Any) -> None:
-        """Answer with ``templates/mail/<template>.<lang>.txt`` rendered with ``context``."""
+        """Answer with ``templates/mail/<template>.txt`` rendered with ``context``, checked
+        against the template's typed context (``app.mail.replies.REPLIES``: a missing or unknown
+        field raises ``TypeError`` here, at the call site)."""
+        from app.mail.replies import REPLIES, reply_context
+
+        if template in REPLIES:
+            context = reply_context(template, context)
         self.out.reply = (template, context)
 
     def refuse(self, rule: str, template: str | None = None, **context: Any) -> None:
@@ -84,8 +90,17 @@ class MailContext:
             self.reply(template, **context)
 
     def say(self, ja: str, en: str) -> str:
-        """``ja`` or ``en`` by the reply's language."""
+        """``ja`` or ``en`` by the reply's language. Kept for callers not yet moved to the
+        catalogs: new words go through :attr:`gettext` (``templates/locale``)."""
         return ja if self.lang == "ja" else en
+
+    @property
+    def gettext(self) -> Callable[[str], str]:
+        """``gettext`` of the reply's language (``_ = ctx.gettext; _("…") % {…}``): the words
+        come from the message catalogs (``app.reports.i18n``)."""
+        from app.reports import i18n
+
+        return i18n.gettext(self.lang if self.lang in i18n.LANGS else i18n.LANGS[0])
 
     @property
     def sender(self) -> str:
@@ -213,10 +228,10 @@ class MailContext:
             text = "\n" * skip + "\n".join(lines[skip:])
             greeting = [n for n, line in enumerate(lines[:skip], start=1) if line.strip()]
             where = ", ".join(str(n) for n in greeting[:10]) + (" …" if len(greeting) > 10 else "")
-            self.mail.notes.append(self.say(
-                f"ユニット行より前の{len(greeting)}行（{where}行目）は挨拶として読み飛ばしました",
-                f"{len(greeting)} line(s) above the unit line (line {where}) were read as a greeting "
-                "and skipped"))
+            _ = self.gettext
+            self.mail.notes.append(_(
+                "%(n)s line(s) above the unit line (line %(where)s) were read as a greeting "
+                "and skipped") % {"n": len(greeting), "where": where})
         return text
 
     def parse(self, text: str, rs: Ruleset | None = None) -> Any:
@@ -250,10 +265,18 @@ def when(value: dt.datetime | None) -> str:
 
 
 def span(value: dt.timedelta, lang: str) -> str:
-    """A span in words: ``2 days``, ``12 hours``, ``90 minutes`` (``2日``, ``12時間``, ``90分``)."""
+    """A span in words in ``lang``, in the largest unit that divides it: ``2 days``,
+    ``12 hours``, ``90 minutes`` (the catalogs: ``2日``, ``12時間``, ``90分``)."""
+    from app.reports import i18n
+
+    ngettext = i18n.translations(lang if lang in i18n.LANGS else i18n.LANGS[0]).ngettext
     seconds = int(value.total_seconds())
-    for size, ja, en in ((86400, "日", "day"), (3600, "時間", "hour"), (60, "分", "minute"), (1, "秒", "second")):
+    units = ((86400, lambda n: ngettext("%(n)s day", "%(n)s days", n)),
+             (3600, lambda n: ngettext("%(n)s hour", "%(n)s hours", n)),
+             (60, lambda n: ngettext("%(n)s minute", "%(n)s minutes", n)),
+             (1, lambda n: ngettext("%(n)s second", "%(n)s seconds", n)))
+    for size, words in units:
         if seconds % size == 0:
             n = seconds // size
-            return f"{n}{ja}" if lang == "ja" else f"{n} {en}{'s' if n != 1 else ''}"
+            return words(n) % {"n": n}
     return str(value)

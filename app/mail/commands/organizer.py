@@ -18,7 +18,8 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from app.mail import protect
 from app.mail.commands.context import MailContext, error_text, span, when
-from app.mail.commands.registry import command
+from app.mail.commands.registry import N_, command
+from app.reports.i18n import gettext
 from app.mail.grammar import Command
 
 ALL = ("all", "全部", "全て", "すべて")
@@ -77,47 +78,59 @@ def _target(ctx: MailContext, cmd: Command, *, states: tuple[str, ...] | None = 
 
 
 @command("open", en=("open",), ja=("開設", "募集開始"), organizer=True,
-         usage="open NAME [DEADLINE] [EVERY]", help_en="create a league", help_ja="リーグを開設する")
+         usage="open NAME [DEADLINE] [EVERY] [format=NAME KEY=VALUE…]",
+         help_en=N_("create a league"))
 def cmd_open(ctx: MailContext, cmd: Command) -> None:
     if not organizer_ok(ctx, cmd):
         return
     svc = _svc()
     from app.league.timeparse import parse_duration, parse_instant
 
-    usage = "open NAME [DEADLINE] [EVERY]"
-    if not cmd.args or len(cmd.args) > 3:
+    usage = "open NAME [DEADLINE] [EVERY] [format=NAME] [KEY=VALUE ...]"
+    args = [a for a in cmd.args if "=" not in a]
+    options = dict(a.split("=", 1) for a in cmd.args if "=" in a)
+    fmt_name = options.pop("format", "")
+    if not args or len(args) > 3:
         _bad_arguments(ctx, usage)
         return
     try:
-        deadline = parse_instant(cmd.args[1], ctx.now) if len(cmd.args) > 1 else \
+        deadline = parse_instant(args[1], ctx.now) if len(args) > 1 else \
             ctx.now + dt.timedelta(days=7)
         if deadline > ctx.now + MAX_AHEAD:
-            raise ValueError(f"the deadline {cmd.args[1]!r} is more than 10 years ahead")
-        every = parse_duration(cmd.args[2]) if len(cmd.args) > 2 else None
+            raise ValueError(f"the deadline {args[1]!r} is more than 10 years ahead")
+        every = parse_duration(args[2]) if len(args) > 2 else None
         if every is not None and every > MAX_EVERY:
-            raise ValueError(f"the interval {cmd.args[2]!r} is longer than a year")
+            raise ValueError(f"the interval {args[2]!r} is longer than a year")
+        if options and not fmt_name:
+            raise ValueError("format options need format=NAME")
     except (ValueError, OverflowError) as exc:
         _bad_arguments(ctx, usage, error_text(exc))
         return
     try:
         with ctx.s.begin_nested():
-            league = svc.create_league(ctx.s, cmd.args[0], entry_deadline=deadline,
+            league = svc.create_league(ctx.s, args[0], entry_deadline=deadline,
                                        rounds_every=every, now=ctx.now)
+            if fmt_name:  # the format checks its options (swiss rounds=5, hill size=20, …)
+                from app.league.formats import set_format
+
+                set_format(league, fmt_name, options)
     except (ValueError, OverflowError, svc.LeagueError) as exc:
-        _failed(ctx, "open", cmd.args[0], exc)
+        _failed(ctx, "open", args[0], exc)
         return
-    until = when(league.entry_deadline)
+    _ = ctx.gettext
+    until = when(league.entry_deadline) if league.entry_deadline is not None else \
+        _("none (always open)")
     if every is None:
-        rounds = ctx.say("対戦は主催者が実行コマンドで行います。", "rounds are played when you run them.")
+        rounds = _("rounds are played when you run them.")
     else:
-        rounds = ctx.say(f"対戦は{span(every, 'ja')}ごと。", f"a round every {span(every, 'en')}.")
-    ctx.reply("organizer", action="open", league=league.name, summary=ctx.say(
-        f"リーグ {league.name} を開設しました。エントリー締切 {until}、{rounds}",
-        f"League {league.name} opened: entries until {until}; {rounds}"))
+        rounds = _("a round every %(span)s.") % {"span": span(every, ctx.lang)}
+    ctx.reply("organizer", action="open", league=league.name, summary=_(
+        "League %(name)s opened: entries until %(until)s; %(rounds)s")
+        % {"name": league.name, "until": until, "rounds": rounds})
 
 
 @command("close", en=("close",), ja=("締切", "締め切り", "受付終了"), organizer=True,
-         usage="close [NAME]", help_en="close entries", help_ja="エントリーを締め切る")
+         usage="close [NAME]", help_en=N_("close entries"))
 def cmd_close(ctx: MailContext, cmd: Command) -> None:
     if not organizer_ok(ctx, cmd):
         return
@@ -137,23 +150,22 @@ def cmd_close(ctx: MailContext, cmd: Command) -> None:
     ctx.s.refresh(league)
     players = len([e for e in league.entries if e.seat is not None and e.status == "active"])
     rounds = list(league.rounds)
+    _ = ctx.gettext
     if not rounds:
-        summary = ctx.say(
-            f"リーグ {league.name} のエントリーを締め切りました。参加者 {players} 人で対戦がないため、リーグは終了です。",
-            f"Entries of {league.name} closed: {players} player(s), too few for a battle; "
-            "the league is finished.")
+        summary = _("Entries of %(name)s closed: %(players)s player(s), too few for a battle; "
+                    "the league is finished.") % {"name": league.name, "players": players}
     else:
         first = rounds[0].scheduled_at
-        at_ja = f"第1回戦は {when(first)}" if first else "第1回戦は実行コマンドで行います"
-        at_en = f"round 1 at {when(first)}" if first else "round 1 when you run it"
-        summary = ctx.say(
-            f"リーグ {league.name} のエントリーを締め切りました。参加者 {players} 人、全 {len(rounds)} 回戦、{at_ja}。",
-            f"Entries of {league.name} closed: {players} players, {len(rounds)} rounds; {at_en}.")
+        at = (_("round 1 at %(when)s") % {"when": when(first)} if first
+              else _("round 1 when you run it"))
+        summary = _("Entries of %(name)s closed: %(players)s players, %(rounds)s rounds; "
+                    "%(at)s.") % {"name": league.name, "players": players,
+                                  "rounds": len(rounds), "at": at}
     ctx.reply("organizer", action="close", league=league.name, summary=summary)
 
 
 @command("run", en=("run",), ja=("実行", "対戦実行"), organizer=True, usage="run [NAME] [all]",
-         help_en="play the next round (or all)", help_ja="次の回戦（または全部）を行う")
+         help_en=N_("play the next round (or all)"))
 def cmd_run(ctx: MailContext, cmd: Command) -> None:
     if not organizer_ok(ctx, cmd):
         return
@@ -185,14 +197,14 @@ def cmd_run(ctx: MailContext, cmd: Command) -> None:
 
 
 @command("resend", en=("resend",), ja=("再送",), organizer=True, usage="resend [NAME] ROUND",
-         help_en="queue a round's reports again", help_ja="回戦の対戦報告を再送する")
+         help_en=N_("queue a round's reports again"))
 def cmd_resend(ctx: MailContext, cmd: Command) -> None:
     if not organizer_ok(ctx, cmd):
         return
     usage = "resend [NAME] ROUND"
     if not cmd.args or len(cmd.args) > 2 or not cmd.args[-1].isdigit() \
             or not 1 <= int(cmd.args[-1]) <= 10_000:
-        _bad_arguments(ctx, usage, ctx.say("回戦は 1 以上の数で指定してください", "the round is a number from 1"))
+        _bad_arguments(ctx, usage, ctx.gettext("the round is a number from 1"))
         return
     number = int(cmd.args[-1])
     league = _target(ctx, Command(name=cmd.name, args=cmd.args[:-1], tag=cmd.tag),
@@ -208,8 +220,9 @@ def cmd_resend(ctx: MailContext, cmd: Command) -> None:
         except (ValueError, OverflowError, svc.LeagueError) as exc:
             return "error", {"code": "organizer-failed", "action": "resend", "league": name,
                              "detail": error_text(exc)}
-        summary = (f"リーグ {name} の第{number}回戦の対戦報告と順位表を再送します（{n} 通）。" if lang == "ja"
-                   else f"Round {number} of {name} sent again: {n} mails (reports and standings) queued.")
+        _ = gettext(lang)
+        summary = _("Round %(number)s of %(name)s sent again: %(n)s mails (reports and "
+                    "standings) queued.") % {"number": number, "name": name, "n": n}
         return "organizer", {"action": "resend", "league": name, "summary": summary}
 
     ctx.out.deferred = later
@@ -222,9 +235,9 @@ def run_summary(factory: sessionmaker[Session], name: str, done: list[int], lang
     svc = _svc()
     with factory() as s:
         league = svc.find_league(s, name)
+        _ = gettext(lang)
         if not done or league is None:
-            return (f"リーグ {name} に実行する回戦はありません（すべて実行済み）。" if lang == "ja"
-                    else f"Nothing to run in {name}: every round is played.")
+            return _("Nothing to run in %(name)s: every round is played.") % {"name": name}
         lines = []
         for number in done:
             rnd = s.scalar(select(Round).where(Round.league_id == league.id, Round.number == number))
@@ -234,11 +247,10 @@ def run_summary(factory: sessionmaker[Session], name: str, done: list[int], lang
             for b in battles:
                 reports += len(list(s.scalars(select(OutboxMessage.id).where(
                     OutboxMessage.dedupe_key.in_([f"report:{b.id}:0", f"report:{b.id}:1"])))))
-            lines.append(f"リーグ {name} の第{number}回戦を実行しました。対戦 {len(battles)}、対戦報告 {reports} 通。"
-                         if lang == "ja" else
-                         f"Round {number} of {name} played: {len(battles)} battles, {reports} reports queued.")
+            lines.append(_("Round %(number)s of %(name)s played: %(battles)s battles, %(reports)s "
+                           "reports queued.") % {"number": number, "name": name,
+                                                 "battles": len(battles), "reports": reports})
         state = s.scalar(select(League.state).where(League.id == league.id))
         if state == "finished":
-            lines.append("全回戦が終わり、リーグは終了しました。" if lang == "ja"
-                         else "Every round is played: the league is finished.")
+            lines.append(_("Every round is played: the league is finished."))
         return "\n".join(lines)

@@ -12,7 +12,7 @@ from app.db.models import Entry, SheetVersion
 from app.league import ownership
 from app.mail import protect
 from app.mail.commands.context import MAX_PROBLEMS, MailContext, when
-from app.mail.commands.registry import REGISTRY, command
+from app.mail.commands.registry import N_, REGISTRY, command
 from app.mail.grammar import Command
 from app.mail.sheets import other_ruleset, reading_ruleset, rules, sample_units, split_sheets_at
 from app.mail.storable import name_problem, visible
@@ -48,17 +48,14 @@ def _name_issue(ctx: MailContext, result: Any, text: str) -> str:
         return ""
     line = next((n for n, ln in enumerate(text.split("\n"), start=1) if ctx.rs.starts_sheet(ln)), 1)
     shown = visible(name)[:120]
+    _ = ctx.gettext
     if problem == "invisible":
-        return ctx.say(
-            f"{line}行目：ユニット名「{shown}」に見えない文字（制御文字・双方向制御文字・ゼロ幅文字など、"
-            "<U+…> の所）があります。ほかのプレイヤーには同じ名前が違って見えたり、違う名前が同じに見えたり"
-            "するため使えません。\n  直し方：その文字を消してください。",
-            f"line {line}: the unit name \"{shown}\" holds an invisible character (a control, bidi or "
-            "zero-width character, shown as <U+…>): other players could see it differently, so it "
-            "cannot be used.\n  Fix: remove that character.")
-    return ctx.say(f"{line}行目：ユニット名が{len(name)}文字あります。{UNIT_NAME_MAX}文字までにしてください。",
-                   f"line {line}: the unit name has {len(name)} characters; at most "
-                   f"{UNIT_NAME_MAX} are allowed.\n  Fix: shorten it.")
+        return _('line %(line)s: the unit name "%(name)s" holds an invisible character (a control, '
+                 "bidi or zero-width character, shown as <U+…>): other players could see it "
+                 "differently, so it cannot be used.\n  Fix: remove that character.") \
+            % {"line": line, "name": shown}
+    return _("line %(line)s: the unit name has %(n)s characters; at most %(max)s are allowed.\n"
+             "  Fix: shorten it.") % {"line": line, "n": len(name), "max": UNIT_NAME_MAX}
 
 
 def problems_text(ctx: MailContext, problems: list[Any], text: str) -> str:
@@ -69,15 +66,13 @@ def problems_text(ctx: MailContext, problems: list[Any], text: str) -> str:
     out = ctx.rs.format_problems(shown, ctx.lang)
     if len(problems) > MAX_PROBLEMS:
         more = len(problems) - MAX_PROBLEMS
-        out += "\n\n" + ctx.say(f"（ほかに{more}件の問題があります。上の問題を直してから送り直してください）",
-                                f"({more} more problem(s) not shown: fix these and send the sheet again)")
+        out += "\n\n" + ctx.gettext("(%(more)s more problem(s) not shown: fix these and send the "
+                                    "sheet again)") % {"more": more}
     unit = next((n for n, line in enumerate(text.split("\n"), start=1) if ctx.rs.starts_sheet(line)),
                 None)
     if unit is not None and any(getattr(p, "code", "") == "unknown-line" and (p.line or 0) > unit
                                 for p in problems):
-        out += "\n\n" + ctx.say(
-            "ヒント: 結びの挨拶や名前はシートの下に書かず、シートの後に「-- 」（ハイフン2つと空白1つ）だけの"
-            "署名区切り行を置いて、その下に書いてください。その行から下は読みません。",
+        out += "\n\n" + ctx.gettext(
             'Hint: closing remarks ("Thanks," and your name) go below a signature line "-- " '
             "(two hyphens and a space, alone on a line) after the sheet; nothing below that line "
             "is read.")
@@ -175,11 +170,18 @@ def _has_sheet(ctx: MailContext, entry: Entry) -> bool:
 # commands
 
 
+def _hill_challenge(ctx: MailContext, league: Any, player: Any) -> dict[str, Any] | None:
+    """A hill league fights the entered sheet at once, in this message's transaction
+    (``app.league.hill``): the reply carries the results and the new table."""
+    from app.league.hill import after_entry
+
+    return after_entry(ctx.s, league, player, now=ctx.now, settings=ctx.settings)
+
+
 @command("entry", en=("entry", "enter", "submit", "replace"),
          ja=("登録", "エントリー", "エントリ", "参加", "差し替え", "差替え", "差替"),
          usage="entry / enter / replace",
-         help_en="enter (or replace) a sheet; a mail holding only a sheet does the same",
-         help_ja="シートをエントリー（差し替え）。シートだけのメールも同じです")
+         help_en=N_("enter (or replace) a sheet; a mail holding only a sheet does the same"))
 def cmd_entry(ctx: MailContext, cmd: Command) -> None:
     """Enter the sheet; a replacement (or re-opening a withdrawn entry) needs a proof of
     ownership, else it waits for the owner's confirmation."""
@@ -224,14 +226,16 @@ def cmd_entry(ctx: MailContext, cmd: Command) -> None:
                                                      Entry.player_id == ctx.player.id))
         assert entry is not None
         key = ownership.ensure_key(entry)
+    hill = _hill_challenge(ctx, league, ctx.player) if outcome.accepted else None
     ctx.reply("entry", league=league.name, accepted=outcome.accepted,
               replaced=bool(outcome.replaced and before == "active"),
               reopened=bool(outcome.accepted and before == "withdrawn"), version=outcome.version,
-              key=key, **(sheet if outcome.accepted else sheet_context(ctx, outcome.sheet, text, league)))
+              key=key, hill=hill,
+              **(sheet if outcome.accepted else sheet_context(ctx, outcome.sheet, text, league)))
 
 
 @command("check", en=("check", "validate"), ja=("チェック", "確認", "検証"),
-         help_en="check a sheet without entering it", help_ja="シートを検査するだけ（エントリーしない）")
+         help_en=N_("check a sheet without entering it"))
 def cmd_check(ctx: MailContext, cmd: Command) -> None:
     """Check the sheet with the ruleset of the league the mail is about (the plus address, the
     tag, the only open league), else with the ruleset its notation is written in."""
@@ -247,8 +251,7 @@ def cmd_check(ctx: MailContext, cmd: Command) -> None:
 
 @command("test", en=("test battle", "test", "battle"), ja=("テストバトル", "対戦テスト", "テスト", "模擬戦"),
          usage="test / battle", usage_ja="テスト / 対戦テスト",
-         help_en="test battle (two sheets: against each other; one: against the sample units)",
-         help_ja="テスト対戦（シート2枚なら互いに、1枚ならサンプルユニットと）")
+         help_en=N_("test battle (two sheets: against each other; one: against the sample units)"))
 def cmd_test(ctx: MailContext, cmd: Command) -> None:
     from app.reports.battle import render_report
 
@@ -280,8 +283,7 @@ def cmd_test(ctx: MailContext, cmd: Command) -> None:
     texts, htmls = [], []
     for other in opponents:
         result = r.battle(me, other, log=True)
-        mine, theirs = r.label(me), r.label(other)
-        title = f"{mine} ― {theirs}" if ctx.lang == "ja" else f"{mine} vs {theirs}"
+        title = ctx.gettext("%(a)s vs %(b)s") % {"a": r.label(me), "b": r.label(other)}
         report = r.report(me, other, result, lang=ctx.lang)
         texts.append(render_report(report, fmt="text", title=title))
         htmls.append(render_report(report, fmt="html", title=title))
@@ -290,7 +292,7 @@ def cmd_test(ctx: MailContext, cmd: Command) -> None:
 
 
 @command("withdraw", en=("withdraw",), ja=("辞退", "取り消し", "取消し", "取消", "取り下げ"), usage_ja="辞退 / 取り消し",
-         help_en="withdraw your entry", help_ja="エントリーを取り消す")
+         help_en=N_("withdraw your entry"))
 def cmd_withdraw(ctx: MailContext, cmd: Command) -> None:
     """Withdraw the sender's entry: at once with a proof of ownership, else after the owner's
     confirmation."""
@@ -316,8 +318,7 @@ def cmd_withdraw(ctx: MailContext, cmd: Command) -> None:
 
 
 @command("confirm", en=("confirm",), ja=("承認",), usage="confirm TOKEN",
-         help_en="(the answer to a confirmation request: just reply to it)",
-         help_ja="（確認のお願いへの返事：そのメールに返信するだけです）", listed=False)
+         help_en=N_("(the answer to a confirmation request: just reply to it)"), listed=False)
 def cmd_confirm(ctx: MailContext, cmd: Command) -> None:
     """Apply the pending change the token stands for. Every answer goes to the entry's
     registered address."""
@@ -363,46 +364,50 @@ def cmd_confirm(ctx: MailContext, cmd: Command) -> None:
         return
     ctx.lang = getattr(outcome.sheet, "lang", None) or ctx.lang
     ownership.mark_done(change, "done" if outcome.accepted else "refused", ctx.now)
+    hill = _hill_challenge(ctx, league, player) if outcome.accepted else None
     ctx.reply("entry", league=league.name, accepted=outcome.accepted,
               replaced=bool(outcome.replaced and before == "active"),
               reopened=bool(outcome.accepted and before == "withdrawn"), version=outcome.version,
-              key=ownership.ensure_key(entry), **sheet_context(ctx, outcome.sheet, change.sheet_text or ""))
+              key=ownership.ensure_key(entry), hill=hill,
+              **sheet_context(ctx, outcome.sheet, change.sheet_text or ""))
 
 
 @command("standings", en=("standings",), ja=("順位表", "順位", "成績"), usage_ja="順位 / 順位表",
-         help_en="the current standings", help_ja="現在の順位表")
+         help_en=N_("the current standings"))
 def cmd_standings(ctx: MailContext, cmd: Command) -> None:
     svc = _svc()
     league = ctx.league(cmd, any_state=True, mine="standings")
     if league is None:
         return
     text = svc.render_standings(ctx.s, league, lang=ctx.lang, fmt="text")
-    ctx.out.html = svc.render_standings(ctx.s, league, lang=ctx.lang, fmt="html")
+    ctx.out.html = svc.render_standings(ctx.s, league, lang=ctx.lang, fmt="html",
+                                        public_url=ctx.settings.public_url)
     ctx.reply("standings", league=league.name, standings=text)
 
 
 def help_lines(lang: str) -> list[tuple[str, str]]:
     """``(usage, what it does)`` of every listed players' command, in registry order."""
-    return [(c.usage if lang == "en" else c.usage_ja or c.usage,
-             c.help_en if lang == "en" else c.help_ja)
+    return [(c.usage if lang == "en" else c.usage_ja or c.usage, c.help(lang))
             for c in REGISTRY.values() if c.listed and not c.organizer]
 
 
-@command("help", en=("help",), ja=("ヘルプ", "使い方", "説明"), help_en="this text", help_ja="この説明")
+@command("help", en=("help",), ja=("ヘルプ", "使い方", "説明"), help_en=N_("this text"))
 def cmd_help(ctx: MailContext, cmd: Command, *, no_command: bool = False) -> None:
     """The help text (the registry's commands); ``no_command``: led by "no command or sheet
     found" (a chatty mail)."""
     from app.mail.commands import WORDS
 
     svc = _svc()
+    from app.rules import DEFAULT_RULESET, find_ruleset
+
     ctx.reply("help", words=WORDS, commands=help_lines(ctx.lang),
               leagues=[lg.name for lg in svc.open_leagues(ctx.s)],
+              example=find_ruleset(DEFAULT_RULESET)().example_sheet(ctx.lang),
               server=ctx.settings.server_address, no_command=no_command)
 
 
 @command("charset", en=("charset",), ja=("文字コード",), usage="charset iso-2022-jp", usage_ja="文字コード JIS",
-         help_en='send replies in ISO-2022-JP ("charset utf-8" to go back)',
-         help_ja="返信を ISO-2022-JP で送る（「文字コード UTF-8」で元に戻す）")
+         help_en=N_('send replies in ISO-2022-JP ("charset utf-8" to go back)'))
 def cmd_charset(ctx: MailContext, cmd: Command) -> None:
     want = (cmd.args[0] if cmd.args else "").lower().replace("_", "-")[:40]
     table = {"iso-2022-jp": "iso-2022-jp", "jis": "iso-2022-jp", "iso2022jp": "iso-2022-jp",

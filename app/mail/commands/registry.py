@@ -19,7 +19,9 @@ class MailCommand:
         en, ja: its English and Japanese words, longest match wins (after NFKC, lower case).
         organizer: only for an organizer address with the organizer password.
         usage, usage_ja: how it is written (``charset iso-2022-jp``, ``文字コード JIS``), for help.
-        help_en, help_ja: one line of help.
+        help_en: one line of help, an English message id (marked with :func:`N_`); the reply's
+            language comes from the catalogs (:meth:`help`).
+        help_ja: a Japanese line that overrides the catalog (``""``: use the catalog).
         handler: ``handler(ctx, cmd)``.
         listed: shown by ``help`` (``confirm`` is answered, not typed).
     """
@@ -35,10 +37,24 @@ class MailCommand:
     listed: bool = True
     usage_ja: str = ""
 
+    def help(self, lang: str) -> str:
+        """The line of help in ``lang`` (the catalog's translation of :attr:`help_en`)."""
+        from app.reports.i18n import LANGS, gettext
+
+        if lang == "ja" and self.help_ja:
+            return self.help_ja
+        return gettext(lang if lang in LANGS else LANGS[0])(self.help_en) if self.help_en else ""
+
     @property
     def words(self) -> tuple[str, ...]:
         """Every word of the command, English first."""
         return self.en + self.ja
+
+
+def N_(message: str) -> str:
+    """Mark ``message`` for the catalogs (``pybabel extract`` finds ``N_("…")``) and return it
+    as it is: it is translated when shown (``gettext_noop``)."""
+    return message
 
 
 #: name -> command, in registration (and help) order

@@ -1,0 +1,121 @@
+"""Player ratings across leagues, stored: one rating period per played round of any league
+(``app.formats.ratings``, OpenSkill), one :class:`app.db.models.RatingChange` row per player
+who fought in it.
+
+:func:`rate_round` is called in the transaction that marks a round done, so a round is rated
+exactly once (``UniqueConstraint(player_id, round_id)``; a second call finds its rows and does
+nothing). A player's current rating is the ``mu``/``sigma`` of their latest row, so rating a
+round reads only the rows of its own players. Byes and unfought boards are not games; a game
+against oneself (one player with two entries) is not rated.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from sqlalchemy import func, select
+from sqlalchemy.orm import Session
+
+from app.db.models import Battle, Entry, League, RatingChange, Round
+from app.formats.ratings import RatedGame, Rating, RatingPeriod, rate_periods
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerRating:
+    """A player's current rating: ``mu``, ``sigma``, ``ordinal`` (``mu − 3σ``, the number
+    shown), the number of rated ``periods`` and ``games``."""
+
+    player_id: int
+    mu: float
+    sigma: float
+    periods: int
+    games: int
+
+    @property
+    def ordinal(self) -> float:
+        """``mu - 3 * sigma`` (OpenSkill's ``ordinal()``)."""
+        return self.mu - 3.0 * self.sigma
+
+
+def current(session: Session, player_ids: list[int] | set[int]) -> dict[int, PlayerRating]:
+    """The current rating of each of ``player_ids`` that has been rated (others are absent:
+    a new player, ordinal 0)."""
+    ids = sorted(set(player_ids))
+    if not ids:
+        return {}
+    order = (select(RatingChange.player_id, RatingChange.mu, RatingChange.sigma,
+                    func.row_number().over(partition_by=RatingChange.player_id,
+                                           order_by=RatingChange.id.desc()).label("n"))
+             .where(RatingChange.player_id.in_(ids)).subquery())
+    latest = {pid: (mu, sigma) for pid, mu, sigma, _ in session.execute(
+        select(order).where(order.c.n == 1))}
+    counts = {pid: (int(p), int(g or 0)) for pid, p, g in session.execute(
+        select(RatingChange.player_id, func.count(), func.sum(RatingChange.games))
+        .where(RatingChange.player_id.in_(ids)).group_by(RatingChange.player_id))}
+    return {pid: PlayerRating(pid, mu, sigma, *counts[pid]) for pid, (mu, sigma) in latest.items()}
+
+
+def rate_round(session: Session, league: League, rnd: Round) -> int:
+    """Rate the fought battles of ``rnd`` (board order) as one period ``"<league>/<round>"``,
+    from each player's current rating; store one row per player. Returns the rows written (0
+    when the round was rated already or has no game)."""
+    if session.scalar(select(func.count()).select_from(RatingChange)
+                      .where(RatingChange.round_id == rnd.id)):
+        return 0
+    rows = session.execute(
+        select(Battle.entry_a_id, Battle.entry_b_id, Battle.winner)
+        .where(Battle.round_id == rnd.id, Battle.state == "done", Battle.entry_b_id.is_not(None),
+               Battle.reason != "bye")
+        .order_by(Battle.board)).all()
+    eids = {e for a, b, _ in rows for e in (a, b)}
+    if not eids:
+        return 0
+    owner: dict[int, int] = {eid: pid for eid, pid in session.execute(
+        select(Entry.id, Entry.player_id).where(Entry.id.in_(eids)))}
+    games = tuple(RatedGame(owner[a], owner[b], w) for a, b, w in rows
+                  if owner[a] != owner[b] and w in (0, 1, None))
+    if not games:
+        return 0
+    players = {p for g in games for p in (g.a, g.b)}
+    start = {pid: Rating(r.mu, r.sigma) for pid, r in current(session, players).items()}
+    key = f"{league.name}/{rnd.number}"
+    result = rate_periods([RatingPeriod(key, games)], initial=start)
+    n = 0
+    for pid, changes in sorted(result.history.items()):
+        (c,) = changes
+        session.add(RatingChange(player_id=pid, round_id=rnd.id, period=key,
+                                 mu_before=c.before.mu, sigma_before=c.before.sigma,
+                                 mu=c.after.mu, sigma=c.after.sigma, games=c.games,
+                                 wins=c.wins, draws=c.draws, losses=c.losses))
+        n += 1
+    session.flush()
+    return n
+
+
+@dataclass(frozen=True, slots=True)
+class HistoryLine:
+    """One period of a player's history (``period`` is ``"<league>/<round>"``): ordinal before
+    and after, ``mu``/``sigma`` after, and the games."""
+
+    period: str
+    league: str
+    round: int
+    ordinal_before: float
+    ordinal: float
+    mu: float
+    sigma: float
+    games: int
+    wins: int
+    draws: int
+    losses: int
+
+
+def history(session: Session, player_id: int) -> list[HistoryLine]:
+    """The player's rating history, oldest first."""
+    q = (select(RatingChange, League.name, Round.number)
+         .join(Round, RatingChange.round_id == Round.id)
+         .join(League, Round.league_id == League.id)
+         .where(RatingChange.player_id == player_id).order_by(RatingChange.id))
+    return [HistoryLine(c.period, name, number, c.mu_before - 3 * c.sigma_before,
+                        c.mu - 3 * c.sigma, c.mu, c.sigma, c.games, c.wins, c.draws, c.losses)
+            for c, name, number in session.execute(q)]

@@ -1,0 +1,282 @@
+"""Typed contexts of the mail replies: one frozen dataclass per template of ``templates/mail/``
+(as :class:`app.reports.league_battle.LeagueBattleContext` is for the report mails).
+
+A command answers with ``ctx.reply(template, **fields)`` (``app.mail.commands.context``); the
+fields are checked against the template's dataclass there (:func:`reply_context`), so a field a
+template does not know, or a missing one, fails at the call site with ``TypeError`` instead of
+rendering a wrong mail. The pipeline adds the fields of :class:`Footer` (the same for every
+reply) when it renders (``app.mail.pipeline``). ``tests/mail/test_templates.py`` checks that
+every variable a template uses is a field of its dataclass or of :class:`Footer`, and that every
+field is documented.
+
+The words of every reply are in the message catalogs (``templates/locale``), not here.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, field
+from typing import Any
+
+
+@dataclass(frozen=True, slots=True)
+class Footer:
+    """What the pipeline gives every reply (``templates/mail/_footer.txt``).
+
+    Attributes:
+        lang: the reply's language (``ja``/``en``).
+        subject: the player's subject as shown (at most 160 characters).
+        cut_lines: lines of the mail past ``max_lines`` that were not read (0: none).
+        max_lines: the ``max_lines`` setting.
+        notes: what decoding the mail noticed (charset guesses, greetings skipped…), in words.
+        server: the server's address (the signature).
+        plus_local, plus_domain: the two halves of the server's address, for
+            ``plus_local+NAME@plus_domain`` league addresses.
+    """
+
+    lang: str
+    subject: str
+    cut_lines: int
+    max_lines: int
+    notes: list[str]
+    server: str
+    plus_local: str
+    plus_domain: str
+
+
+@dataclass(frozen=True, slots=True)
+class SheetFields:
+    """A checked sheet in a reply (``app.mail.commands.player.sheet_context``).
+
+    Attributes:
+        ok: the sheet is valid (and its unit name can be shown to others).
+        normalized: the sheet in the normalized notation (``""`` unless ``ok``).
+        costs: its cost breakdown in words (``""`` unless ``ok``).
+        problems: every problem in words (``""`` when ``ok``).
+        warnings: the warnings in words, or ``""``.
+        ruleset: the title of the ruleset that read the sheet (``Ruleset.titles``).
+        wrong_ruleset: the title of the game the sheet is written in when it is not the
+            league's (``app.mail.sheets.other_ruleset``), else ``""``.
+        example: a sheet of the league's game (``Ruleset.example_sheet``) when
+            ``wrong_ruleset``, else ``""``.
+    """
+
+    ok: bool
+    normalized: str = ""
+    costs: str = ""
+    problems: str = ""
+    warnings: str = ""
+    ruleset: str = ""
+    wrong_ruleset: str = ""
+    example: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class EntryReply(SheetFields):
+    """``mail/entry.txt``: an entry accepted, replaced, re-opened or rejected.
+
+    Attributes:
+        league: the league name.
+        accepted: the sheet was entered; replaced: it replaced the active sheet;
+            reopened: it re-opened a withdrawn entry; version: the sheet version (``None`` when
+            rejected).
+        key: the entry key to quote in later changes, or ``""``.
+        (and the fields of :class:`SheetFields`: ok, normalized, costs, problems, warnings)
+    """
+
+    league: str = ""
+    accepted: bool = False
+    replaced: bool = False
+    reopened: bool = False
+    version: int | None = None
+    key: str = ""
+    #: a hill league's challenge results (``app.league.hill.after_entry``), else ``None``
+    hill: Any = None
+
+
+@dataclass(frozen=True, slots=True)
+class CheckReply(SheetFields):
+    """``mail/check.txt``: a sheet checked, not entered (the fields of :class:`SheetFields`:
+    ok, normalized, costs, problems, warnings)."""
+
+
+@dataclass(frozen=True, slots=True)
+class BadSheet:
+    """A sheet of a test battle that cannot fight.
+
+    Attributes:
+        which: 0 for the first sheet of the mail, 1 for the second.
+        first, last: its first and last line in the mail (1-based).
+        single: the mail held only this sheet.
+        problems: its problems in words.
+    """
+
+    which: int
+    first: int
+    last: int
+    single: bool
+    problems: str
+
+
+@dataclass(frozen=True, slots=True)
+class TestReply:
+    """``mail/test.txt``: a test battle's reports, or why there was none.
+
+    Attributes:
+        reports: the battle reports (text), one per opponent.
+        samples: the opponents were the sample units (the mail held one sheet).
+        bad: the sheets that cannot fight (:class:`BadSheet`); no battle when not empty.
+        extra: sheets of the mail past the first two, not read.
+    """
+
+    reports: list[str] = field(default_factory=list)
+    samples: bool = False
+    bad: list[BadSheet] = field(default_factory=list)
+    extra: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class WithdrawnReply:
+    """``mail/withdrawn.txt``: an entry withdrawn.
+
+    Attributes:
+        league: the league name.
+        key: the entry key (to quote when entering again), or ``""``.
+    """
+
+    league: str
+    key: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class StandingsReply:
+    """``mail/standings.txt``: the standings asked for.
+
+    Attributes:
+        league: the league name.
+        standings: the standings table as text (``reports/standings.txt``).
+    """
+
+    league: str
+    standings: str
+
+
+@dataclass(frozen=True, slots=True)
+class HelpReply:
+    """``mail/help.txt``: how to use the server.
+
+    Attributes:
+        commands: ``(usage, what it does)`` of every listed player command, in the reply's
+            language.
+        leagues: the names of the leagues taking entries.
+        example: an example sheet (the default ruleset's, in the reply's language).
+        no_command: the mail held neither a command nor a sheet (the help then says so first).
+        words: every command's words (``app.mail.commands.WORDS``), for templates that list them.
+        server: the server's address.
+    """
+
+    commands: list[tuple[str, str]]
+    leagues: list[str]
+    example: str
+    no_command: bool = False
+    words: Any = None
+    server: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class ConfirmReply:
+    """``mail/confirm.txt``: a confirmation request, or the answer to a confirmation.
+
+    Attributes:
+        code: ``request`` (asking to confirm), else how the confirmation went: ``done``,
+            ``superseded``, ``expired``, ``closed``, ``refused``, ``unknown``.
+        kind: ``replace`` or ``withdraw``.
+        league: the league name; token: the confirmation code.
+        expires: when the request expires (``2026-12-02 14:22 UTC``); hours: its lifetime.
+        deadline: the league's entry deadline in the same form, or ``""``.
+        wrong_key: the mail carried a key that is not this entry's.
+    """
+
+    code: str
+    kind: str = ""
+    league: str = ""
+    token: str = ""
+    expires: str = ""
+    deadline: str = ""
+    hours: int = 0
+    wrong_key: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class CharsetReply:
+    """``mail/charset.txt``: the charset of later replies (``charset``: ``iso-2022-jp`` or
+    ``utf-8``)."""
+
+    charset: str
+
+
+@dataclass(frozen=True, slots=True)
+class OrganizerReply:
+    """``mail/organizer.txt``: what an organizer command did.
+
+    Attributes:
+        action: the command (``open``, ``close``, ``run``, ``resend``).
+        league: the league name.
+        summary: what was done, in words (one line per step).
+    """
+
+    action: str
+    summary: str
+    league: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class ErrorReply:
+    """``mail/error.txt``: why a mail was not done.
+
+    Attributes:
+        code: what went wrong (``no-such-league``, ``which-league``, ``too-large``,
+            ``rate-limit``, ``bad-charset``, ``no-sheet``, ``password``, ``wrong-password``,
+            ``not-organizer``, ``entries-closed``, ``not-entered``, ``disqualified``,
+            ``organizer-failed``, ``bad-arguments``; anything else is printed as it is).
+        league: the league concerned, or ``""``.
+        open: leagues to choose from (taking entries, or that a command can work on).
+        mine: the sender's leagues when it is not clear which one the mail is for.
+        action: the command concerned (``which-league``, ``organizer-failed``), or ``""``.
+        size, limit: the mail's size and the limit (``too-large``); the daily limit
+            (``rate-limit``).
+        value: the charset asked for (``bad-charset``).
+        usage: how the command is written (``bad-arguments``).
+        detail: more about the error, in words, or ``""``.
+    """
+
+    code: str
+    league: str = ""
+    open: list[str] = field(default_factory=list)
+    mine: list[str] = field(default_factory=list)
+    action: str = ""
+    size: int = 0
+    limit: int = 0
+    value: str = ""
+    usage: str = ""
+    detail: str = ""
+
+
+#: template name (``templates/mail/<name>.txt``) -> its context
+REPLIES: dict[str, type] = {
+    "entry": EntryReply, "check": CheckReply, "test": TestReply, "withdrawn": WithdrawnReply,
+    "standings": StandingsReply, "help": HelpReply, "confirm": ConfirmReply,
+    "charset": CharsetReply, "organizer": OrganizerReply, "error": ErrorReply,
+}
+
+
+def reply_context(template: str, fields: dict[str, Any]) -> dict[str, Any]:
+    """Check ``fields`` against the dataclass of ``template`` and return the template variables
+    (every field, defaults included; :class:`BadSheet` values stay objects). Raises ``KeyError``
+    for a template without a context class and ``TypeError`` for a missing or unknown field."""
+    cls = REPLIES[template]
+    if cls is TestReply and fields.get("bad"):
+        fields = dict(fields, bad=[b if isinstance(b, BadSheet) else BadSheet(**b)
+                                   for b in fields["bad"]])
+    obj = cls(**fields)
+    return {f.name: getattr(obj, f.name) for f in dataclasses.fields(obj)}
