@@ -108,14 +108,14 @@ def script_for(ruleset: str) -> tuple[tuple[DemoMail, ...], DemoMail | None]:
     if ruleset == "amaryllis":
         return SCRIPT, REPLACEMENT
     rs = find_ruleset(ruleset)(DEMO_OPTIONS.get(ruleset))
-    sheets = list(rs.sample_sheets()) + ([_PARTY_SHEET] if rs.party else [])
+    party = rs.parse_sheet(_PARTY_SHEET) if rs.party else None
+    party_label = rs.label(party.entry) if party is not None and party.ok else None
     chosen: dict[str, str] = {}
-    for text in sheets:
+    for text in rs.sample_sheets():
         parsed = rs.parse_sheet(text)
-        if parsed.ok and rs.label(parsed.entry) not in chosen:
+        if parsed.ok and rs.label(parsed.entry) not in chosen and rs.label(parsed.entry) != party_label:
             chosen[rs.label(parsed.entry)] = text
-    picked = list(chosen.items())[:7] + ([(rs.label(rs.parse_sheet(_PARTY_SHEET).entry), _PARTY_SHEET)]
-                                         if rs.party and _PARTY_SHEET not in dict(list(chosen.items())[:7]).values() else [])
+    picked = list(chosen.items())[:7] + ([(party_label, _PARTY_SHEET)] if party_label else [])
     mails = [DemoMail(f"player{i + 1}@example.{'jp' if i % 2 == 0 else 'org'}", f"{name}使い" if i % 2 == 0
                       else f"{name} player", "[demo] 登録" if i % 2 == 0 else "[demo] entry", "",
                       "iso-2022-jp" if i % 4 == 0 else "utf-8", text=text + "\n")
