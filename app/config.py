@@ -109,6 +109,9 @@ class Settings(BaseSettings):
     web_host: str = Field("127.0.0.1", description="address the web view listens on")
     web_port: int = Field(8080, ge=0, le=65535, description="port of the web view; 0: serve "
                           "runs no web view")
+    web_reuse_port: bool = Field(False, description="bind the web view with SO_REUSEPORT, so "
+                                 "several processes on one host that share ONE database can "
+                                 "listen on one port; off, a port already taken fails at start")
 
     @field_validator("public_url")
     @classmethod

@@ -91,11 +91,13 @@ def get_or_create_player(session: Session, address: str, *, display_name: str = 
 
 
 def _name_key(name: str) -> str:
-    return unicodedata.normalize("NFC", name.strip()).casefold()
+    """The key two league names must not share: NFKC (full-width ``ｓｐｒｉｎｇ`` is ``spring``)
+    and Unicode case folding."""
+    return unicodedata.normalize("NFKC", name.strip()).casefold()
 
 
 def find_league(session: Session, name: str) -> League | None:
-    """The league called ``name`` ignoring case (Unicode case folding, NFC), or ``None``.
+    """The league called ``name`` ignoring case and width (NFKC and case folding), or ``None``.
     An exact match is looked up first; otherwise every league name is compared (the number of
     leagues is small), since SQL ``lower()`` folds only ASCII on SQLite."""
     exact = session.scalar(select(League).where(League.name == name.strip()))

@@ -183,6 +183,7 @@ def knockout_decisions(session: Session, league: League, round_number: int,
     """Board → why its winner goes through (``Knockout.decision_text`` with the stated rule for
     a drawn battle), for the reports of a knockout round; ``{}`` for another format."""
     from app.formats.knockout import Knockout
+    from app.reports.i18n import gettext
 
     fmt, _, history, _ = inputs(session, league, upto=round_number)
     if not isinstance(fmt, Knockout) or len(history) < round_number:
@@ -191,8 +192,8 @@ def knockout_decisions(session: Session, league: League, round_number: int,
     for g in history[round_number - 1].games:
         d = fmt.decide(round_number, g)
         if d is not None and d.by in ("margin", "lot"):
-            out[g.pairing.board] = fmt.decision_text(d, lang) + "（" + fmt.draw_rule(lang) + "）" \
-                if lang == "ja" else fmt.decision_text(d, lang) + f" ({fmt.draw_rule(lang)})"
+            out[g.pairing.board] = gettext(lang)("%(decision)s (%(rule)s)") % {
+                "decision": fmt.decision_text(d, lang), "rule": fmt.draw_rule(lang)}
     return out
 
 

@@ -260,7 +260,8 @@ def _mail_pushed_off(session: Session, settings: Any, league: League, ch: Challe
     """Queue "pushed off" to every member that fell, except the challenger (its own reply says
     so). Returns the mails queued."""
     from app.league.outbox import Copy, queue_copies
-    from app.reports.render import environment
+    from app.reports.i18n import gettext
+    from app.reports.render import render_mail
 
     n = 0
     for p in ch.pushed_off:
@@ -268,12 +269,15 @@ def _mail_pushed_off(session: Session, settings: Any, league: League, ch: Challe
             continue
         player = players[p.entry_id]
         lang = player.lang if player.lang in ("ja", "en") else "ja"
-        subject = (f"[{league.name}] ヒルから押し出されました（第{ch.number}挑戦）" if lang == "ja"
-                   else f"[{league.name}] Pushed off the hill (challenge {ch.number})")
-        text = environment().get_template(f"mail/hill_off.{lang}.txt").render(
-            name=p.name, league=league.name, size=ch.size,
-                           number=ch.number, unit=p.unit, place=p.place, points=p.points,
-                           age=p.age, cut_lines=0, notes=[], server=settings.server_address)
+        subject = f"[{league.name}] " + gettext(lang)(
+            "Pushed off the hill (challenge %(n)s)") % {"n": ch.number}
+        from app.mail.replies import reply_context
+
+        view = reply_context("hill_off", dict(league=league.name, name=p.name, size=ch.size, number=ch.number,
+                                              unit=p.unit, place=p.place, points=p.points,
+                                              age=p.age))
+        text = render_mail("hill_off", lang, cut_lines=0, max_lines=0,
+                           notes=[], server=settings.server_address, **view)
         n += queue_copies(session, [Copy(f"hill-off:{league.id}:{ch.number}:{p.entry_id}",
                                          player.address)],
                           kind="standings", now=now, sender=settings.server_address,

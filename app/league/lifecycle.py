@@ -152,7 +152,9 @@ def check_league_name(name: str) -> str:
     each a Unicode letter (categories L*, with combining marks M*), a decimal digit (Nd), ``_``,
     ``-`` or ``.`` (so ``春`` and ``spring-2026`` are fine). Spaces, ``[]`` (they would break the
     subject tag ``[NAME]``), ``+``, ``@``, ``/`` (the plus address ``tourney+NAME@…``), ``<>`` and
-    other punctuation are refused. Raises :class:`BadState` (code ``bad-name``)."""
+    other punctuation are refused, and so are a name that starts or ends with ``.`` or holds
+    ``..`` (``tourney+..@…`` is no valid address, and ``/leagues/..`` no reachable page).
+    Raises :class:`BadState` (code ``bad-name``)."""
     clean = unicodedata.normalize("NFC", name.strip())
     bad = sorted({c for c in clean if not (unicodedata.category(c)[0] in "LM"
                                           or unicodedata.category(c) == "Nd"
@@ -161,6 +163,9 @@ def check_league_name(name: str) -> str:
         shown = f" (not allowed: {' '.join(repr(c) for c in bad)})" if bad else ""
         raise BadState(f"bad league name {name!r}: 1-64 letters, digits, '_', '-' or '.'{shown}",
                        "bad-name")
+    if clean.startswith(".") or clean.endswith(".") or ".." in clean:
+        raise BadState(f"bad league name {name!r}: it may not start or end with '.' or hold "
+                       "'..' (the league's mail address tourney+NAME@… must be valid)", "bad-name")
     return clean
 
 

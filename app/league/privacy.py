@@ -22,10 +22,10 @@ def mask_address(address: str) -> str:
 
 def public_name(display_name: str | None, address: str, player_id: int | None = None) -> str:
     """The name under which a player appears to others: the display name (from the mail's From
-    phrase or a ``name:`` line) when it has a visible character, else the masked address with the
-    player id (``a…@e… #12``) so that two masked players stay distinct."""
+    phrase or a ``name:`` line) when it has a visible character, else ``player #12`` (the player
+    id keeps two unnamed players distinct). Nothing of the address shows: even its first letters
+    (``a…@e…``, :func:`mask_address`) told other players too much."""
     name = (display_name or "").strip()
     if name and any(unicodedata.category(c)[0] in "LNPS" for c in name):
         return name
-    masked = mask_address(address)
-    return f"{masked} #{player_id}" if player_id is not None else masked
+    return f"player #{player_id}" if player_id is not None else "player"

@@ -384,7 +384,12 @@ def parse_sender(msg: Message) -> tuple[str, str]:
     words, angle, comments = scanned
     if angle is not None:
         if any("@" in w for w in words):
-            return "", ""
+            # ``"alice@example.org" <alice@example.org>``, as many clients write a From without
+            # a name, is that one address; a phrase naming ANOTHER address is refused (a
+            # display-name forgery such as ``alice@example.org <m@evil.test>``)
+            if _decoded_phrase(words).strip().lower() != angle.lower():
+                return "", ""
+            words = []
         addr, name = angle, _decoded_phrase(words)
     else:
         if len(words) != 1:
@@ -670,12 +675,14 @@ def decode_message(raw: bytes, *, max_lines: int = 500, max_bytes: int = 1_000_0
     plain: tuple[str, str] | None = None
     html: tuple[str, str] | None = None
     attachments: list[str] = []
+    truncated = False
     try:
         parts = []
         for part in msg.walk():
             parts.append(part)
             if len(parts) >= MAX_PARTS:
                 notes.append(f"only the first {MAX_PARTS} MIME parts were read")
+                truncated = True
                 break
     except Exception as exc:  # noqa: BLE001
         notes.append(f"broken MIME structure: {exc}")
@@ -710,7 +717,12 @@ def decode_message(raw: bytes, *, max_lines: int = 500, max_bytes: int = 1_000_0
     if msg.defects:
         notes.append("MIME defects: " + ", ".join(type(d).__name__ for d in msg.defects[:5]))
     notes[:] = list(dict.fromkeys(notes))[:30]  # one note per kind of problem, at most 30
-    if plain is None and html is None and not attachments and msg.defects:
+    if plain is None and html is None and not attachments and truncated:
+        # the text lies beyond the parts read (e.g. nested 60 multiparts deep): say so rather
+        # than read the raw MIME structure as if it were the sheet
+        notes.append(f"no text part was found within the first {MAX_PARTS} MIME parts (the mail "
+                     "is nested too deeply or has too many parts): send the sheet as plain text")
+    elif plain is None and html is None and not attachments and msg.defects:
         # broken multipart (no boundary found): read the body as plain text
         body = source_bytes.split(b"\r\n\r\n", 1) if b"\r\n\r\n" in source_bytes else source_bytes.split(b"\n\n", 1)
         if len(body) == 2:

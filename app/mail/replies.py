@@ -81,6 +81,9 @@ class EntryReply(SheetFields):
             reopened: it re-opened a withdrawn entry; version: the sheet version (``None`` when
             rejected).
         key: the entry key to quote in later changes, or ``""``.
+        hill: in a hill league, the challenge's results and the new table
+            (``app.league.hill`` reply view: number, size, boards, place, on_hill, table,
+            pushed_off), else ``None``.
         (and the fields of :class:`SheetFields`: ok, normalized, costs, problems, warnings)
     """
 
@@ -90,7 +93,6 @@ class EntryReply(SheetFields):
     reopened: bool = False
     version: int | None = None
     key: str = ""
-    #: a hill league's challenge results (``app.league.hill.after_entry``), else ``None``
     hill: Any = None
 
 
@@ -159,6 +161,47 @@ class StandingsReply:
 
     league: str
     standings: str
+
+
+@dataclass(frozen=True, slots=True)
+class StandingsOpenReply:
+    """``mail/standings_open.txt``: standings asked for while entries are open (secret until
+    they close, as on the web: issue 12.3).
+
+    Attributes:
+        league: the league name.
+        count: active entries so far.
+        names: the entrants' public names when the organizer lists them (``show_entrants``),
+            else ``[]``; never a unit or an address.
+        deadline: the entry deadline as shown, or ``""`` without one.
+    """
+
+    league: str
+    count: int
+    names: list[str] = field(default_factory=list)
+    deadline: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class HillOffReply:
+    """``mail/hill_off.txt``: a member pushed off a hill by a challenge (``app.league.hill``).
+
+    Attributes:
+        league: the league name.
+        name: the member's public name; unit: its unit's name.
+        size: the hill's size N; number: the challenge that pushed it off (1-based).
+        place: its place after that challenge (> N); points: its points over the members;
+        age: the challenges it survived.
+    """
+
+    league: str
+    name: str
+    size: int
+    number: int
+    unit: str
+    place: int
+    points: Any
+    age: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -265,7 +308,8 @@ class ErrorReply:
 #: template name (``templates/mail/<name>.txt``) -> its context
 REPLIES: dict[str, type] = {
     "entry": EntryReply, "check": CheckReply, "test": TestReply, "withdrawn": WithdrawnReply,
-    "standings": StandingsReply, "help": HelpReply, "confirm": ConfirmReply,
+    "standings": StandingsReply, "standings_open": StandingsOpenReply,
+    "hill_off": HillOffReply, "help": HelpReply, "confirm": ConfirmReply,
     "charset": CharsetReply, "organizer": OrganizerReply, "error": ErrorReply,
 }
 

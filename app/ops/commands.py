@@ -1,4 +1,5 @@
-"""CLI commands of this part (registered by ``app.cli``): ``serve``, ``status``, ``demo``."""
+"""CLI commands of this part (registered by ``app.cli``): ``serve``, ``status``, ``mailserver``,
+``demo``."""
 
 from __future__ import annotations
 
@@ -62,6 +63,48 @@ def register(group: click.Group) -> None:
             click.echo(render_status(status))
         if check and not healthy(status, offline=offline):
             sys.exit(1)
+
+    @group.command("mailserver")
+    @click.option("--out", "out_dir", type=click.Path(file_okay=False, path_type=Path),
+                  default=Path("amaryllis-mail"), show_default=True,
+                  help="folder where every mail to a player is written (.eml and .txt)")
+    def mailserver_cmd(out_dir: Path) -> None:
+        """Run the embedded mail server for trying `serve` on one machine: IMAP and SMTP on
+        127.0.0.1 at the ports of the imap_url/smtp_url settings (default 1143 and 8025), until
+        Ctrl-C/SIGTERM.
+
+        Mail to the server's address (and its +NAME league addresses) lands in the mailbox that
+        `serve` polls; every other mail (the replies) is written to --out. The mailbox lives in
+        memory: mail not yet polled is gone when this stops. For trials, not for production."""
+        import signal
+        import threading
+        from urllib.parse import urlsplit
+
+        from app.ops.embedded import EmbeddedMailStack
+
+        settings = _settings()
+        imap, smtp = urlsplit(settings.imap_url), urlsplit(settings.smtp_url)
+        if (imap.hostname, smtp.hostname) != ("127.0.0.1", "127.0.0.1"):
+            raise click.ClickException(
+                f"imap_url and smtp_url must point at 127.0.0.1 for the embedded mail server "
+                f"(they are {imap.hostname} and {smtp.hostname})")
+        stack = EmbeddedMailStack(out_dir, server_address=settings.server_address,
+                                  imap_port=imap.port or 143, smtp_port=smtp.port or 25,
+                                  password=imap.password or "secret")
+        try:
+            stack.start()
+        except OSError as exc:
+            raise click.ClickException(f"cannot start the mail server: {exc}") from exc
+        stop = threading.Event()
+        for sig in (signal.SIGTERM, signal.SIGINT):
+            signal.signal(sig, lambda _signum, _frame: stop.set())
+        click.echo(f"mail server: IMAP {stack.imap_url.replace(stack.password, '***')}, "
+                   f"SMTP smtp://127.0.0.1:{stack.smtp_port}; mail to {settings.server_address} "
+                   f"goes to the mailbox, every other mail to {out_dir}/ (Ctrl-C stops)")
+        try:
+            stop.wait()
+        finally:
+            stack.stop()
 
     @group.command("demo")
     @click.option("--out", "out", type=click.Path(file_okay=False, path_type=Path),

@@ -44,6 +44,9 @@ from app.config import Endpoint, Settings
 
 __all__ = ["configure_logging", "serve", "Heartbeat", "connect_imap", "HEARTBEAT_FILE"]
 
+#: the hint logged when IMAP or SMTP cannot be reached at all
+UNREACHABLE_HINT = ("no server answers at the imap_url/smtp_url settings: start one (for a trial on "
+                    "this machine: amaryllis mailserver) or set imap_url and smtp_url")
 HEARTBEAT_FILE = "serve-status.json"
 log = structlog.get_logger("amaryllis.serve")
 
@@ -187,7 +190,12 @@ class _Worker(threading.Thread):
             except Exception as exc:  # noqa: BLE001 - keep serving; the error is logged and retried
                 self.failures += 1
                 backoff = min(60.0, 2.0 ** (self.failures - 1))
-                logger.exception("unit_failed", error=repr(exc), retry_in_s=backoff)
+                if isinstance(exc, (ConnectionError, TimeoutError, socket.gaierror)):
+                    # a server that is not there: one line, not a traceback at every retry
+                    logger.error("unit_failed", error=repr(exc), retry_in_s=backoff,
+                                 hint=UNREACHABLE_HINT)
+                else:
+                    logger.exception("unit_failed", error=repr(exc), retry_in_s=backoff)
                 self.heartbeat.update(self.name, last_error=repr(exc), last_error_at=utcnow().isoformat())
                 self.stop.wait(backoff)
                 continue

@@ -30,10 +30,11 @@ log = logging.getLogger("amaryllis.web")
 GRACE = 1.0
 
 
-def bind(host: str, port: int, *, reuse_port: bool = True) -> socket.socket:
+def bind(host: str, port: int, *, reuse_port: bool = False) -> socket.socket:
     """A TCP socket bound to ``host:port`` (``port`` 0: a free port), ``SO_REUSEADDR`` and, when
     ``reuse_port`` and the system has it, ``SO_REUSEPORT``. Raises ``OSError`` (e.g. the port is
-    taken by another program)."""
+    taken, unless every holder set ``SO_REUSEPORT``). Off by default: two views on different
+    databases must not silently share a port and answer from either at random."""
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
     sock = socket.socket(family, socket.SOCK_STREAM)
     try:
@@ -147,7 +148,8 @@ def start_web(settings: Any, *, host: str | None = None, port: int | None = None
     app, engine = make_app(settings)
     try:
         sock = bind(host if host is not None else settings.web_host,
-                    port if port is not None else settings.web_port)
+                    port if port is not None else settings.web_port,
+                    reuse_port=bool(getattr(settings, "web_reuse_port", False)))
     except OSError:
         engine.dispose()
         raise
@@ -167,7 +169,8 @@ def web_workers(settings: Any, stop: threading.Event) -> list[threading.Thread]:
         return []
     app, engine = make_app(settings)
     try:
-        sock = bind(settings.web_host, settings.web_port)
+        sock = bind(settings.web_host, settings.web_port,
+                    reuse_port=bool(getattr(settings, "web_reuse_port", False)))
     except OSError as exc:
         engine.dispose()
         raise RuntimeError(f"the web view cannot listen on {settings.web_host}:"

@@ -178,7 +178,8 @@ def test_league_names_of_letters_digits_and_dot_dash_underscore(factory: Factory
 
 
 @pytest.mark.parametrize("name", ["two words", "a[b]", "x+y", "a@b", "a/b", "<x>", "a,b", "",
-                                  "x" * 65, "tab\there", "a'b", "a;b"])
+                                  "x" * 65, "tab\there", "a'b", "a;b", ".", "..", ".hidden",
+                                  "end.", "a..b"])
 def test_league_names_with_punctuation_are_refused(factory: Factory, name: str) -> None:
     with transaction(factory) as s, pytest.raises(svc.BadState) as err:
         svc.create_league(s, name, entry_deadline=DEADLINE, now=T0)
@@ -195,6 +196,9 @@ def test_league_names_ignore_case(factory: Factory) -> None:
         assert svc.get_league(s, "STRASSE").name == "Straße"  # Unicode case folding
         assert svc.find_league(s, "spring").name == "Spring"  # type: ignore[union-attr]
         assert svc.find_league(s, "autumn") is None
+        with pytest.raises(svc.BadState) as err:  # full width is the same name (NFKC)
+            svc.create_league(s, "ｓｐｒｉｎｇ", entry_deadline=DEADLINE, now=T0)
+        assert err.value.code == "league-exists"
 
 
 def test_league_names_through_the_cli(cli) -> None:  # type: ignore[no-untyped-def]

@@ -3,6 +3,7 @@ quotes and signatures, limits, broken input."""
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -114,3 +115,48 @@ def test_broken_input_does_not_raise() -> None:
 def test_iso2022jp_line_end_resets_to_ascii() -> None:
     # a mailer that forgot ESC ( B before the line end: the next line is still ASCII
     assert decode_iso2022jp(b"\x1b$BF|K\\\nabc") == "日本\nabc"
+
+
+@pytest.mark.parametrize(("value", "expected"), [
+    ('"alice2@example.org" <alice2@example.org>', ("alice2@example.org", "")),
+    ('"ALICE2@Example.org" <alice2@example.org>', ("alice2@example.org", "")),
+    ('alice2@example.org <alice2@example.org>', ("alice2@example.org", "")),
+    ('"alice@example.org" <mal2@example.org>', ("", "")),  # a phrase naming another address
+    ('alice@example.org (Alice) <m@evil.test>', ("", "")),
+])
+def test_a_phrase_that_is_the_address_itself_is_that_address(value: str,
+                                                             expected: tuple[str, str]) -> None:
+    """Many clients write a From without a name as ``"a@b" <a@b>``: that is the one mailbox;
+    a phrase that names a different address stays refused (display-name forgery)."""
+    from email import message_from_bytes
+
+    from app.mail.decode import parse_sender
+
+    msg = message_from_bytes(f"From: {value}\r\nSubject: x\r\n\r\nbody\r\n".encode())
+    assert parse_sender(msg) == expected
+
+
+def test_a_sheet_nested_too_deep_is_reported_not_read_as_raw_mime() -> None:
+    """60 nested multiparts hide the text part beyond the parts read: the note says so and the
+    MIME structure is never read as the sheet (it was: boundary lines came back as sheet lines)."""
+    from email.mime.multipart import MIMEMultipart
+    from email.mime.text import MIMEText
+
+    from app.mail.decode import MAX_PARTS, decode_message
+
+    inner: object = MIMEText("Grisk: 10/1/1/2/Shield\n- Shield (1): DEF+2 <Limited>\n", "plain")
+    for _ in range(60):
+        outer = MIMEMultipart("mixed")
+        outer.attach(inner)  # type: ignore[arg-type]
+        inner = outer
+    inner["From"] = "a@example.org"  # type: ignore[index]
+    inner["Subject"] = "entry"  # type: ignore[index]
+    mail = decode_message(inner.as_bytes())  # type: ignore[attr-defined]
+    assert "Content-Type" not in mail.text and "--===" not in mail.text
+    assert any(f"within the first {MAX_PARTS} MIME parts" in n for n in mail.notes), mail.notes
+    shallow: object = MIMEText("Grisk: 10/1/1/2/Shield\n", "plain")
+    for _ in range(20):
+        outer = MIMEMultipart("mixed")
+        outer.attach(shallow)  # type: ignore[arg-type]
+        shallow = outer
+    assert "Grisk" in decode_message(shallow.as_bytes()).text  # type: ignore[attr-defined]

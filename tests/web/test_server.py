@@ -94,6 +94,32 @@ def test_serve_refuses_a_web_port_it_cannot_bind(tmp_path: Path) -> None:
             web_workers(settings, threading.Event())
 
 
+def test_a_second_view_cannot_take_the_port_of_a_running_one_by_default(tmp_path: Path) -> None:
+    """Two views (on different databases, say) must not share a port and answer at random:
+    without ``web_reuse_port`` the second bind fails; with it on both sides, it succeeds."""
+    import threading
+
+    from app.config import load_settings
+    from app.web.server import bind, web_workers
+
+    first = bind("127.0.0.1", 0)
+    try:
+        port = first.getsockname()[1]
+        with pytest.raises(OSError):
+            bind("127.0.0.1", port)
+        settings = load_settings(database_url=f"sqlite:///{tmp_path / 'y.sqlite3'}",
+                                 web_port=port)
+        with pytest.raises(RuntimeError, match=f"cannot listen on 127.0.0.1:{port}"):
+            web_workers(settings, threading.Event())
+    finally:
+        first.close()
+    shared = bind("127.0.0.1", 0, reuse_port=True)
+    try:
+        bind("127.0.0.1", shared.getsockname()[1], reuse_port=True).close()
+    finally:
+        shared.close()
+
+
 def test_amaryllis_web_serves_and_stops(tmp_path: Path) -> None:
     env = _env(tmp_path)
     session_factory(env["AMARYLLIS_DATABASE_URL"]).kw["bind"].dispose()  # migrated

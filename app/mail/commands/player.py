@@ -379,6 +379,20 @@ def cmd_standings(ctx: MailContext, cmd: Command) -> None:
     league = ctx.league(cmd, any_state=True, mine="standings")
     if league is None:
         return
+    if league.state == "open" and (league.format or "") != "hill":
+        # secret until entries close, by mail as on the web (issue 12.3): a count, and the
+        # entrants' public names only where the organizer lists them; never a unit
+        from app.db.models import Player
+        from app.league.privacy import public_name
+
+        rows = ctx.s.execute(select(Player.display_name, Player.address, Player.id)
+                             .join(Entry, Entry.player_id == Player.id)
+                             .where(Entry.league_id == league.id, Entry.status == "active")
+                             .order_by(Entry.id)).all()
+        names = [public_name(n, a, i) for n, a, i in rows] if league.show_entrants else []
+        ctx.reply("standings_open", league=league.name, count=len(rows), names=names,
+                  deadline=when(league.entry_deadline) if league.entry_deadline else "")
+        return
     text = svc.render_standings(ctx.s, league, lang=ctx.lang, fmt="text")
     ctx.out.html = svc.render_standings(ctx.s, league, lang=ctx.lang, fmt="html",
                                         public_url=ctx.settings.public_url)

@@ -187,7 +187,7 @@ add("reply_quoting_report",
          "Content-Type: text/plain; charset=UTF-8\r\nContent-Transfer-Encoding: 8bit")
     + "\r\n" + crlf("順位\n\n2026年11月29日(日) 10:00 Amaryllis <tourney@localhost>:\n"
                     "> リーグ「spring」へのエントリーを受け付けました。\n> \n> " + GRISK.replace("\n", "\n> ") + "\n"),
-    status="done", command="standings", reply=True, lang="ja", contains=["現在の順位"])
+    status="done", command="standings", reply=True, lang="ja", contains=["エントリー締切までユニット表は公開されません"])
 
 # 13 a bounce (DSN)
 add("bounce_dsn",
