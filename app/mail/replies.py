@@ -84,7 +84,8 @@ class EntryReply(SheetFields):
         hill: in a hill league, the challenge's results and the new table
             (``app.league.hill`` reply view: number, size, boards, place, on_hill, table,
             pushed_off), else ``None``.
-        (and the fields of :class:`SheetFields`: ok, normalized, costs, problems, warnings)
+        (and the fields of :class:`SheetFields`: ok, normalized, costs, problems, warnings,
+        ruleset, wrong_ruleset, example)
     """
 
     league: str = ""
@@ -99,7 +100,7 @@ class EntryReply(SheetFields):
 @dataclass(frozen=True, slots=True)
 class CheckReply(SheetFields):
     """``mail/check.txt``: a sheet checked, not entered (the fields of :class:`SheetFields`:
-    ok, normalized, costs, problems, warnings)."""
+    ok, normalized, costs, problems, warnings, ruleset, wrong_ruleset, example)."""
 
 
 @dataclass(frozen=True, slots=True)
