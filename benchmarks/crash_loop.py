@@ -1,6 +1,11 @@
 """Crash loop: ``amaryllis serve`` killed with SIGKILL every 0.5–3 s and restarted until every mail
 is answered; then count lost and duplicated replies (issue 9).
 
+Three runs in four are killed 0.5–3 s after ``serve`` reported ``running`` in its heartbeat (on
+the busy 2-CPU development machine start-up alone takes 1–6 s, so a kill timed from the process
+start would rarely let it work); every fourth is killed 0.1–1.5 s after the process started,
+inside its start-up.
+
 N players each mail an entry sheet to the embedded mail stack (pymap IMAP + aiosmtpd, in this
 process); ``serve`` runs as a real subprocess on SQLite or PostgreSQL and is killed at random
 instants (``kill -9``: no handler runs) and started again, until every player has a reply in the
@@ -61,6 +66,21 @@ def _env(url: str, data: Path, stack: Any) -> dict[str, str]:
     return env
 
 
+def _wait_running(data: Path, proc: subprocess.Popen[bytes], timeout: float) -> None:
+    """Wait until ``serve`` (``proc``) reports running in its heartbeat file, or ``timeout``."""
+    import json
+
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline and proc.poll() is None:
+        try:
+            beat = json.loads((data / "serve-status.json").read_text())
+            if beat.get("pid") == proc.pid and beat.get("state") == "running":
+                return
+        except (OSError, ValueError):
+            pass
+        time.sleep(0.02)
+
+
 def _work_left(factory: Any) -> int:
     from sqlalchemy import func, select
 
@@ -103,9 +123,16 @@ def crash_loop(url: str, workdir: Path, *, mails: int = 300, kill_after: tuple[f
         expected = {f"p{n}@example.org" for n in range(mails)}
         while runs < max_runs:
             runs += 1
-            proc = subprocess.Popen([sys.executable, "-m", "app.cli", "serve"], env=env, cwd=ROOT,
-                                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-            time.sleep(rng.uniform(*kill_after))
+            logs = workdir / "logs"
+            logs.mkdir(exist_ok=True)
+            with open(logs / f"serve-{runs:04d}.log", "wb") as err:
+                proc = subprocess.Popen([sys.executable, "-m", "app.cli", "serve"], env=env,
+                                        cwd=ROOT, stdout=err, stderr=err)
+            if runs % 4 == 0:  # every 4th run dies during start-up (imports, migration check)
+                time.sleep(rng.uniform(0.1, 1.5))
+            else:  # the others 0.5-3 s after serving began
+                _wait_running(workdir / "data", proc, 60)
+                time.sleep(rng.uniform(*kill_after))
             answered = {m.recipient for m in stack.sink} >= expected
             if answered and _work_left(factory) == 0:
                 proc.send_signal(signal.SIGTERM)

@@ -553,6 +553,64 @@ class DroppingServer:
         self._sock.close()
 
 
+class FrozenServer:
+    """A TCP server on 127.0.0.1 that stops answering: ``mode="silent"`` never writes a byte (an
+    IMAP or SMTP server frozen before its greeting); ``mode="smtp"`` greets and answers EHLO, then
+    reads and never answers again (a relay frozen in the middle of a transaction). Connections
+    stay open until :meth:`__exit__`. ``.accepted`` counts them."""
+
+    def __init__(self, mode: str = "silent") -> None:
+        self.mode = mode
+        self.port = free_port()
+        self.accepted = 0
+        self._conns: list[socket.socket] = []
+        self._sock = socket.socket()
+        self._sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        self._sock.bind((LOOPBACK, self.port))
+        self._sock.listen(50)
+        self._sock.settimeout(0.2)
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, daemon=True)
+
+    @property
+    def url(self) -> str:
+        return f"smtp://{LOOPBACK}:{self.port}"
+
+    def _serve(self, conn: socket.socket) -> None:
+        if self.mode != "smtp":
+            return
+        try:
+            conn.sendall(b"220 frozen ESMTP\r\n")
+            conn.settimeout(30)
+            line = conn.recv(1024)
+            if line[:4].upper() in (b"EHLO", b"HELO"):
+                conn.sendall(b"250-frozen\r\n250 8BITMIME\r\n")
+        except OSError:
+            pass
+
+    def _run(self) -> None:
+        while not self._stop.is_set():
+            try:
+                conn, _ = self._sock.accept()
+            except OSError:
+                continue
+            self.accepted += 1
+            self._conns.append(conn)
+            threading.Thread(target=self._serve, args=(conn,), daemon=True).start()
+
+    def __enter__(self) -> FrozenServer:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._stop.set()
+        self._thread.join(5)
+        for conn in self._conns:
+            with contextlib.suppress(OSError):
+                conn.close()
+        self._sock.close()
+
+
 # ---------------------------------------------------------------------------------------------
 # pymap
 

@@ -504,12 +504,16 @@ def league_resend(name: str, round_number: int) -> None:
 
 @click.command("tick")
 def tick_command() -> None:
-    """Do whatever is due now (close entries, play rounds); safe to run every minute.
+    """Do whatever is due now (close entries, play rounds, organizer requests by mail); safe to
+    run every minute.
 
     A league that fails is reported (``error in league NAME: …`` on stderr) without stopping the
     others; the command then exits 1."""
     settings, factory = _settings_and_factory()
     done = svc.tick(factory, settings, now=now())
+    from app.mail import requests  # organizer run/resend by mail (issue 9.5)
+
+    done += requests.run_pending(factory, settings, now=now())
     failed = False
     for line in done:
         is_error = line.startswith("error in league ")

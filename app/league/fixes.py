@@ -75,12 +75,15 @@ def engine_note(battle: Battle, outcome: Any, lang: str, current: str) -> tuple[
 
 
 def resend(factory: sessionmaker[Session], settings: Any, league_name: str,
-           round_number: int, *, now: dt.datetime | None = None) -> int:
+           round_number: int, *, now: dt.datetime | None = None,
+           request_key: str | None = None) -> int:
     """Queue the battle reports of round ``round_number`` and its standings again, to every
     player (new dedupe keys ending ``:resend<k>``, k = 1, 2, …). The logs are recomputed; a
     changed engine version is noted and never changes the recorded result
     (:func:`engine_note`). Games of disqualified entries are skipped. Returns the number of mails
-    queued. Raises :class:`NoSuchLeague`, or :class:`BadState` when the round does not exist or
+    queued. With ``request_key`` (an organizer request, ``app.mail.requests``) the keys end
+    ``:resend-<request_key>`` instead, so the request re-run after a crash queues nothing twice.
+    Raises :class:`NoSuchLeague`, or :class:`BadState` when the round does not exist or
     is not played yet."""
     from app.db.models import utcnow
     from app.league.outbox import existing_keys, insert_rows
@@ -97,7 +100,8 @@ def resend(factory: sessionmaker[Session], settings: Any, league_name: str,
         if rnd.state != "done":
             raise BadState(f"round {round_number} of {league.name!r} is not played yet",
                            "round-not-played")
-        suffix = f":resend{_next_resend(session, league, rnd)}"
+        suffix = (f":resend-{request_key}" if request_key
+                  else f":resend{_next_resend(session, league, rnd)}")
         cast = _load_cast(session, league, settings)
         queued = 0
         for b in session.scalars(select(Battle).where(Battle.round_id == rnd.id,

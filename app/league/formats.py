@@ -178,25 +178,6 @@ def rounds_planned(session: Session, league: League) -> int | None:
     return format_of(league).rounds_planned(n)
 
 
-def knockout_decisions(session: Session, league: League, round_number: int,
-                       lang: str) -> dict[int, str]:
-    """Board → why its winner goes through (``Knockout.decision_text`` with the stated rule for
-    a drawn battle), for the reports of a knockout round; ``{}`` for another format."""
-    from app.formats.knockout import Knockout
-    from app.reports.i18n import gettext
-
-    fmt, _, history, _ = inputs(session, league, upto=round_number)
-    if not isinstance(fmt, Knockout) or len(history) < round_number:
-        return {}
-    out: dict[int, str] = {}
-    for g in history[round_number - 1].games:
-        d = fmt.decide(round_number, g)
-        if d is not None and d.by in ("margin", "lot"):
-            out[g.pairing.board] = gettext(lang)("%(decision)s (%(rule)s)") % {
-                "decision": fmt.decision_text(d, lang), "rule": fmt.draw_rule(lang)}
-    return out
-
-
 def entry_ids(entries: Iterable[Entry]) -> list[int]:
     """The ids of ``entries`` in order."""
     return [e.id for e in entries]

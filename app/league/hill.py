@@ -260,6 +260,7 @@ def _mail_pushed_off(session: Session, settings: Any, league: League, ch: Challe
     """Queue "pushed off" to every member that fell, except the challenger (its own reply says
     so). Returns the mails queued."""
     from app.league.outbox import Copy, queue_copies
+    from app.mail.replies import reply_context
     from app.reports.i18n import gettext
     from app.reports.render import render_mail
 
@@ -269,15 +270,16 @@ def _mail_pushed_off(session: Session, settings: Any, league: League, ch: Challe
             continue
         player = players[p.entry_id]
         lang = player.lang if player.lang in ("ja", "en") else "ja"
-        subject = f"[{league.name}] " + gettext(lang)(
-            "Pushed off the hill (challenge %(n)s)") % {"n": ch.number}
-        from app.mail.replies import reply_context
-
-        view = reply_context("hill_off", dict(league=league.name, name=p.name, size=ch.size, number=ch.number,
-                                              unit=p.unit, place=p.place, points=p.points,
-                                              age=p.age))
-        text = render_mail("hill_off", lang, cut_lines=0, max_lines=0,
-                           notes=[], server=settings.server_address, **view)
+        subject = gettext(lang)("[%(league)s] Pushed off the hill (challenge %(n)s)") % {
+            "league": league.name, "n": ch.number}
+        plus_local, _, plus_domain = settings.server_address.partition("@")
+        context = reply_context("hill_off", dict(
+            name=p.name, league=league.name, size=ch.size, number=ch.number, unit=p.unit,
+            place=p.place, points=p.points, age=p.age))
+        text = render_mail("hill_off", lang, **context, lang=lang, subject="", cut_lines=0,
+                           max_lines=getattr(settings, "max_lines", 0), notes=[],
+                           server=settings.server_address, plus_local=plus_local,
+                           plus_domain=plus_domain or "localhost")
         n += queue_copies(session, [Copy(f"hill-off:{league.id}:{ch.number}:{p.entry_id}",
                                          player.address)],
                           kind="standings", now=now, sender=settings.server_address,

@@ -253,7 +253,8 @@ def next_scheduled_at(league: League, rnd: Round, now: dt.datetime) -> dt.dateti
                        "bad-interval") from None
 
 
-def tick(factory: sessionmaker[Session], settings: Any, *, now: dt.datetime) -> list[str]:
+def tick(factory: sessionmaker[Session], settings: Any, *, now: dt.datetime,
+         stop: Any = None) -> list[str]:
     """Do whatever is due at ``now``: close entries of open leagues past their deadline and play
     every scheduled round whose time has come (in order). Idempotent: a second call at the same
     ``now`` does nothing. Returns one line per thing done.
@@ -262,7 +263,14 @@ def tick(factory: sessionmaker[Session], settings: Any, *, now: dt.datetime) -> 
     :class:`LeagueError` or anything unexpected, e.g. a schedule out of the date range) rolls
     back that league's step, is logged at ERROR (logger ``amaryllis.league``, with the league
     name) and comes back as a line ``error in league <name>: …``; the other leagues still
-    proceed. The next tick tries the failed league again."""
+    proceed. The next tick tries the failed league again.
+
+    A league's rounds are played by one worker at a time: the play lease
+    (:func:`app.league.play.claim_play`); a league another live ``serve`` plays is skipped.
+    ``stop`` (a ``threading.Event``) ends the work between two stored chunks (``serve``'s
+    SIGTERM); the round is resumed by the next tick."""
+    from app.league.play import claim_play, release_play
+
     done: list[str] = []
     with transaction(factory) as session:
         due = [(lg.id, lg.name) for lg in open_leagues(session)
@@ -277,8 +285,8 @@ def tick(factory: sessionmaker[Session], settings: Any, *, now: dt.datetime) -> 
         except Exception as exc:  # noqa: BLE001 - one league must not stop the others
             done.append(_tick_error(lname, "closing entries", exc))
     failed: set[int] = set()
-    while True:  # each round done may bring the next one, due already (the format pairs it)
-        with transaction(factory) as session:
+    while not (stop is not None and stop.is_set()):  # each round done may bring the next one,
+        with transaction(factory) as session:        # due already (the format pairs it)
             work: dict[int, list[tuple[int, str, int, int]]] = {}
             for league in session.scalars(select(League).where(
                     League.state.in_(("closed", "running"))).order_by(League.id)):
@@ -295,8 +303,13 @@ def tick(factory: sessionmaker[Session], settings: Any, *, now: dt.datetime) -> 
         if not work:
             break
         for lid, rounds in work.items():
+            if stop is not None and stop.is_set():
+                break
+            if not claim_play(factory, lid):
+                failed.add(lid)  # another worker plays this league's rounds
+                continue
             try:
-                played = _play_rounds(factory, settings, rounds, now)
+                played = _play_rounds(factory, settings, rounds, now, stop)
                 for _, name, number in played:
                     done.append(f"played round {number} of {name}")
                 if not played:
@@ -304,6 +317,8 @@ def tick(factory: sessionmaker[Session], settings: Any, *, now: dt.datetime) -> 
             except Exception as exc:  # noqa: BLE001 - one league must not stop the others
                 failed.add(lid)
                 done.append(_tick_error(rounds[0][1], "playing rounds", exc))
+            finally:
+                release_play(factory, lid)
     return done
 
 

@@ -327,6 +327,7 @@ def _store_chunk(factory: sessionmaker[Session], prep: _Prepared,
         if rnd.state == "done":
             return False
         _apply(session, results, now, counter)
+        _renew_play(session, prep.league_id)
         return True
 
 
@@ -383,7 +384,7 @@ def _finish_round(session: Session, settings: Any, league: League, rnd: Round,
 
 def run_round(factory: sessionmaker[Session], settings: Any, league_name: str, *,
               all_rounds: bool = False, round_number: int | None = None,
-              now: dt.datetime) -> list[int]:
+              now: dt.datetime, stop: Any = None) -> list[int]:
     """Play the next round of ``league_name`` (all remaining rounds with ``all_rounds``; only
     round ``round_number`` when given), whatever their scheduled time. Returns the numbers of the
     rounds that were played (``[]`` when there was nothing to do, e.g. round ``round_number`` is
@@ -407,9 +408,9 @@ def run_round(factory: sessionmaker[Session], settings: Any, league_name: str, *
             pending = [r for r in rounds if r.state != "done"]
             chosen = pending if all_rounds else pending[:1]
         todo = [(league.id, league.name, r.id, r.number) for r in chosen if r.state != "done"]
-    played = [number for _, _, number in _play_rounds(factory, settings, todo, now)]
+    played = [number for _, _, number in _play_rounds(factory, settings, todo, now, stop)]
     # the format pairs each round after the one before: keep asking while rounds appear
-    while all_rounds and round_number is None and played:
+    while all_rounds and round_number is None and played and not (stop is not None and stop.is_set()):
         with transaction(factory) as session:
             league = get_league(session, league_name)
             more = [(league.id, league.name, r.id, r.number) for r in session.scalars(
@@ -417,23 +418,85 @@ def run_round(factory: sessionmaker[Session], settings: Any, league_name: str, *
                 .order_by(Round.number))]
         if not more:
             break
-        got = [number for _, _, number in _play_rounds(factory, settings, more, now)]
+        got = [number for _, _, number in _play_rounds(factory, settings, more, now, stop)]
         if not got:
             break
         played += got
     return played
 
 
+#: seconds a worker's play lease on a league lasts; renewed with every stored chunk
+PLAY_LEASE_S = 600.0
+
+
+def claim_play(factory: sessionmaker[Session], league_id: int) -> bool:
+    """Take the play lease of a league (``leagues.play_owner``/``play_until``) for this process,
+    by a conditional update on the owner seen, so one worker at a time plays a league's rounds
+    (issue 9.4). Returns False when a live worker holds it (``app.db.leases.lease_over``)."""
+    from app.db.leases import lease_over, owner_id
+
+    me, now = owner_id(), dt.datetime.now(dt.timezone.utc)
+    with transaction(factory) as session:
+        row = session.execute(select(League.play_owner, League.play_until)
+                              .where(League.id == league_id)).one_or_none()
+        if row is None:
+            return False
+        owner, until = row
+        if owner != me and not lease_over(owner, until, now):
+            return False
+        cond = League.play_owner.is_(None) if owner is None else League.play_owner == owner
+        result = session.execute(
+            update(League).where(League.id == league_id, cond)
+            .values(play_owner=me, play_until=now + dt.timedelta(seconds=PLAY_LEASE_S)))
+        return bool(getattr(result, "rowcount", 0))
+
+
+def release_play(factory: sessionmaker[Session], league_id: int) -> None:
+    """Give back this process's play lease of a league (a no-op when it is not ours)."""
+    from app.db.leases import owner_id
+
+    with transaction(factory) as session:
+        session.execute(update(League).where(League.id == league_id,
+                                             League.play_owner == owner_id())
+                        .values(play_owner=None, play_until=None))
+
+
+def _renew_play(session: Session, league_id: int) -> None:
+    from app.db.leases import owner_id
+
+    session.execute(update(League).where(League.id == league_id, League.play_owner == owner_id())
+                    .values(play_until=dt.datetime.now(dt.timezone.utc)
+                            + dt.timedelta(seconds=PLAY_LEASE_S)))
+
+
+def _pool_init() -> None:
+    """Worker processes of a round die with their parent (Linux ``PR_SET_PDEATHSIG``): an
+    orphaned worker of a killed ``serve`` ends silently instead of printing BrokenPipe
+    tracebacks (issue 9.7); SIGINT is left to the parent."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        import ctypes
+
+        libc = ctypes.CDLL("libc.so.6", use_errno=True)
+        libc.prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        pass
+
+
 def _play_rounds(factory: sessionmaker[Session], settings: Any,
                  todo: list[tuple[int, str, int, int]],
-                 now: dt.datetime) -> list[tuple[int, str, int]]:
+                 now: dt.datetime, stop: Any = None) -> list[tuple[int, str, int]]:
     """Play rounds ``(league id, league name, round id, round number)`` in order; returns those
     actually played as ``(league id, league name, round number)``.
 
     Battles are fought in chunks, each stored with its reports in one transaction; a round is
     closed (standings queued, marked done) once all its chunks are stored, before any battle of
     a later round is stored. With many pending battles (:func:`_workers`) the chunks are fought
-    by worker processes while this process stores earlier chunks and closes earlier rounds."""
+    by worker processes while this process stores earlier chunks and closes earlier rounds.
+    ``stop`` (a ``threading.Event``): once set, no further chunk is stored; the round stays
+    unfinished (its stored battles kept) and the next run resumes it with the battles left."""
     if not todo:
         return []
     with transaction(factory) as session:
@@ -450,15 +513,19 @@ def _play_rounds(factory: sessionmaker[Session], settings: Any,
     if workers > 0 and tasks:
         import multiprocessing
 
-        pool = multiprocessing.get_context("spawn").Pool(workers)  # no inherited connections
+        pool = multiprocessing.get_context("spawn").Pool(workers, initializer=_pool_init)
     try:
         results = (pool.imap(_worker_fight, tasks) if pool is not None
                    else (_fight(*task) for task in tasks))
         for prep in preps:
             alive = True
             for _ in prep.chunks:
+                if stop is not None and stop.is_set():
+                    return played
                 chunk_results = next(results)
                 alive = alive and _store_chunk(factory, prep, chunk_results, now, counter)
+            if stop is not None and stop.is_set():
+                return played
             if alive and _close_round(factory, settings, prep, now):
                 played.append((prep.league_id, prep.league_name, prep.number))
     finally:

@@ -177,12 +177,18 @@ def _partial_raw(header: bytes, parts: list[tuple[bytes, bytes]]) -> bytes:
     return out + f"--{boundary}--\r\n".encode()
 
 
-def connect(settings: Settings, *, timeout: float = 60.0) -> IMAPClient:
+def connect(settings: Settings, *, timeout: float | None = None) -> IMAPClient:
     """A logged-in ``IMAPClient`` for ``settings.imap_url`` (plain, STARTTLS or implicit TLS) with
-    TCP_NODELAY set. Raises ``imapclient.exceptions.LoginError`` or ``OSError``."""
+    TCP_NODELAY set; every socket operation times out after ``timeout`` (default
+    ``settings.imap_timeout``) seconds, and the socket is tracked for ``serve``'s stop
+    (``app.mail.sockets``). Raises ``imapclient.exceptions.LoginError`` or ``OSError``."""
+    from app.mail import sockets
+
     ep = settings.imap
     ctx = ssl.create_default_context()
-    client = IMAPClient(ep.host, port=ep.port, ssl=ep.security == "tls", ssl_context=ctx, timeout=timeout)
+    timeout = settings.imap_timeout if timeout is None else timeout
+    client = sockets.TrackedIMAPClient(ep.host, port=ep.port, ssl=ep.security == "tls",
+                                       ssl_context=ctx, timeout=timeout)
     with contextlib.suppress(OSError):
         client.socket().setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
     if ep.security == "starttls":
@@ -231,8 +237,9 @@ class Poller:
 
     # -- one pass --------------------------------------------------------------------------
 
-    def poll(self, *, now: dt.datetime | None = None) -> int:
-        """Store and mark every new mail. Returns the number of newly stored mails."""
+    def poll(self, *, now: dt.datetime | None = None, stop: threading.Event | None = None) -> int:
+        """Store and mark every new mail (batch by batch; none after ``stop`` is set). Returns
+        the number of newly stored mails."""
         client = self.client or self.open()
         info = client.select_folder(self.mailbox)
         uidvalidity = int(info[b"UIDVALIDITY"])
@@ -246,6 +253,8 @@ class Poller:
         stored = 0
         uids = sorted(candidates)
         for i in range(0, len(uids), FETCH_BATCH):
+            if stop is not None and stop.is_set():
+                break
             stored += self._batch(client, uidvalidity, uids[i : i + FETCH_BATCH], now or utcnow())
         return stored
 
@@ -396,7 +405,7 @@ class Poller:
 
 
 def poll_once(settings: Settings, factory: sessionmaker[Session], *, now: dt.datetime | None = None,
-              process: bool = True) -> int:
+              process: bool = True, stop: threading.Event | None = None) -> int:
     """One pass: connect, store new mail (commit), mark it on the server, disconnect, then process
     every stored row (:func:`app.mail.pipeline.process_pending`). Returns the number of mails
     newly stored. Raises IMAP/socket errors of the connection (nothing is lost: a later pass
@@ -404,7 +413,7 @@ def poll_once(settings: Settings, factory: sessionmaker[Session], *, now: dt.dat
     poller = Poller(settings, factory)
     try:
         poller.open()
-        stored = poller.poll(now=now)
+        stored = poller.poll(now=now, stop=stop)
     finally:
         poller.close()
     if process:

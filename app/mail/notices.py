@@ -38,9 +38,33 @@ def notify_organizers(session: Session, settings: Any, *, key: str, subject: str
     session.add(OrganizerNotice(key=key, subject=column_text(subject, 300),
                                 text=column_text(text), created_at=now))
     session.flush()
+    append_alert(settings, subject=subject, text=text, now=now, key=key)
     if not settings.organizers:
         log.warning("no organizer configured for notice %s: %s", key, subject)
     return 1
+
+
+ALERTS_FILE = "alerts.log"
+
+
+def append_alert(settings: Any, *, subject: str, text: str, now: dt.datetime,
+                 key: str = "") -> None:
+    """Append one alert as a JSON line (``time``, ``key``, ``subject``, ``text``) to
+    ``data_dir/alerts.log``, so an organizer notice survives a relay that cannot deliver it
+    (issue 9.7; appended before the notice is committed: a rolled-back one may be listed too).
+    A data folder that cannot be written is logged, never raised."""
+    import json
+    from pathlib import Path
+
+    try:
+        folder = Path(settings.data_dir)
+        folder.mkdir(parents=True, exist_ok=True)
+        line = json.dumps({"time": now.isoformat(), "key": key, "subject": subject, "text": text},
+                          ensure_ascii=False)
+        with open(folder / ALERTS_FILE, "a", encoding="utf-8") as fh:
+            fh.write(line + "\n")
+    except (OSError, TypeError, ValueError) as exc:
+        log.warning("could not append to %s: %s", ALERTS_FILE, exc)
 
 
 def _last_digest(session: Session) -> dt.datetime | None:

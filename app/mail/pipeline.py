@@ -22,9 +22,8 @@ Only a mail that passed the chain may change its sender's player row (reply char
 name); a forged, refused mail changes nothing. A display name already set changes only with a
 proof of the sender (``app.mail.protect.proof``).
 
-Organizer commands that run rounds (``run``, ``resend``) use their own transactions
-(``app.league.service.run_round``); they run after the message's transaction is committed, and their
-reply is queued in a second transaction.
+Organizer commands that run rounds (``run``, ``resend``) only record a request in the message's
+transaction; the scheduler performs it and queues the reply (``app.mail.requests``, issue 9.5).
 """
 
 from __future__ import annotations

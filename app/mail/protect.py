@@ -237,11 +237,19 @@ def locked(session: Session, address: str, purpose: str, now: dt.datetime, limit
     return row is not None and row.count >= limit
 
 
+def lockout_end(now: dt.datetime) -> str:
+    """When a lockout that starts at ``now`` ends: the next UTC midnight, as
+    ``YYYY-MM-DD 00:00 UTC``."""
+    return f"{(now.astimezone(dt.timezone.utc) + dt.timedelta(days=1)).date()} 00:00 UTC"
+
+
 def count_failure(session: Session, settings: Any, address: str, purpose: str,
                   now: dt.datetime) -> bool:
     """Count one wrong password or key of ``purpose`` from ``address``. When that makes
     ``password_attempts`` today, the lockout starts: one notice to the organizers (digested,
-    ``app.mail.notices``). Returns True when the address is now locked out for ``purpose``."""
+    ``app.mail.notices``). Returns True when the address is now locked out for ``purpose``.
+    The failure that reaches the limit is the only one answered with the lockout's end
+    (:func:`lockout_end`); mail after it is refused by the ``lockout`` rule without a reply."""
     from app.mail.notices import notify_organizers
 
     row = counter(session, address, purpose, now.date())

@@ -81,9 +81,9 @@ class EntryReply(SheetFields):
             reopened: it re-opened a withdrawn entry; version: the sheet version (``None`` when
             rejected).
         key: the entry key to quote in later changes, or ``""``.
-        hill: in a hill league, the challenge's results and the new table
-            (``app.league.hill`` reply view: number, size, boards, place, on_hill, table,
-            pushed_off), else ``None``.
+        hill: in a hill league, the challenge the entry fought at once
+            (``app.league.hill.Challenge.to_context``: number, size, place, on_hill, boards,
+            table, pushed_off), else ``None``.
         (and the fields of :class:`SheetFields`: ok, normalized, costs, problems, warnings,
         ruleset, wrong_ruleset, example)
     """
@@ -94,7 +94,7 @@ class EntryReply(SheetFields):
     reopened: bool = False
     version: int | None = None
     key: str = ""
-    hill: Any = None
+    hill: dict[str, Any] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -184,28 +184,6 @@ class StandingsOpenReply:
 
 
 @dataclass(frozen=True, slots=True)
-class HillOffReply:
-    """``mail/hill_off.txt``: a member pushed off a hill by a challenge (``app.league.hill``).
-
-    Attributes:
-        league: the league name.
-        name: the member's public name; unit: its unit's name.
-        size: the hill's size N; number: the challenge that pushed it off (1-based).
-        place: its place after that challenge (> N); points: its points over the members;
-        age: the challenges it survived.
-    """
-
-    league: str
-    name: str
-    size: int
-    number: int
-    unit: str
-    place: int
-    points: Any
-    age: int
-
-
-@dataclass(frozen=True, slots=True)
 class HelpReply:
     """``mail/help.txt``: how to use the server.
 
@@ -292,6 +270,9 @@ class ErrorReply:
         value: the charset asked for (``bad-charset``).
         usage: how the command is written (``bad-arguments``).
         detail: more about the error, in words, or ``""``.
+        locked_until: when this wrong password or key started the sender's lockout
+            (``app.mail.protect.count_failure``), when it ends (``YYYY-MM-DD 00:00 UTC``);
+            else ``""``. Told once: later mail needing a password is refused silently.
     """
 
     code: str
@@ -304,14 +285,35 @@ class ErrorReply:
     value: str = ""
     usage: str = ""
     detail: str = ""
+    locked_until: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class HillOffMail:
+    """``mail/hill_off.txt``: a member pushed off a hill (``app.league.hill``).
+
+    Attributes:
+        name: the player's public name; league: the league name; size: the hill's size;
+        number: the challenge that pushed it off; unit: its unit; place: the place it fell
+        from; points: its points there (text); age: challenges it survived.
+    """
+
+    name: str
+    league: str
+    size: int
+    number: int
+    unit: str
+    place: int
+    points: str
+    age: int
 
 
 #: template name (``templates/mail/<name>.txt``) -> its context
 REPLIES: dict[str, type] = {
     "entry": EntryReply, "check": CheckReply, "test": TestReply, "withdrawn": WithdrawnReply,
-    "standings": StandingsReply, "standings_open": StandingsOpenReply,
-    "hill_off": HillOffReply, "help": HelpReply, "confirm": ConfirmReply,
+    "standings": StandingsReply, "standings_open": StandingsOpenReply, "help": HelpReply, "confirm": ConfirmReply,
     "charset": CharsetReply, "organizer": OrganizerReply, "error": ErrorReply,
+    "hill_off": HillOffMail,
 }
 
 

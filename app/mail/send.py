@@ -43,17 +43,16 @@ import smtplib
 import socket
 import ssl
 import threading
-import uuid
 from dataclasses import dataclass, field
 
-from sqlalchemy import delete, func, or_, select, update
+from sqlalchemy import delete, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
 from app.config import Settings
 from app.db.models import OutboxBody, OutboxMessage, SmtpRelay, utcnow
+from app.db.leases import lease_over, owner_id
 from app.db.session import transaction
-from app.mail.compose import build_message, enqueue
 from app.mail.faults import crash_point
 
 log = logging.getLogger(__name__)
@@ -62,6 +61,8 @@ BACKOFF_BASE_S = 60.0
 BACKOFF_MAX_S = 6 * 3600.0
 #: connections reopened in a row, without a mail delivered in between, before a pass gives up
 MAX_REOPENS = 3
+#: consecutive failing passes after which a relay is reported at ERROR and in the alerts file
+FAILING_PASSES = 3
 #: seconds a claimed row stays leased (renewed by nothing: one row is one SMTP transaction,
 #: bounded by the SMTP timeouts; another host takes a row over only after this)
 LEASE_S = 600.0
@@ -79,63 +80,6 @@ def crlf(raw: bytes) -> bytes:
 def backoff(attempts: int) -> dt.timedelta:
     """Delay before attempt ``attempts + 1``: 60 s doubling per attempt, at most 6 h."""
     return dt.timedelta(seconds=min(BACKOFF_BASE_S * 2 ** max(attempts - 1, 0), BACKOFF_MAX_S))
-
-
-def _start_ticks(pid: int) -> str | None:
-    """The start time of process ``pid`` in clock ticks since boot (``/proc/<pid>/stat`` field
-    22), or ``None`` when there is no such process (or no ``/proc``)."""
-    try:
-        with open(f"/proc/{pid}/stat", "rb") as fh:
-            stat = fh.read()
-    except OSError:
-        return None
-    try:
-        return stat.rsplit(b")", 1)[1].split()[19].decode()
-    except (IndexError, UnicodeDecodeError):
-        return None
-
-
-_OWNER: str | None = None
-
-
-def owner_id() -> str:
-    """This process's lease owner id: ``host/pid/start-ticks/random`` (at most 200 characters).
-    The pid and its start time let a sender on the same host see that an owner is dead."""
-    global _OWNER
-    if _OWNER is None or _OWNER.split("/")[1] != str(os.getpid()):
-        _OWNER = (f"{socket.gethostname()[:120]}/{os.getpid()}/{_start_ticks(os.getpid()) or 0}/"
-                  f"{uuid.uuid4().hex[:12]}")
-    return _OWNER
-
-
-def owner_alive(owner: str | None) -> bool | None:
-    """Whether the process named by lease owner id ``owner`` still runs: ``True``/``False`` for an
-    owner on this host, ``None`` (unknown: trust the lease time) for another host."""
-    if not owner:
-        return False
-    parts = owner.split("/")
-    if len(parts) < 4:
-        return None
-    host, pid, ticks = parts[0], parts[1], parts[2]
-    if host != socket.gethostname()[:120]:
-        return None
-    try:
-        running = _start_ticks(int(pid))
-    except ValueError:
-        return None
-    return running is not None and (ticks == "0" or running == ticks)
-
-
-def lease_over(owner: str | None, until: dt.datetime | None, now: dt.datetime) -> bool:
-    """True when a lease may be taken over: no owner or no end, its end passed, or its owner is
-    a dead process of this host (:func:`owner_alive`)."""
-    if owner is None or until is None:
-        return True
-    if until.tzinfo is None:
-        until = until.replace(tzinfo=dt.timezone.utc)
-    if until <= now:
-        return True
-    return owner_alive(owner) is False
 
 
 @dataclass
@@ -165,19 +109,23 @@ def connect_smtp(settings: Settings, timeout: float | None = None) -> smtplib.SM
     """An SMTP connection per ``settings.smtp_url`` (plain, STARTTLS or implicit TLS; AUTH when
     the URL has a user), with TCP_NODELAY; every socket operation times out after ``timeout``
     (default ``settings.smtp_timeout``) seconds. Raises ``OSError``/``smtplib.SMTPException``."""
+    from app.mail import sockets
+
     ep = settings.smtp
     timeout = settings.smtp_timeout if timeout is None else timeout
     ctx = ssl.create_default_context()
+    # sockets tracked from the start: serve's stop cuts them (app.mail.sockets)
     if ep.security == "tls":
-        client: smtplib.SMTP = smtplib.SMTP_SSL(ep.host, ep.port, timeout=timeout, context=ctx)
+        client: smtplib.SMTP = sockets.TrackedSMTP_SSL(ep.host, ep.port, timeout=timeout, context=ctx)
     else:
-        client = smtplib.SMTP(ep.host, ep.port, timeout=timeout)
+        client = sockets.TrackedSMTP(ep.host, ep.port, timeout=timeout)
     try:
         if client.sock is not None:
             client.sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
         client.ehlo()
         if ep.security == "starttls":
             client.starttls(context=ctx)
+            sockets.track(client.sock)
             client.ehlo()
         if ep.user:
             client.login(ep.user, ep.password or "")
@@ -409,6 +357,15 @@ def record_relay(factory: sessionmaker[Session], settings: Settings, now: dt.dat
                     relay.last_error, relay.last_error_at = error[:2000], now
                     if not ok:
                         relay.failures = (relay.failures or 0) + 1
+                failures = relay.failures
+            if failures == FAILING_PASSES:  # once per failing spell: the notices may not get out
+                from app.mail.notices import ALERTS_FILE, append_alert
+
+                log.error("SMTP relay %s failing for %d passes (%s); organizer notices are kept in "
+                          "%s", name, failures, error, os.path.join(settings.data_dir, ALERTS_FILE))
+                append_alert(settings, subject=f"[amaryllis] SMTP relay {name} failing",
+                             text=f"{failures} outbox passes in a row failed: {error}", now=now,
+                             key=f"relay:{name}")
             return
         except IntegrityError:  # another sender created the row at the same moment
             continue
@@ -523,9 +480,11 @@ def send_once(settings: Settings, factory: sessionmaker[Session], *, now: dt.dat
                 _rset(client)  # after a refused transaction reset the session state
     finally:
         _close(client)
+    # the relay is in trouble when it deferred, lost or refused temporarily (a 5xx for one
+    # address is that mail's problem, not the relay's)
+    trouble = bool(report.retry or report.deferred or report.unknown or report.reopens)
     record_relay(factory, settings, now, ok=bool(report.sent),
-                 error=last_error if (report.retry or report.deferred or report.unknown
-                                      or (last_error and not report.sent)) else None)
+                 error=last_error if trouble else None)
     return report
 
 

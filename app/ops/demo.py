@@ -229,7 +229,7 @@ def _run(out: Path, lang: str, echo: Callable[[str], None], timeout: float, inbo
          pipeline: Any, send: Any, service: Any, web_port: int | None = None,
          keep_web: Callable[[str], None] | None = None, ruleset: str = "amaryllis") -> DemoSummary:
     from app.config import load_settings
-    from app.db.session import session_factory, transaction
+    from app.db.session import session_factory
     from app.ops.embedded import EmbeddedMailStack
 
     mail_dir = out / "mail"

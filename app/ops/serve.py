@@ -105,10 +105,10 @@ def connect_imap(endpoint: Endpoint, *, timeout: float = 30.0):  # type: ignore[
     (``endpoint.path`` or ``INBOX``) and return the client. TCP_NODELAY is set (notes §0: imapclient sends a
     command and its CRLF in two writes; with Nagle each command costs ~40 ms). Raises ``imapclient``/
     ``OSError`` exceptions when the server is unreachable or refuses the login."""
-    from imapclient import IMAPClient
+    from app.mail.sockets import TrackedIMAPClient
 
-    client = IMAPClient(endpoint.host, port=endpoint.port, ssl=endpoint.security == "tls",
-                        timeout=timeout)
+    client = TrackedIMAPClient(endpoint.host, port=endpoint.port, ssl=endpoint.security == "tls",
+                               timeout=timeout)
     try:
         client.socket().setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
         if endpoint.security == "starttls":
@@ -188,6 +188,9 @@ class _Worker(threading.Thread):
             try:
                 result = self.unit()
             except Exception as exc:  # noqa: BLE001 - keep serving; the error is logged and retried
+                if self.stop.is_set():  # its connection was cut by the stop (app.mail.sockets)
+                    logger.info("unit_aborted", error=repr(exc))
+                    break
                 self.failures += 1
                 backoff = min(60.0, 2.0 ** (self.failures - 1))
                 if isinstance(exc, (ConnectionError, TimeoutError, socket.gaierror)):
@@ -246,8 +249,9 @@ class _Poller:
     def unit(self) -> dict[str, int]:
         from app.mail import inbound, pipeline
 
-        stored = inbound.poll_once(self.settings, self.factory, process=False)
-        processed = pipeline.process_pending(self.settings, self.factory, now=utcnow())
+        stored = inbound.poll_once(self.settings, self.factory, process=False, stop=self.stop)
+        processed = pipeline.process_pending(self.settings, self.factory, now=utcnow(),
+                                             stop=self.stop)
         if stored or processed:
             log.info("polled", stored=stored, processed=processed)
             self.send_bell.set()
@@ -270,7 +274,8 @@ class _Poller:
                 return
             try:
                 if self.client is None:
-                    self.client = connect_imap(self.settings.imap)
+                    self.client = connect_imap(self.settings.imap,
+                                               timeout=self.settings.imap_timeout)
                     self.has_idle = b"IDLE" in self.client.capabilities()
                     if not self.has_idle:
                         log.info("imap_without_idle", poll_interval_s=interval)
@@ -388,14 +393,17 @@ def _serve(settings: Settings, stop: threading.Event) -> int:
         return 0
 
     def tick() -> list[str]:
-        done = service.tick(factory, settings, now=utcnow())
+        from app.mail import requests
+
+        done = service.tick(factory, settings, now=utcnow(), stop=stop)
+        done += requests.run_pending(factory, settings, now=utcnow(), stop=stop)
         if done:
             log.info("ticked", actions=list(done))
             send_bell.set()
         return done
 
     def send_pass() -> str:
-        report = send.send_once(settings, factory, now=utcnow())
+        report = send.send_once(settings, factory, now=utcnow(), stop=stop)
         text = str(report)
         if any(getattr(report, name, None) for name in ("sent", "retry", "failed", "unknown")):
             log.info("outbox_pass", report=text)
@@ -430,6 +438,12 @@ def _serve(settings: Settings, stop: threading.Event) -> int:
             stop.wait(0.5)
             if stop.is_set():
                 heartbeat.set_state("stopping")
+                _join_within(workers, STOP_GRACE_S)
+                if any(w.is_alive() for w in workers):
+                    # a unit blocked on a frozen IMAP/SMTP server: cut its connection
+                    from app.mail import sockets
+
+                    log.info("stop_cutting_connections", cut=sockets.abort_all())
                 for worker in workers:
                     worker.join()
     finally:
@@ -443,6 +457,17 @@ def _serve(settings: Settings, stop: threading.Event) -> int:
         heartbeat.set_state("stopped")
         log.info("serve_stopped")
     return 0
+
+
+#: seconds the workers get to finish their piece of work after SIGTERM before their connections are cut
+STOP_GRACE_S = 0.5
+
+
+def _join_within(workers: list[threading.Thread], seconds: float) -> None:
+    """Join ``workers`` for at most ``seconds`` in all."""
+    deadline = time.monotonic() + seconds
+    for worker in workers:
+        worker.join(max(0.0, deadline - time.monotonic()))
 
 
 def _mask(url: str) -> str:

@@ -11,9 +11,13 @@ Reports, without changing anything:
 - **last poll**: ``mailbox_state.last_poll_at`` per mailbox, and the ``serve`` heartbeat
   (``<data_dir>/serve-status.json``: state, pid, last run of each worker).
 
+- **trouble** (issue 9.7): relays whose last passes failed (``smtp_relays``: last error and its time),
+  outbox rows ``failed`` or ``unknown``, rows left ``sending`` past their lease, shunted or quarantined
+  inbound mail, rounds past their scheduled time by more than :data:`STUCK_AFTER_S` and not done.
+
 ``collect_status`` returns a JSON-able dict; ``render_status`` prints it for people. ``--check`` makes the
-command exit 1 when the database or the mailbox is unreachable, or when the heartbeat says ``serve`` is
-running but it is not (``healthy``; the container HEALTHCHECK).
+command exit 1 when the database or the mailbox is unreachable, when the heartbeat says ``serve`` is
+running but it is not, or when there is any trouble (``healthy``; the container HEALTHCHECK).
 
 The heartbeat alone proves nothing after a crash (``kill -9`` leaves ``state: running``), so ``serve`` counts
 as running only when its pid is alive (``os.kill(pid, 0)``), on Linux ``/proc/<pid>/cmdline`` looks like
@@ -40,6 +44,8 @@ __all__ = ["collect_status", "healthy", "render_status", "serve_liveness"]
 #: a heartbeat older than this (seconds) means ``serve`` is not working, whatever its pid; at least
 #: three times the longest worker interval is used when that is longer
 STALE_AFTER_S = 300.0
+#: a round this many seconds past its scheduled time and not done is reported as stuck
+STUCK_AFTER_S = 900.0
 
 
 def _sqlite_missing(url: str) -> str | None:
@@ -181,6 +187,7 @@ def collect_status(settings: Settings, *, network: bool = True) -> dict[str, Any
                         "entry_deadline": utc_z(league.entry_deadline),
                         "next_round_at": utc_z(league.next_round_at),
                     })
+                out["relays"], out["trouble"] = _trouble(session, out["queues"])
                 for mbox in session.scalars(select(MailboxState).order_by(MailboxState.mailbox)):
                     out["mailboxes"].append({"mailbox": mbox.mailbox, "uidvalidity": mbox.uidvalidity,
                                              "last_uid": mbox.last_uid,
@@ -200,6 +207,56 @@ def collect_status(settings: Settings, *, network: bool = True) -> dict[str, Any
         beat.update(serve_liveness(beat, beat_path, stale_after=max(STALE_AFTER_S, 3 * max(intervals))))
     out["serve"] = beat
     return out
+
+
+def _trouble(session: Any, queues: dict[str, dict[str, int]]) -> tuple[list[dict[str, Any]], list[str]]:
+    """``(relays, trouble)``: every relay the senders recorded (``smtp_relays``) with ``failing``,
+    and one line per problem an operator must look at (see the module docstring)."""
+    from app.db.models import League, OutboxMessage, Round, SmtpRelay
+
+    now = dt.datetime.now(dt.timezone.utc)
+    relays: list[dict[str, Any]] = []
+    trouble: list[str] = []
+    for r in session.scalars(select(SmtpRelay).order_by(SmtpRelay.relay)):
+        failing = bool(r.failures)
+        relays.append({"relay": r.relay, "failing": failing, "failures": r.failures,
+                       "last_error": r.last_error, "last_error_at": utc_z(r.last_error_at),
+                       "last_ok_at": utc_z(r.last_ok_at)})
+        if failing:
+            trouble.append(f"relay {r.relay} failing ({r.failures} pass(es)): last error "
+                           f"{utc_z(r.last_error_at)}: {(r.last_error or '').splitlines()[0][:200]}")
+    outbox = queues.get("outbox", {})
+    for state in ("failed", "unknown"):
+        if outbox.get(state):
+            trouble.append(f"outbox: {outbox[state]} {state} row(s) (amaryllis send --requeue ID)")
+    expired = session.scalar(select(func.count()).select_from(OutboxMessage).where(
+        OutboxMessage.status == "sending", OutboxMessage.lease_until < now)) or 0
+    if expired:
+        trouble.append(f"outbox: {expired} row(s) sending past their lease (a sender died; the "
+                       "next pass of any sender sends them again)")
+    inbound = queues.get("inbound", {})
+    for state in ("shunted", "quarantined"):
+        if inbound.get(state):
+            trouble.append(f"inbound: {inbound[state]} {state} mail(s)")
+    late = now - dt.timedelta(seconds=STUCK_AFTER_S)
+    stuck = session.execute(
+        select(League.name, Round.number, Round.scheduled_at).join(Round, Round.league_id == League.id)
+        .where(League.state.in_(("closed", "running")), Round.state != "done",
+               Round.scheduled_at.is_not(None), Round.scheduled_at < late)
+        .order_by(League.name, Round.number)).all()
+    for name, number, at in stuck:
+        trouble.append(f"league {name}: round {number} due {utc_z(at)} and not played")
+    try:
+        from app.db.models import LeagueRequest
+
+        waiting = session.scalar(select(func.count()).select_from(LeagueRequest).where(
+            LeagueRequest.state == "queued", LeagueRequest.created_at < late)) or 0
+        if waiting:
+            trouble.append(f"organizer requests: {waiting} waiting for more than "
+                           f"{int(STUCK_AFTER_S // 60)} minutes")
+    except Exception:  # noqa: BLE001 - an older schema without the table
+        pass
+    return relays, trouble
 
 
 def _pid_owner(pid: int) -> str:
@@ -282,11 +339,13 @@ def serve_liveness(beat: dict[str, Any], path: Path, *, stale_after: float = STA
 
 def healthy(status: dict[str, Any], *, offline: bool = False) -> bool:
     """What ``status --check`` exits 0 on: the database answers, the mailbox too (unless ``offline``), and
-    no heartbeat claims a ``serve`` that is not running (a missing heartbeat is fine: not started here)."""
+    no heartbeat claims a ``serve`` that is not running (a missing heartbeat is fine: not started here),
+    and there is no ``trouble`` (failing relays, failed/unknown/expired outbox rows, shunted mail,
+    stuck rounds)."""
     db_ok = bool(status["database"].get("ok"))
     mailbox_ok = offline or bool((status.get("mailbox") or {}).get("ok"))
     serve_ok = not (status.get("serve") or {}).get("stale")
-    return db_ok and mailbox_ok and serve_ok
+    return db_ok and mailbox_ok and serve_ok and not status.get("trouble")
 
 
 def render_status(status: dict[str, Any]) -> str:
@@ -312,6 +371,11 @@ def render_status(status: dict[str, Any]) -> str:
         lines.append(f"          {mb['messages']} messages, {mb['unseen']} unseen in {mb['folder']}, "
                      f"IDLE {'yes' if mb['idle'] else 'no'}")
     lines.append(f"smtp      {ok(status.get('smtp'))}  {cfg['smtp']}")
+    for relay in status.get("relays") or []:
+        state = (f"FAILING ({relay['failures']} pass(es), last error {relay['last_error_at']}: "
+                 f"{(relay['last_error'] or '').splitlines()[0][:200]})" if relay["failing"]
+                 else f"ok (last mail accepted {relay['last_ok_at'] or 'never'})")
+        lines.append(f"relay     {relay['relay']}: {state}")
     queues = status.get("queues") or {}
     for name in ("inbound", "outbox"):
         counts = queues.get(name)
@@ -331,6 +395,10 @@ def render_status(status: dict[str, Any]) -> str:
                          f"UIDVALIDITY {mbox['uidvalidity']}, last UID {mbox['last_uid']})")
     else:
         lines.append("last poll never")
+    trouble = status.get("trouble") or []
+    lines.append(f"trouble   {'none' if not trouble else len(trouble)}")
+    for line in trouble:
+        lines.append(f"          {line}")
     hb = status.get("serve")
     if hb and hb.get("stale"):
         lines.append(f"serve     not running (stale status file from pid {hb.get('pid')}, last seen "

@@ -29,7 +29,6 @@ from __future__ import annotations
 import io
 import threading
 from collections.abc import Callable, Iterable
-from pathlib import Path
 from typing import Any
 
 from babel.messages.mofile import write_mo

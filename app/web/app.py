@@ -33,7 +33,6 @@ from starlette.requests import Request
 from starlette.responses import (
     FileResponse,
     HTMLResponse,
-    JSONResponse,
     RedirectResponse,
     Response,
 )

@@ -44,3 +44,39 @@ def test_copies_are_complete_mails(factory: sessionmaker[Session]) -> None:
         assert msg.get_body(("plain",)).get_content() == BODY["text"]
         assert "本文" in msg.get_body(("html",)).get_content()
         assert row.status == "queued" and row.kind == "report"
+
+
+def test_a_body_is_stored_once_and_pruned_after_the_retention(factory: sessionmaker[Session],
+                                                             tmp_path) -> None:
+    """Issue 9 (outbox scale): copies of one family share one compressed body row; a row's own
+    bytes are its few header lines. After ``outbox_retention_days`` a delivered row keeps its
+    dedupe key (the copy is never queued again) but loses its bytes, and the body no row uses is
+    deleted."""
+    import datetime as dt
+    import zlib
+
+    from sqlalchemy import func
+
+    from app.config import Settings
+    from app.db.models import OutboxBody
+    from app.mail.send import prune
+
+    copies = [Copy(f"k:{i}", f"p{i}@example.org") for i in range(50)]
+    with transaction(factory) as s:
+        assert queue_copies(s, copies, kind="standings", now=T0, **BODY) == 50
+    with factory() as s:
+        bodies = s.scalars(select(OutboxBody)).all()
+        rows = s.scalars(select(OutboxMessage)).all()
+        assert len(bodies) == 1 and {r.body_sha256 for r in rows} == {bodies[0].sha256}
+        assert len(zlib.decompress(bodies[0].data)) == bodies[0].size > len(bodies[0].data)
+        assert max(len(r.head or b"") for r in rows) < 120 and all(r.raw_whole is None for r in rows)
+    with transaction(factory) as s:
+        for r in s.scalars(select(OutboxMessage)):
+            r.status, r.sent_at = "sent", T0
+    settings = Settings(data_dir=tmp_path, outbox_retention_days=30)
+    assert prune(settings, factory, T0 + dt.timedelta(days=29)) == 0
+    assert prune(settings, factory, T0 + dt.timedelta(days=31)) == 50
+    with transaction(factory) as s:
+        assert s.scalar(select(func.count()).select_from(OutboxBody)) == 0
+        assert {(r.content_pruned, r.raw) for r in s.scalars(select(OutboxMessage))} == {(True, b"")}
+        assert queue_copies(s, copies, kind="standings", now=T0, **BODY) == 0  # keys still guard

@@ -221,7 +221,12 @@ def test_5_wrong_organizer_passwords_lock_out_with_one_alert(mail_user, smtp_sin
     to_org = replies_to(smtp_sink, org)
     alerts = [m for m in to_org if "locked out" in str(m.parsed()["Subject"])]
     assert len(alerts) == 1 and "password:organizer" in text(alerts[0])
-    assert len([m for m in to_org if str(m.parsed()["Subject"]).startswith("Re:")]) == 4  # 3 refusals + help
+    refusals = [m for m in to_org if str(m.parsed()["Subject"]).startswith("Re:")]
+    assert len(refusals) == 4  # 3 refusals + help
+    # the refusal of the failure that started the lockout says so, once, with its end
+    told = [m for m in refusals if "refused without a reply" in text(m)]
+    until = f"{(NOW + dt.timedelta(days=1)).date()} 00:00 UTC"
+    assert len(told) == 1 and until in text(told[0]), [text(m) for m in refusals]
     # the next UTC day the organizer is heard again
     cycle(settings, factory, mail_user, [mk(org, "close spring", "password: orgpw\n", "<o11@x.org>", to=to)],
           now=NOW + dt.timedelta(days=1))

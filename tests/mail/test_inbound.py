@@ -113,11 +113,9 @@ def test_idle_doorbell_wakes_on_delivery(mail_user, db_url, factory) -> None:
         assert poller.poll(now=NOW) == 0
         timer = threading.Timer(0.3, imap_append, args=(mail_user.imap_url, [mail(9)]))
         timer.start()
-        t0 = time.monotonic()
         responses = wait_for_mail(client, 10)
-        woke = time.monotonic() - t0
         timer.join()
-        assert woke < 5, woke
+        # woken by the server's announcement (not the 10 s timeout): it is in the responses
         assert any(isinstance(r, tuple) and b"EXISTS" in r for r in responses), responses
         # NOOP-before-SEARCH inside poll(): the new mail is found on the same connection
         assert poller.poll(now=NOW) == 1
@@ -139,8 +137,10 @@ def test_pymap_server_works_too(pymap_server, db_url, factory) -> None:
 
 
 @pytest.mark.dovecot
-def test_run_forever_answers_within_a_second_and_stops(mail_user, db_url, factory) -> None:
-    settings = make_settings(db_url, imap_url=mail_user.imap_url)
+def test_run_forever_answers_through_idle_and_stops(mail_user, db_url, factory) -> None:
+    """No duration is asserted (issue 9.8): the poll interval is an hour, so only the IDLE
+    doorbell (or the 1 s idle slice) can bring the mail in while the test waits."""
+    settings = make_settings(db_url, imap_url=mail_user.imap_url, poll_interval=3600)
     from app.mail.inbound import run_forever
 
     stop = threading.Event()
@@ -151,10 +151,9 @@ def test_run_forever_answers_within_a_second_and_stops(mail_user, db_url, factor
         time.sleep(0.3)
         t0 = time.monotonic()
         imap_append(mail_user.imap_url, [mail(77)])
-        while count(factory, status="done") < 1 and time.monotonic() - t0 < 10:
+        while count(factory, status="done") < 1 and time.monotonic() - t0 < 60:
             time.sleep(0.05)
         assert count(factory, status="done") == 1
-        assert time.monotonic() - t0 < 3  # Dovecot announces after ~0.5 s; IDLE wakes us
     finally:
         stop.set()
         worker.join(5)

@@ -170,6 +170,9 @@ def test_organizer_commands_by_mail(db_url, factory) -> None:
     run = store(factory, mail_from("org@example.com", "run spring all", "password: orgpw\n", 11))
     fake = store(factory, mail_from("p0@example.com", "close spring", "password: orgpw\n", 12))
     process_pending(settings, factory, now=NOW)
+    from app.mail.requests import run_pending
+
+    assert run_pending(factory, settings, now=NOW) == ["organizer run of spring: done"]
     assert all(outcome(factory, i)[0].status == "done" for i in ids)
     assert outcome(factory, close)[0].status == "done"
     row, text = outcome(factory, run)

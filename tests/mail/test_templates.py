@@ -18,13 +18,20 @@ BASE = {"subject": "x", "cut_lines": 0, "max_lines": 500, "notes": [], "server":
 SHEET = {"ok": True, "normalized": "N", "costs": "C", "problems": "", "warnings": ""}
 CONFIRM = {"kind": "replace", "token": "abc", "expires": "2026-12-01 12:00 UTC", "deadline": "2026-12-06 12:00 UTC",
            "hours": 48, "wrong_key": False}
+HILL = {"number": 3, "replaced": False, "place": 1, "on_hill": True, "size": 2,
+        "boards": [{"opponent": "B", "unit": "UB", "outcome": "win", "margin": 5, "battle_id": 9}],
+        "table": [{"rank": "1", "name": "A", "unit": "UA", "points": "3", "wins": 1, "draws": 0,
+                   "losses": 0, "margin": 5, "age": 0, "me": True}],
+        "pushed_off": [{"entry_id": 7, "name": "C", "unit": "UC", "place": 3, "points": "0",
+                        "age": 2}]}
 CONTEXTS = {
     "entry": [dict(SHEET, accepted=True, replaced=False, reopened=False, version=1),
               dict(SHEET, accepted=True, replaced=False, reopened=False, version=1, key="7F3K-Q9PD"),
               dict(SHEET, accepted=True, replaced=True, reopened=False, version=2, warnings="W"),
               dict(SHEET, accepted=True, replaced=False, reopened=True, version=2),
               dict(SHEET, ok=False, accepted=False, replaced=False, reopened=False, version=None,
-                   problems="P")],
+                   problems="P"),
+              dict(SHEET, accepted=True, replaced=False, reopened=False, version=1, hill=HILL)],
     "check": [SHEET, dict(SHEET, ok=False, problems="P"),
               dict(SHEET, ok=False, problems="P", ruleset="Margaret", wrong_ruleset="Amaryllis",
                    example="Laika: 15/0/1/2/Haste Sword")],
@@ -44,6 +51,8 @@ CONTEXTS = {
     "confirm": [dict(CONFIRM, code=c, wrong_key=w) for c, w in (("request", False), ("request", True))]
                + [dict(CONFIRM, code=c) for c in ("done", "superseded", "expired", "closed", "refused", "unknown")],
     "charset": [{"charset": "iso-2022-jp"}],
+    "hill_off": [{"name": "C", "league": "h", "size": 2, "number": 3, "unit": "UC", "place": 3,
+                  "points": "0", "age": 2}],
     "organizer": [{"action": "run", "summary": "Round 1 of spring played: 1 battles, 2 reports queued."}],
     "error": [{"code": c, "size": 5, "limit": 1, "value": "v", "usage": "u", "detail": "d", "open": ["a"]}
               for c in ("no-such-league", "which-league", "too-large", "rate-limit", "bad-charset",

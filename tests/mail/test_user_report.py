@@ -134,6 +134,10 @@ def test_organizer_replies_say_what_was_done(db_url, factory) -> None:
     bad_round = store(factory, org("resend w 99", 22))
     resend = store(factory, org("resend w 1", 23))
     process_pending(settings, factory, now=NOW)
+    assert outcome(factory, run)[1] is None  # recorded; the scheduler does it and answers
+    from app.mail.requests import run_pending
+
+    assert len(run_pending(factory, settings, now=NOW)) == 3
     text = outcome(factory, run)[1]
     assert "Round 1 of w played: 1 battles, 2 reports queued." in text, text
     row, text = outcome(factory, bad_round)

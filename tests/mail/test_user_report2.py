@@ -146,7 +146,7 @@ def test_an_untagged_mail_goes_to_the_senders_own_league(db_url, factory) -> Non
     assert "リーグ「spring」のエントリー受付は終了しています" in text and "autumn" not in text, text
     # someone with no entry: the only open league, as before
     text = _ask(factory, settings, "erin@example.com", "standings", "", 3)
-    assert 'standings of league "autumn"' in text, text
+    assert 'League "autumn" takes entries' in text, text  # open: the secrecy notice
     # carol enters autumn too: two current leagues, so she is asked which, with her leagues listed
     _enter(factory, settings, "autumn", "carol@example.com", 4)
     text = _ask(factory, settings, "carol@example.com", "standings", "", 5)
@@ -238,3 +238,13 @@ def test_the_test_battle_reply_to_a_jis_player_is_iso_2022_jp(db_url, factory) -
     assert part.get_content_charset() == "iso-2022-jp", raw[:600]
     text = part.get_content()
     assert "テスト対戦の結果" in text and "−" in text and "－" not in text, text
+
+
+def test_withdraw_without_any_entry_says_so_even_with_several_open_leagues(db_url, factory) -> None:
+    """A black-box test: with two open leagues, "withdraw" from an address that entered none
+    asked "which league?"; nothing can be withdrawn, and the reply now says so."""
+    settings = make_settings(db_url)
+    open_league(factory, "spring")
+    open_league(factory, "autumn")
+    text = _ask(factory, settings, "nobody@example.com", "withdraw", "withdraw\n", 7)
+    assert "You have no entry in any league" in text and "Which league" not in text, text

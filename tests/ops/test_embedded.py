@@ -7,7 +7,6 @@ import select
 import smtplib
 import socket
 import threading
-import time
 from email.message import EmailMessage
 from email.policy import default as default_policy
 from pathlib import Path
@@ -137,14 +136,11 @@ def test_an_idle_reader_is_woken_by_smtp_delivery(stack: EmbeddedMailStack) -> N
     client = _imap(stack)
     try:
         client.idle()
-        started = time.monotonic()
         threading.Timer(0.2, _send, (stack, _mail("tourney@localhost", "ring", "x"))).start()
-        readable, _, _ = select.select([client.socket()], [], [], 5)
-        woke = time.monotonic() - started
+        readable, _, _ = select.select([client.socket()], [], [], 30)
         _, responses = client.idle_done()
         client.noop()
-        assert readable, "IDLE was not woken within 5 s"
-        assert 0.2 <= woke < 2.0
+        assert readable, "IDLE was not woken"  # no duration asserted (issue 9.8)
         assert any(r[1] == b"EXISTS" for r in responses if isinstance(r, tuple) and len(r) > 1) or \
             len(client.search(["ALL"])) == 1
     finally:
@@ -167,9 +163,7 @@ def test_stop_closes_the_ports_even_with_an_idling_client_and_numbering_continue
     stack.wait_for_sink(1, timeout=5)
     client = _imap(stack)
     client.idle()
-    started = time.monotonic()
-    stack.stop()
-    assert time.monotonic() - started < 3
+    stack.stop()  # returns although a client idles (the outcome below, no duration asserted)
     assert not any(t.name == "embedded-mail" and t.is_alive() for t in threading.enumerate())
     for port in (stack.imap_port, stack.smtp_port):
         with pytest.raises(OSError):

@@ -133,19 +133,18 @@ def _send(stack: EmbeddedMailStack, msg: EmailMessage) -> None:
 @pytest.mark.parametrize("env", BACKENDS, indirect=True)
 def test_serve_answers_a_sheet_then_stops_cleanly_on_sigterm(
         tmp_path: Path, stack: EmbeddedMailStack, env: dict[str, str], factory) -> None:
+    # intervals of an hour: only IDLE and the send bell can bring the reply while the test waits
+    # (no duration is asserted, issue 9.8; benchmarks/mail.py measures the latency)
+    env = dict(env, AMARYLLIS_POLL_INTERVAL="3600", AMARYLLIS_SEND_INTERVAL="3600")
     proc = _start(env, tmp_path)
     try:
         _wait_running(env, proc)
         mail = _entry_mail()
-        sent_at = time.monotonic()
         _send(stack, mail)
-        [reply] = stack.wait_for_sink(1, timeout=15)
-        latency = time.monotonic() - sent_at
+        [reply] = stack.wait_for_sink(1, timeout=60)
     finally:
         code, records = _stop(proc)
     assert code == 0
-    # the reply came through IDLE + the send bell, not through the 30 s intervals
-    assert latency < 10, latency
     assert reply.recipient == "grisk@example.jp"
     assert reply.message["In-Reply-To"] == mail["Message-ID"]
     assert "グリスク" in reply.text

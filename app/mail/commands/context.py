@@ -36,8 +36,10 @@ class Outcome:
             address: notices about an entry go there and nowhere else).
         subject: the reply's subject when it is not ``Re: <subject>`` (a confirmation request
             carries its token there, so that replying to it is enough).
-        deferred: organizer work run after the message's transaction committed, returning
-            ``(template, context)`` of the reply.
+        deferred: work run after the message's transaction committed, returning
+            ``(template, context)`` of the reply. No built-in command uses it any more: work a
+            mail orders is recorded in its transaction (``app.mail.requests``, issue 9.5); a
+            crash after the commit would lose deferred work.
     """
 
     status: str = "done"
@@ -174,6 +176,11 @@ class MailContext:
             return None
         if len(opened) == 1:
             return opened[0]
+        if mine == "withdraw" and opened:
+            # nothing to withdraw anywhere: say so rather than ask which league
+            self.refuse("not-entered", "error", code="not-entered", league="",
+                        open=[lg.name for lg in opened])
+            return None
         if any_state and not opened:
             every = svc.all_leagues(self.s)
             if every:

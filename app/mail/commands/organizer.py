@@ -13,13 +13,9 @@ import datetime as dt
 import hmac
 from typing import Any
 
-from sqlalchemy import select
-from sqlalchemy.orm import Session, sessionmaker
-
 from app.mail import protect
 from app.mail.commands.context import MailContext, error_text, span, when
 from app.mail.commands.registry import N_, command
-from app.reports.i18n import gettext
 from app.mail.grammar import Command
 
 ALL = ("all", "全部", "全て", "すべて")
@@ -41,9 +37,11 @@ def organizer_ok(ctx: MailContext, cmd: Command) -> bool:
     good = bool(pw) and cmd.password is not None and hmac.compare_digest(cmd.password.encode(), pw.encode())
     if ctx.sender in allowed and good:
         return True
+    until = ""
     if cmd.password is not None and not good:
-        protect.count_failure(ctx.s, ctx.settings, ctx.sender, "password:organizer", ctx.now)
-    ctx.refuse("not-organizer", "error", code="not-organizer")
+        if protect.count_failure(ctx.s, ctx.settings, ctx.sender, "password:organizer", ctx.now):
+            until = protect.lockout_end(ctx.now)  # this failure started the lockout: say so once
+    ctx.refuse("not-organizer", "error", code="not-organizer", locked_until=until)
     return False
 
 
@@ -181,19 +179,10 @@ def cmd_run(ctx: MailContext, cmd: Command) -> None:
     league = _target(ctx, Command(name=cmd.name, args=args, tag=cmd.tag), states=("closed", "running"))
     if league is None:
         return
-    name, settings, factory, now, lang = league.name, ctx.settings, ctx.factory, ctx.now, ctx.lang
+    # recorded in this mail's transaction; the scheduler plays it and answers (app.mail.requests)
+    from app.mail.requests import record
 
-    def later() -> tuple[str, dict[str, Any]]:
-        svc = _svc()
-        try:
-            done = svc.run_round(factory, settings, name, all_rounds=all_rounds, now=now)
-        except (ValueError, OverflowError, svc.LeagueError) as exc:
-            return "error", {"code": "organizer-failed", "action": "run", "league": name,
-                             "detail": error_text(exc)}
-        return "organizer", {"action": "run", "league": name,
-                             "summary": run_summary(factory, name, done, lang)}
-
-    ctx.out.deferred = later
+    record(ctx, league, "run", {"all": all_rounds})
 
 
 @command("resend", en=("resend",), ja=("再送",), organizer=True, usage="resend [NAME] ROUND",
@@ -211,46 +200,6 @@ def cmd_resend(ctx: MailContext, cmd: Command) -> None:
                      states=("closed", "running", "finished"))
     if league is None:
         return
-    name, settings, factory, lang = league.name, ctx.settings, ctx.factory, ctx.lang
+    from app.mail.requests import record
 
-    def later() -> tuple[str, dict[str, Any]]:
-        svc = _svc()
-        try:
-            n = svc.resend(factory, settings, name, number)
-        except (ValueError, OverflowError, svc.LeagueError) as exc:
-            return "error", {"code": "organizer-failed", "action": "resend", "league": name,
-                             "detail": error_text(exc)}
-        _ = gettext(lang)
-        summary = _("Round %(number)s of %(name)s sent again: %(n)s mails (reports and "
-                    "standings) queued.") % {"number": number, "name": name, "n": n}
-        return "organizer", {"action": "resend", "league": name, "summary": summary}
-
-    ctx.out.deferred = later
-
-
-def run_summary(factory: sessionmaker[Session], name: str, done: list[int], lang: str) -> str:
-    """What ``run`` did, in words: one line per round played (battles fought, reports queued)."""
-    from app.db.models import Battle, League, OutboxMessage, Round
-
-    svc = _svc()
-    with factory() as s:
-        league = svc.find_league(s, name)
-        _ = gettext(lang)
-        if not done or league is None:
-            return _("Nothing to run in %(name)s: every round is played.") % {"name": name}
-        lines = []
-        for number in done:
-            rnd = s.scalar(select(Round).where(Round.league_id == league.id, Round.number == number))
-            battles = [b for b in s.scalars(select(Battle).where(Battle.round_id == rnd.id))
-                       if b.entry_b_id is not None] if rnd is not None else []
-            reports = 0
-            for b in battles:
-                reports += len(list(s.scalars(select(OutboxMessage.id).where(
-                    OutboxMessage.dedupe_key.in_([f"report:{b.id}:0", f"report:{b.id}:1"])))))
-            lines.append(_("Round %(number)s of %(name)s played: %(battles)s battles, %(reports)s "
-                           "reports queued.") % {"number": number, "name": name,
-                                                 "battles": len(battles), "reports": reports})
-        state = s.scalar(select(League.state).where(League.id == league.id))
-        if state == "finished":
-            lines.append(_("Every round is played: the league is finished."))
-        return "\n".join(lines)
+    record(ctx, league, "resend", {"round": number})

@@ -122,10 +122,12 @@ def password_ok(ctx: MailContext, league: Any, cmd: Command) -> bool:
         return True
     if cmd.password is not None and hmac.compare_digest(cmd.password.encode(), league.password.encode()):
         return True
+    until = ""
     if cmd.password is not None:
-        protect.count_failure(ctx.s, ctx.settings, ctx.sender, "password:league", ctx.now)
+        if protect.count_failure(ctx.s, ctx.settings, ctx.sender, "password:league", ctx.now):
+            until = protect.lockout_end(ctx.now)  # this failure started the lockout: say so once
     ctx.refuse("password", "error", code="wrong-password" if cmd.password else "password",
-               league=league.name)
+               league=league.name, locked_until=until)
     return False
 
 
