@@ -152,8 +152,7 @@ def run(field: Field, *, jobs: int = 1, points: Points = Points(),
     for i, results in _rows(field.ruleset, field.entries, jobs, battles_out is not None):
         for k, (res, winner, margin) in enumerate(results):
             j = i + 1 + k
-            # the standings use hp_a - hp_b only: the ruleset's tiebreak margin
-            games.append(GameResult(i, j, winner, margin, 0))
+            games.append(GameResult(i, j, winner, 0, 0, margin))  # the ruleset's tiebreak margin
             if battles_out is not None:
                 if not first:
                     battles_out.write(",\n")

@@ -47,13 +47,9 @@ APP = RULES.parent
 INTERFACE = {"app.rules", "app.rules.base"}
 """What code outside ``app/rules`` may import from it: the registry and the interface types."""
 
-# Files outside app/rules that still import a particular ruleset package. They belong to work in
-# progress on other branches (mail: issue 8, league service: issues 9 and 10); the lead empties
-# this list when the league and mail layers move onto the Ruleset interface. Nothing may be added.
-ALLOWED_RULESET_IMPORTS = {
-    "app/league/entries.py",  # entries: parse_sheet/format_sheet of app.rules.amaryllis
-    "app/mail/sheets.py",  # the mail layer's one door to the rules (app.rules.amaryllis)
-}
+# Files outside app/rules that import a particular ruleset package: none. The league and mail
+# layers speak to the Ruleset interface (find_ruleset(league.ruleset)(league.options)).
+ALLOWED_RULESET_IMPORTS: set[str] = set()
 
 
 def _ruleset_imports(path: Path) -> list[str]:

@@ -65,6 +65,9 @@ class League(Base):
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     name: Mapped[str] = mapped_column(String(64), unique=True)
     ruleset: Mapped[str] = mapped_column(String(32), default="amaryllis")
+    #: the ruleset's league options (``Ruleset.options``: budget, sword pool, MP table, … for
+    #: Margaret Hundred; ``{}`` = the defaults), fixed once entries close
+    options: Mapped[dict] = mapped_column(JSON, default=dict, server_default="{}")
     state: Mapped[str] = mapped_column(String(16), default="open")
     entry_deadline: Mapped[dt.datetime | None] = mapped_column(DateTime(timezone=True))
     rounds_every_s: Mapped[int | None] = mapped_column(Integer)  # seconds between rounds
@@ -127,6 +130,8 @@ class SheetVersion(Base):
     version: Mapped[int] = mapped_column(Integer)
     text: Mapped[str] = mapped_column(Text)  # the sheet as sent (after MIME decoding)
     normalized: Mapped[str] = mapped_column(Text)  # the normalized notation
+    #: the ruleset's standings label of the entry (``Ruleset.label``: the unit's or the registered
+    #: swordmaster's name)
     unit_name: Mapped[str] = mapped_column(String(200))
     lang: Mapped[str] = mapped_column(String(8))
     active: Mapped[bool] = mapped_column(Boolean, default=True)
@@ -177,6 +182,11 @@ class Battle(Base):
     hp_a: Mapped[int | None] = mapped_column(Integer)
     hp_b: Mapped[int | None] = mapped_column(Integer)
     final: Mapped[dict | None] = mapped_column(JSON)
+    #: the generic ``Outcome.to_json`` (winner, termination, turns, margin, both parties' final
+    #: swordmasters, ruleset detail); ``hp_a``/``hp_b`` are its parties' summed present HP
+    outcome: Mapped[dict | None] = mapped_column(JSON)
+    #: side A's tiebreak margin (``Outcome.margin``; Amaryllis: hp_a - hp_b)
+    margin: Mapped[int | None] = mapped_column(Integer)
     fought_at: Mapped[dt.datetime | None] = mapped_column(DateTime(timezone=True))
     round: Mapped[Round] = relationship(back_populates="battles")
 

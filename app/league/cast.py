@@ -20,7 +20,7 @@ from app.db.models import (
     Player,
     SheetVersion,
 )
-from app.league.entries import _rules
+from app.league.entries import ruleset_of
 from app.league.errors import BadState
 from app.league.privacy import public_name
 
@@ -94,24 +94,37 @@ class _Cast:
     sender: str = ""
     sender_name: str = ""
     units: dict[int, Any] = dataclasses.field(default_factory=dict)
+    #: the league's ruleset and its options (``League.ruleset``, ``League.options``)
+    ruleset: str = "amaryllis"
+    options: dict[str, Any] = dataclasses.field(default_factory=dict)
+
+    @property
+    def rules(self) -> Any:
+        """The league's :class:`~app.rules.base.Ruleset` (``ruleset`` with ``options``)."""
+        return ruleset_of(self.ruleset, self.options)
+
+    def label(self, sheet_id: int) -> str:
+        """The ruleset's standings label of sheet ``sheet_id``'s entry (``Ruleset.label``)."""
+        return str(self.rules.label(self.unit(sheet_id)))
     public_url: str = ""  # the web view's base URL: report mails link to their battle's page
     #: the league's ``app.formats.Format`` (reports of a knockout say how a draw was decided)
     fmt: Any = None
 
     def unit(self, sheet_id: int) -> Any:
-        """The parsed unit of sheet ``sheet_id``; raises :class:`BadState` when it no longer
-        parses (the stored normalized text is tried first, then the text as sent)."""
+        """The parsed entry of sheet ``sheet_id`` (``Sheet.entry`` of the league's ruleset);
+        raises :class:`BadState` when it no longer parses (the stored normalized text is tried
+        first, then the text as sent)."""
         if sheet_id not in self.units:
             sv = self.sheets[sheet_id]
-            rules = _rules()
+            rules = self.rules
             res = rules.parse_sheet(sv.normalized)
-            if not res.ok or res.unit is None:
+            if not res.ok or res.entry is None:
                 res = rules.parse_sheet(sv.text)
-            if not res.ok or res.unit is None:
+            if not res.ok or res.entry is None:
                 raise BadState(
                     f"sheet {sv.id} (entry {sv.entry_id}, version {sv.version}) no longer parses",
                     "sheet-unreadable")
-            self.units[sheet_id] = res.unit
+            self.units[sheet_id] = res.entry
         return self.units[sheet_id]
 
     def name(self, entry_id: int) -> str:
@@ -166,6 +179,7 @@ def _load_cast(session: Session, league: League, settings: Any = None) -> _Cast:
     return _Cast(league.id, league.name, entries, players, sheets, thread,
                  sender=getattr(settings, "server_address", ""),
                  sender_name=getattr(settings, "server_name", ""),
+                 ruleset=league.ruleset or "amaryllis", options=dict(league.options or {}),
                  public_url=getattr(settings, "public_url", "") or "", fmt=format_of(league))
 
 

@@ -121,6 +121,56 @@ def _points(_ctx: click.Context, _param: click.Parameter, value: str) -> Points:
         raise click.BadParameter(str(exc)) from exc
 
 
+def _option_value(text: str) -> Any:
+    """A ``--option`` value: a TOML value when it reads as one (``12``, ``true``,
+    ``["斬", "衝"]``, ``{"精" = 3}``), else the text itself (``basic``, ``between-rounds``)."""
+    import tomllib
+
+    try:
+        return tomllib.loads(f"v = {text}")["v"]
+    except tomllib.TOMLDecodeError:
+        return text.strip()
+
+
+def read_options(pairs: tuple[str, ...], path: str | None) -> dict[str, Any]:
+    """League options from an ``--options FILE.toml`` (read first) and ``--option KEY=VALUE``
+    pairs (later ones win; a dotted key ``mp_costs.精=3`` sets one entry of a table). Raises
+    ``click.BadParameter`` for a pair without ``=`` or a file that is not TOML."""
+    import tomllib
+
+    options: dict[str, Any] = {}
+    if path:
+        try:
+            with open(path, "rb") as fh:
+                options = tomllib.load(fh)
+        except (OSError, tomllib.TOMLDecodeError) as exc:
+            raise click.BadParameter(f"{path}: {exc}", param_hint="--options") from exc
+    for pair in pairs:
+        key, eq, value = pair.partition("=")
+        if not eq or not key.strip():
+            raise click.BadParameter(f"expected KEY=VALUE, got {pair!r}", param_hint="--option")
+        head, dot, sub = key.strip().partition(".")
+        if dot:
+            table = options.get(head)
+            options[head] = {**(table if isinstance(table, dict) else {}), sub: _option_value(value)}
+        else:
+            options[head] = _option_value(value)
+    return options
+
+
+def option_flags(func: Any) -> Any:
+    """The ``--option KEY=VALUE`` (repeatable) and ``--options FILE.toml`` flags."""
+    func = click.option("--options", "options_file", metavar="FILE.toml", default=None,
+                        help="the ruleset's league options from a TOML file")(func)
+    return click.option("--option", "option_pairs", metavar="KEY=VALUE", multiple=True,
+                        help="one league option of the ruleset (repeatable; docs/hundred.md)")(func)
+
+
+def ruleset_lines(league: Any) -> list[str]:
+    """The ruleset record of ``league`` (``Ruleset.describe``), in English."""
+    return list(svc.league_ruleset(league).describe("en"))
+
+
 # --------------------------------------------------------------------------- db
 
 
@@ -190,6 +240,9 @@ def league_group() -> None:
 @click.option("--password", default=None, help="entry password line required on sheets")
 @click.option("--show-entrants", is_flag=True,
               help="the web view lists entrants (names only, never sheets) while entries are open")
+@click.option("--ruleset", default=None, metavar="NAME",
+              help="the game: amaryllis (default), margaret, margaret-hundred")
+@option_flags
 @click.option("--format", "fmt_name", default="round-robin", show_default=True,
               help="round-robin, swiss, knockout, hill or accumulating (docs/formats.md)")
 @click.option("--format-option", "format_option", multiple=True, metavar="KEY=VALUE",
@@ -204,9 +257,13 @@ def league_group() -> None:
 def league_create(name: str, entry_deadline: dt.datetime, rounds_every: dt.timedelta | None,
                   points: Points, double: bool, password: str | None, show_entrants: bool,
                   fmt_name: str, format_option: tuple[str, ...], rounds: int | None,
-                  size: int | None, updates: int | None, seed: str | None) -> None:
+                  size: int | None, updates: int | None, seed: str | None, ruleset: str | None,
+                  option_pairs: tuple[str, ...], options_file: str | None) -> None:
     """Create league NAME, open for entries until the deadline (a hill: always open; its
-    deadline is ignored). The format and its options are checked by the format itself."""
+    deadline is ignored), playing RULESET with its league options (``--option``/``--options``,
+    validated by the ruleset; fixed once entries close). The format and its options are checked
+    by the format itself."""
+    options = read_options(option_pairs, options_file)
     from app.league.formats import set_format
 
     opts: dict[str, str] = {}
@@ -223,7 +280,7 @@ def league_create(name: str, entry_deadline: dt.datetime, rounds_every: dt.timed
         league = svc.create_league(session, name, entry_deadline=entry_deadline,
                                    rounds_every=rounds_every,
                                    points=(points.win, points.draw, points.loss), double=double,
-                                   password=password, now=now())
+                                   password=password, ruleset=ruleset, options=options, now=now())
         league.show_entrants = show_entrants
         if seed is not None:
             league.seed = seed[:64]
@@ -242,18 +299,29 @@ def league_create(name: str, entry_deadline: dt.datetime, rounds_every: dt.timed
         click.echo(f"created league {league.name}: {until}, "
                    f"points {points}{', double' if double else ''}"
                    f"{', rounds every ' + format_duration(rounds_every) if rounds_every else ''}"
-                   f"{what}")
+                   f"{what}, ruleset {league.ruleset}")
+        if league.options:
+            for line in ruleset_lines(league)[1:]:
+                echo(f"  {line}")
 
 
 @league_group.command("set")
 @click.argument("name")
 @click.option("--show-entrants/--hide-entrants", default=None,
               help="whether the web view lists entrants (names only) while entries are open")
+@option_flags
 @_refusals
-def league_set(name: str, show_entrants: bool | None) -> None:
-    """Change a setting of league NAME."""
+def league_set(name: str, show_entrants: bool | None, option_pairs: tuple[str, ...],
+               options_file: str | None) -> None:
+    """Change a setting of league NAME. ``--option``/``--options`` replace the ruleset's league
+    options (merged over the current ones) while entries are open; refused once they close."""
     with _session() as (_s, _f, session):
         league = svc.get_league(session, name)
+        if option_pairs or options_file:
+            merged = {**dict(league.options or {}), **read_options(option_pairs, options_file)}
+            svc.set_options(session, league, merged, now=now())
+            for line in ruleset_lines(league):
+                echo(f"  {line}")
         if show_entrants is not None:
             league.show_entrants = show_entrants
         click.echo(f"league {league.name}: entrants "
@@ -294,6 +362,9 @@ def league_show(name: str, show_addresses: bool) -> None:
     with _session() as (_s, _f, session):
         lg = svc.get_league(session, name)
         echo(f"league {lg.name} ({lg.state})")
+        echo(f"  ruleset: {lg.ruleset}{' (options fixed)' if lg.state != 'open' else ''}")
+        for line in ruleset_lines(lg):
+            echo(f"    {line}")
         echo(f"  entry deadline: {iso(lg.entry_deadline)}")
         every = format_duration(lg.rounds_every_s) if lg.rounds_every_s else "by hand"
         echo(f"  rounds every: {every}; next round: {iso(lg.next_round_at) or '-'}")

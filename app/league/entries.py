@@ -1,16 +1,19 @@
 """Leagues found by name, players and entries: addresses, entering and replacing a sheet, withdrawing, the active sheet.
 
-The rules adapter (:func:`_rules`, :func:`engine_version`) lives here too: the one place the
-league services reach the rules engine.
+The rules adapter (:func:`league_ruleset`, :func:`engine_version`) lives here too: the one place
+the league services reach the rules, through the ``Ruleset`` interface of the league's ruleset
+(``find_ruleset(league.ruleset)(league.options)``; no particular ruleset is imported).
 """
 
 from __future__ import annotations
 
 import datetime as dt
+import json
 import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any
+from functools import lru_cache
+from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import select, update
 from sqlalchemy.orm import Session
@@ -24,18 +27,36 @@ from app.db.models import (
 from app.league.errors import BadState, EntriesClosed, NoSuchLeague, NotEntered
 from app.league.timeparse import as_utc
 
-
-def _rules() -> Any:
-    """The rules API (``docs/contracts.md``), imported late so that importing this module stays
-    cheap."""
-    import app.rules.amaryllis as rules
-
-    return rules
+if TYPE_CHECKING:
+    from app.rules import Ruleset
 
 
-def engine_version() -> str:
-    """The current ``ENGINE_VERSION`` of the rules engine."""
-    return str(_rules().ENGINE_VERSION)
+@lru_cache(maxsize=64)
+def _ruleset(name: str, options: str) -> Ruleset:
+    from app.rules import find_ruleset
+
+    return find_ruleset(name)(json.loads(options))
+
+
+def ruleset_of(name: str | None, options: Any = None) -> Ruleset:
+    """The :class:`~app.rules.base.Ruleset` called ``name`` (``None``: the default ruleset) with
+    league ``options`` (a mapping or ``None``). Raises ``ValueError`` for an unknown ruleset or a
+    bad option, naming it. Instances are cached (they are immutable)."""
+    from app.rules import DEFAULT_RULESET
+
+    return _ruleset(name or DEFAULT_RULESET,
+                    json.dumps(dict(options or {}), sort_keys=True, ensure_ascii=False))
+
+
+def league_ruleset(league: Any) -> Ruleset:
+    """The ruleset ``league`` plays (``league.ruleset`` with ``league.options``)."""
+    return ruleset_of(getattr(league, "ruleset", None), getattr(league, "options", None))
+
+
+def engine_version(league: Any = None) -> str:
+    """The current engine version of ``league``'s ruleset (``Ruleset.engine_version``; the
+    default ruleset's without a league)."""
+    return str(league_ruleset(league).engine_version)
 
 
 def normalize_address(address: str) -> str:
@@ -115,7 +136,7 @@ class SubmitOutcome:
 
     Attributes:
         accepted: the sheet is valid and is now the entry's active sheet.
-        sheet: the parser's ``SheetResult`` (problems to report either way).
+        sheet: the league ruleset's ``Sheet`` (``Ruleset.parse_sheet``: problems to report either way).
         replaced: an earlier active sheet was replaced.
         version: the new sheet version number (1-based), ``None`` when rejected.
     """
@@ -174,9 +195,9 @@ def submit_entry(session: Session, league: League, player: Player, sheet_text: s
     """
     lock_league(session, league)
     _check_open(league, now)
-    rules = _rules()
+    rules = league_ruleset(league)
     result = rules.parse_sheet(sheet_text)
-    if not result.ok or result.unit is None:
+    if not result.ok or result.entry is None:
         return SubmitOutcome(False, result, False, None)
     entry = _entry(session, league, player)
     if entry is not None and entry.status == "disqualified":
@@ -201,9 +222,10 @@ def submit_entry(session: Session, league: League, player: Player, sheet_text: s
             replaced = replaced or entry.status == "active"
             sv.active = False
     version = 1 + max((sv.version for sv in prev), default=0)
-    unit = result.unit
+    unit = result.entry
     sheet = SheetVersion(entry_id=entry.id, version=version, text=sheet_text,
-                         normalized=rules.format_sheet(unit, result.lang), unit_name=unit.name,
+                         normalized=rules.format_sheet(unit, result.lang),
+                         unit_name=rules.label(unit)[:200],
                          lang=result.lang, active=True, inbound_id=inbound_id, created_at=now)
     session.add(sheet)
     session.flush()

@@ -20,9 +20,9 @@ from app.db.models import (
 )
 from app.db.session import transaction
 from app.league.cast import _B, _load_cast, _lock_league
-from app.league.entries import _entry, _rules, get_league, normalize_address
+from app.league.entries import _entry, get_league, league_ruleset, normalize_address
 from app.league.errors import BadState, NotEntered
-from app.league.play import _report_rows
+from app.league.play import _report_rows, side_hp
 from app.league.results import queue_standings
 
 _log = logging.getLogger("amaryllis.league")
@@ -53,14 +53,15 @@ def disqualify(session: Session, league: League, address: str, *, now: dt.dateti
     )
 
 
-def _same_result(battle: Battle, result: Any) -> bool:
-    return (battle.winner == result.winner and battle.reason == result.reason.value
-            and battle.turns == result.turns and battle.hp_a == result.final[0].hp
-            and battle.hp_b == result.final[1].hp)
+def _same_result(battle: Battle, outcome: Any) -> bool:
+    return (battle.winner == outcome.winner and battle.reason == outcome.termination
+            and battle.turns == outcome.turns and battle.hp_a == side_hp(outcome, 0)
+            and battle.hp_b == side_hp(outcome, 1))
 
 
-def engine_note(battle: Battle, result: Any, lang: str, current: str) -> tuple[str, bool]:
-    """Compare a recomputed ``result`` with the recorded ``battle``. Returns ``(note, show_log)``:
+def engine_note(battle: Battle, outcome: Any, lang: str, current: str) -> tuple[str, bool]:
+    """Compare a recomputed result's ``outcome`` (``Ruleset.outcome``) with the recorded
+    ``battle``. Returns ``(note, show_log)``:
     no note when the engine version is the one recorded; when it changed, a note saying so and
     whether the current engine reproduces the recorded result. When it does not, the log is not
     shown (it would contradict the recorded result, which stands)."""
@@ -69,7 +70,7 @@ def engine_note(battle: Battle, result: Any, lang: str, current: str) -> tuple[s
     recorded = battle.engine_version or "?"
     if recorded == current:
         return "", True
-    same = _same_result(battle, result)
+    same = _same_result(battle, outcome)
     return note(recorded, current, same, lang), same
 
 
@@ -88,10 +89,10 @@ def resend(factory: sessionmaker[Session], settings: Any, league_name: str,
     from app.league.outbox import existing_keys, insert_rows
 
     now = now or utcnow()
-    rules = _rules()
-    current = str(rules.ENGINE_VERSION)
     with transaction(factory) as session:
         league = _lock_league(session, get_league(session, league_name).id)
+        rules = league_ruleset(league)
+        current = str(rules.engine_version)
         rnd = session.scalar(select(Round).where(Round.league_id == league.id,
                                                  Round.number == round_number))
         if rnd is None:
@@ -112,7 +113,8 @@ def resend(factory: sessionmaker[Session], settings: Any, league_name: str,
                     or cast.entries[b.entry_b_id].status == "disqualified"):
                 continue
             result = rules.battle(cast.unit(b.sheet_a_id), cast.unit(b.sheet_b_id), log=True)
-            notes = {lg: engine_note(b, result, lg, current) for lg in ("ja", "en")}
+            outcome = rules.outcome(result)
+            notes = {lg: engine_note(b, outcome, lg, current) for lg in ("ja", "en")}
             rows = _report_rows(cast, rnd.number, _B.of(b), result, now, key_suffix=suffix,
                                 notes=notes)
             known = existing_keys(session, [r["dedupe_key"] for r in rows])

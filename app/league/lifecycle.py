@@ -24,7 +24,7 @@ from app.db.models import (
 )
 from app.db.session import transaction
 from app.league.cast import _lock_league
-from app.league.entries import active_sheet, find_league, open_leagues
+from app.league.entries import _check_open, active_sheet, find_league, open_leagues, ruleset_of
 from app.league.errors import BadState, LeagueError
 from app.league.play import _play_rounds
 from app.league.results import queue_standings
@@ -54,17 +54,22 @@ MAX_POINTS = 1000
 def create_league(session: Session, name: str, *, entry_deadline: dt.datetime,
                   rounds_every: dt.timedelta | None = None,
                   points: tuple[int, int, int] = (3, 1, 0), double: bool = False,
-                  password: str | None = None, now: dt.datetime) -> League:
+                  password: str | None = None, ruleset: str | None = None,
+                  options: dict[str, Any] | None = None, now: dt.datetime) -> League:
     """Create an open league. ``name``: 1-64 characters, see :func:`check_league_name` (unique
     ignoring case, :func:`find_league`); ``points``: win, draw,
     loss, each in ``0 .. MAX_POINTS`` (1000) with win >= draw >= loss; ``entry_deadline``
     after ``now`` and at most ``MAX_DEADLINE_AHEAD`` (10 years) ahead; ``rounds_every`` (when
     given) from ``MIN_ROUNDS_EVERY`` (1 minute) to ``MAX_ROUNDS_EVERY`` (365 days), so that
-    every round of the schedule has a representable time.
+    every round of the schedule has a representable time; ``ruleset`` (default ``amaryllis``)
+    the game it plays, with its league ``options`` validated by the ruleset and stored
+    normalized (``Ruleset.options``).
 
     Raises :class:`BadState` (codes ``bad-name``, ``league-exists``, ``bad-deadline``,
-    ``bad-points``, ``bad-interval``) for a taken or bad name, a deadline out of range, bad
-    points, or an interval out of range."""
+    ``bad-points``, ``bad-interval``, ``bad-ruleset``, ``bad-option``) for a taken or bad name, a
+    deadline out of range, bad points, an interval out of range, an unknown ruleset or a bad
+    option (the message names it)."""
+    rs = check_ruleset(ruleset, options)
     name = check_league_name(name)
     existing = find_league(session, name)
     if existing is not None:
@@ -91,10 +96,51 @@ def create_league(session: Session, name: str, *, entry_deadline: dt.datetime,
         every = int(rounds_every.total_seconds())
     league = League(name=name, entry_deadline=deadline, rounds_every_s=every, points_win=w,
                     points_draw=d, points_loss=l_, double=double, password=password,
-                    state="open", created_at=now)
+                    state="open", created_at=now, ruleset=rs.name, options=rs.options)
     session.add(league)
     session.flush()
     return league
+
+
+def check_ruleset(ruleset: str | None, options: dict[str, Any] | None) -> Any:
+    """The :class:`~app.rules.base.Ruleset` called ``ruleset`` (``None``: the default) with
+    ``options``. Raises :class:`BadState` ``bad-ruleset`` for an unknown name and ``bad-option``
+    for options the ruleset refuses (its message names the option)."""
+    from app.rules import find_ruleset
+
+    try:
+        cls = find_ruleset(ruleset) if ruleset else None
+    except ValueError as exc:
+        raise BadState(str(exc), "bad-ruleset") from exc
+    try:
+        return ruleset_of(cls.name if cls else None, options)
+    except (ValueError, TypeError) as exc:
+        raise BadState(f"{exc}", "bad-option") from exc
+
+
+def set_options(session: Session, league: League, options: dict[str, Any], *,
+                now: dt.datetime) -> Any:
+    """Replace ``league``'s ruleset options with ``options`` (validated as by
+    :func:`create_league`) while entries are open; returns the ruleset. Raises
+    :class:`EntriesClosed` once entries are closed (the options are fixed then: every battle of
+    the league plays under the same ones), :class:`BadState` ``bad-option``, and
+    ``options-refuse-sheets`` when a sheet already entered is not valid under the new options
+    (nothing changes; the message names the entries' units)."""
+    from app.db.models import Entry
+
+    _check_open(league, now)
+    rs = check_ruleset(league.ruleset, options)
+    refused = []
+    for entry in session.scalars(select(Entry).where(Entry.league_id == league.id,
+                                                     Entry.status == "active")):
+        sheet = active_sheet(session, entry)
+        if sheet is not None and not rs.parse_sheet(sheet.text).ok:
+            refused.append(sheet.unit_name)
+    if refused:
+        raise BadState(f"the new options refuse {len(refused)} entered sheet(s): "
+                       f"{', '.join(refused[:10])}", "options-refuse-sheets")
+    league.options = rs.options
+    return rs
 
 
 #: punctuation allowed in a league name besides letters and digits

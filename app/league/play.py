@@ -28,7 +28,7 @@ from app.db.models import (
 )
 from app.db.session import transaction
 from app.league.cast import _B, _Cast, _load_cast, _lock_league
-from app.league.entries import _rules, get_league
+from app.league.entries import get_league
 from app.league.errors import BadState
 from app.league.results import queue_standings
 
@@ -43,8 +43,12 @@ BATCH = 100
 KILL_ENV = "AMARYLLIS_LEAGUE_KILL_AFTER_BATTLES"
 
 
-def _final_json(result: Any) -> dict[str, Any]:
-    return {"a": dataclasses.asdict(result.final[0]), "b": dataclasses.asdict(result.final[1])}
+def _final_json(outcome: Any) -> dict[str, Any]:
+    """``battles.final``: each side's final fighters (``Fighter.to_json``), ``{"a": …, "b": …}``;
+    a side of one fighter is that fighter's object (the shape battles had before parties), a
+    party a list."""
+    sides = [[f.to_json() for f in side] for side in outcome.final]
+    return {k: (side[0] if len(side) == 1 else side) for k, side in zip(("a", "b"), sides, strict=True)}
 
 
 def _kill_hook(counter: list[int]) -> None:
@@ -98,24 +102,30 @@ def _report_rows(cast: _Cast, round_number: int, b: _B, result: Any, now: dt.dat
         lang = player.lang if player.lang in ("ja", "en") else "ja"
         groups.setdefault((lang, player.charset), []).append(
             Copy(key, player.address, cast.thread.get(sheet_id)))
+    rs = cast.rules
     ua, ub = cast.unit(b.sheet_a_id), cast.unit(b.sheet_b_id)
+    name_a, name_b = rs.label(ua), rs.label(ub)
     winner = {0: "A", 1: "B"}.get(b.winner, "") if b.winner is not None else ""
+    outcome = rs.outcome(result)
     rows: list[dict[str, Any]] = []
     logs: dict[str, str] = {}
     reports: dict[str, Any] = {}  # the BattleReport per language, for the HTML part's layout
     for (lang, charset), copies in groups.items():
         note, show_log = (notes or {}).get(lang, ("", True))
         if show_log and lang not in logs:
-            reports[lang] = find_ruleset(DEFAULT_RULESET)().report(ua, ub, result, lang=lang)
+            reports[lang] = rs.report(ua, ub, result, lang=lang)
             logs[lang] = render_report(reports[lang], fmt="text")
         ctx = LeagueBattleContext(
             league=cast.league_name, round=round_number, board=b.board,
-            player_a=cast.name(b.entry_a_id), unit_a=ua.name,
-            player_b=cast.name(b.entry_b_id), unit_b=ub.name, winner=winner,
-            winner_unit=(ua.name if b.winner == 0 else ub.name) if winner else "",
+            player_a=cast.name(b.entry_a_id), unit_a=name_a,
+            player_b=cast.name(b.entry_b_id), unit_b=name_b, winner=winner,
+            winner_unit=(name_a if b.winner == 0 else name_b) if winner else "",
             reason=b.reason or "", turns=b.turns or 0, hp=(int(b.hp_a or 0), int(b.hp_b or 0)),
             report=logs.get(lang, "") if show_log else "",
             engine_version=b.engine_version or "", engine_note=note,
+            ruleset=rs.name, header=tuple(rs.describe(lang)) if rs.name != "amaryllis" or rs.options
+            else (),
+            finals=_finals(outcome, lang) if rs.party or rs.name != "amaryllis" else ((), ()),
             battle=reports.get(lang) if show_log else None,
             url=mail_link(cast.public_url, cast.league_name, b.id),
             decision=_decision(cast, round_number, b, lang),
@@ -129,6 +139,38 @@ def _report_rows(cast: _Cast, round_number: int, b: _B, result: Any, now: dt.dat
     return rows
 
 
+def _finals(outcome: Any, lang: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """Each side's final swordmasters in words, present ones front first then exited ones
+    (``Outcome.final``): ``name HP 7/15`` (``exited`` marked)."""
+    from app.reports.i18n import gettext
+
+    exited = gettext(lang)(" (exited)")
+    out = []
+    for side in outcome.final:
+        lines = []
+        for f in side:
+            mark = exited if f.exited else ""
+            mp = f" MP {f.mp}" if f.mp else ""
+            lines.append(f"{f.name} HP {f.hp}/{f.max_hp}{mp}{mark}")
+        out.append(tuple(lines))
+    return out[0], out[1]
+
+
+def side_hp(outcome: Any, side: int) -> int:
+    """``battles.hp_a``/``hp_b``: a one-fighter side's final HP (negative: overkill, also when it
+    died), a party's summed final HP of the fighters still present (``Outcome.hp``)."""
+    fighters = outcome.final[side]
+    return int(fighters[0].hp) if len(fighters) == 1 else int(outcome.hp(side))
+
+
+def battle_values(rs: Any, result: Any, version: str) -> dict[str, Any]:
+    """The ``battles`` column values of a fought result (``Ruleset.outcome``): ``winner``,
+    ``reason`` (the termination), ``turns``, ``hp_a``/``hp_b`` (:func:`side_hp`), ``margin`` (side A's tiebreak margin), ``outcome`` (``Outcome.to_json``),
+    ``final`` (:func:`_final_json`), ``engine_version``."""
+    o = rs.outcome(result)
+    return dict(engine_version=version, winner=o.winner, reason=o.termination, turns=o.turns,
+                hp_a=side_hp(o, 0), hp_b=side_hp(o, 1), margin=o.margin, outcome=o.to_json(),
+                final=_final_json(o))
 def _decision(cast: _Cast, round_number: int, b: _B, lang: str) -> str:
     """A knockout's drawn battle: who goes through and by which stated rule (HP margin, then
     the published seed's lot: ``Knockout.decide``), in ``lang``; ``""`` otherwise."""
@@ -144,7 +186,7 @@ def _decision(cast: _Cast, round_number: int, b: _B, lang: str) -> str:
     if d is None:
         return ""
     unit = cast.unit(b.sheet_a_id if d.winner == b.entry_a_id else b.sheet_b_id)
-    return fmt.decision_text(d, lang).format(winner=getattr(unit, "name", "?"), loser="") + \
+    return fmt.decision_text(d, lang).format(winner=cast.rules.label(unit), loser="") + \
         ("。" if lang == "ja" else ". ") + fmt.draw_rule(lang)
 
 
@@ -152,17 +194,16 @@ def _fight(cast: _Cast, round_number: int, pending: list[_B],
            now: dt.datetime) -> list[tuple[int, dict[str, Any], list[dict[str, Any]]]]:
     """Fight ``pending`` battles: for each, ``(battle id, result column values, report rows)``.
     Pure computation (no database), so it runs in this process or in a worker."""
-    rules = _rules()
-    version = str(rules.ENGINE_VERSION)
+    rules = cast.rules
+    version = str(rules.engine_version)
     out = []
     for p in pending:
         result = rules.battle(cast.unit(p.sheet_a_id), cast.unit(p.sheet_b_id), log=True)
-        values = dict(engine_version=version, winner=result.winner, reason=result.reason.value,
-                      turns=result.turns, hp_a=result.final[0].hp, hp_b=result.final[1].hp,
-                      final=_final_json(result), state="done")
-        fought = dataclasses.replace(p, winner=result.winner, reason=result.reason.value,
-                                     turns=result.turns, hp_a=result.final[0].hp,
-                                     hp_b=result.final[1].hp, engine_version=version)
+        values = battle_values(rules, result, version)
+        fought = dataclasses.replace(p, winner=values["winner"], reason=values["reason"],
+                                     turns=values["turns"], hp_a=values["hp_a"],
+                                     hp_b=values["hp_b"], engine_version=version)
+        values["state"] = "done"
         out.append((p.id, values, _report_rows(cast, round_number, fought, result, now)))
     return out
 

@@ -609,14 +609,16 @@ def _scores(session: Session, league: League, stamp: Any) -> tuple[int, list[st.
         .order_by(Entry.seat, Entry.id))]
     games: list[st.GameResult] = []
     byes: dict[int, int] = {}
-    q = (select(Battle.entry_a_id, Battle.entry_b_id, Battle.winner, Battle.hp_a, Battle.hp_b)
+    q = (select(Battle.entry_a_id, Battle.entry_b_id, Battle.winner, Battle.hp_a, Battle.hp_b,
+                Battle.margin)
          .join(Round, Battle.round_id == Round.id)
          .where(Round.league_id == league.id, Battle.state == "done", Round.number <= after))
-    for a, b, w, ha, hb in session.execute(q):
+    for a, b, w, ha, hb, margin in session.execute(q):
         if b is None:
             byes[a] = byes.get(a, 0) + 1
         else:
-            games.append(st.GameResult(a, b, w, int(ha or 0), int(hb or 0)))
+            games.append(st.GameResult(a, b, w, int(ha or 0), int(hb or 0),
+                                       None if margin is None else int(margin)))
     scores = st.compute(entries, games,
                         st.Points(league.points_win, league.points_draw, league.points_loss), byes)
     value = (after, scores)

@@ -28,18 +28,19 @@ from app.league.timeparse import iso
 def _games(session: Session, league: League, upto_round: int | None) -> tuple[
         list[st.GameResult], dict[int, int]]:
     q = (select(Battle.entry_a_id, Battle.entry_b_id, Battle.winner, Battle.hp_a, Battle.hp_b,
-                Battle.reason)
+                Battle.reason, Battle.margin)
          .join(Round, Battle.round_id == Round.id)
          .where(Round.league_id == league.id, Battle.state == "done"))
     if upto_round is not None:
         q = q.where(Round.number <= upto_round)
     games: list[st.GameResult] = []
     byes: dict[int, int] = {}
-    for a, b, w, ha, hb, reason in session.execute(q):
+    for a, b, w, ha, hb, reason, margin in session.execute(q):
         if b is None:
             byes[a] = byes.get(a, 0) + 1
         else:
-            games.append(st.GameResult(a, b, w, int(ha or 0), int(hb or 0)))
+            games.append(st.GameResult(a, b, w, int(ha or 0), int(hb or 0),
+                                       None if margin is None else int(margin)))
     return games, byes
 
 

@@ -26,7 +26,8 @@ from app.league.errors import (  # noqa: F401
     BadState,
 )
 from app.league.entries import (  # noqa: F401
-    _rules,
+    ruleset_of,
+    league_ruleset,
     engine_version,
     normalize_address,
     get_or_create_player,
@@ -51,6 +52,8 @@ from app.league.lifecycle import (  # noqa: F401
     MAX_ROUNDS_EVERY,
     MAX_POINTS,
     create_league,
+    check_ruleset,
+    set_options,
     NAME_PUNCTUATION,
     check_league_name,
     close_entries,

@@ -9,8 +9,9 @@ the battle rows. The order (issue #3, documented in ``docs/league.md``):
    mini-league of the tied group; computed once per group of equal points);
 3. **Sonneborn-Berger**: the sum of the final points of every opponent beaten, plus half the final
    points of every opponent drawn (counted per game, so twice in a double round-robin);
-4. **HP margin**: the sum over all games of (own final HP − opponent's final HP); final HP may be
-   negative (overkill);
+4. **HP margin**: the sum over all games of the ruleset's tiebreak margin (``Outcome.margin``:
+   for Amaryllis and Margaret own final HP − opponent's final HP, which may be negative
+   (overkill); for Margaret Hundred the judge's totals);
 
 entries still equal on all four share a rank (standard competition ranking: 1, 2, 2, 4).
 """
@@ -26,7 +27,8 @@ from fractions import Fraction
 class GameResult:
     """One fought battle between entries ``a`` and ``b`` (entry ids).
 
-    ``winner`` is 0 (a won), 1 (b won) or ``None`` (draw); ``hp_a``/``hp_b`` the final HP.
+    ``winner`` is 0 (a won), 1 (b won) or ``None`` (draw); ``hp_a``/``hp_b`` the final HP;
+    ``margin`` side a's tiebreak margin (``Outcome.margin``, HP), ``None`` for ``hp_a - hp_b``.
     """
 
     a: int
@@ -34,6 +36,12 @@ class GameResult:
     winner: int | None
     hp_a: int
     hp_b: int
+    margin: int | None = None
+
+    @property
+    def diff(self) -> int:
+        """Side a's margin: :attr:`margin`, or ``hp_a - hp_b`` when it is not known."""
+        return self.hp_a - self.hp_b if self.margin is None else self.margin
 
 
 @dataclass(frozen=True, slots=True)
@@ -122,8 +130,8 @@ def compute(entries: list[int], games: list[GameResult], points: Points = Points
             else:
                 losses[me] += 1
             pts[me] += game_points(g, side)
-        margin[g.a] += g.hp_a - g.hp_b
-        margin[g.b] += g.hp_b - g.hp_a
+        margin[g.a] += g.diff
+        margin[g.b] -= g.diff
 
     sb: dict[int, Fraction] = defaultdict(Fraction)
     for g in games:

@@ -54,6 +54,11 @@ class SheetFields:
         costs: its cost breakdown in words (``""`` unless ``ok``).
         problems: every problem in words (``""`` when ``ok``).
         warnings: the warnings in words, or ``""``.
+        ruleset: the title of the ruleset that read the sheet (``Ruleset.titles``).
+        wrong_ruleset: the title of the game the sheet is written in when it is not the
+            league's (``app.mail.sheets.other_ruleset``), else ``""``.
+        example: a sheet of the league's game (``Ruleset.example_sheet``) when
+            ``wrong_ruleset``, else ``""``.
     """
 
     ok: bool
@@ -61,6 +66,9 @@ class SheetFields:
     costs: str = ""
     problems: str = ""
     warnings: str = ""
+    ruleset: str = ""
+    wrong_ruleset: str = ""
+    example: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,7 +84,8 @@ class EntryReply(SheetFields):
         hill: in a hill league, the challenge the entry fought at once
             (``app.league.hill.Challenge.to_context``: number, size, place, on_hill, boards,
             table, pushed_off), else ``None``.
-        (and the fields of :class:`SheetFields`: ok, normalized, costs, problems, warnings)
+        (and the fields of :class:`SheetFields`: ok, normalized, costs, problems, warnings,
+        ruleset, wrong_ruleset, example)
     """
 
     league: str = ""
@@ -91,7 +100,7 @@ class EntryReply(SheetFields):
 @dataclass(frozen=True, slots=True)
 class CheckReply(SheetFields):
     """``mail/check.txt``: a sheet checked, not entered (the fields of :class:`SheetFields`:
-    ok, normalized, costs, problems, warnings)."""
+    ok, normalized, costs, problems, warnings, ruleset, wrong_ruleset, example)."""
 
 
 @dataclass(frozen=True, slots=True)

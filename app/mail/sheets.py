@@ -1,69 +1,101 @@
 """Where the mail layer meets the game rules: ONE function, :func:`rules`, and what is built on it.
 
-Every use of the rules in ``app/mail`` goes through :func:`rules` (parse, format, battle, the
-greeting skip) and :func:`starts_sheet` (does a line start a sheet). Today both speak to the
-Amaryllis rules; when leagues pick their ruleset (issue #10), :func:`rules` becomes
-``find_ruleset(league.ruleset)()`` and :func:`starts_sheet` its ``Ruleset.starts_sheet`` — a
-change in this file only.
+Every use of the rules in ``app/mail`` goes through :func:`rules` (a league's
+:class:`~app.rules.base.Ruleset`: ``find_ruleset(league.ruleset)(league.options)``) and
+:func:`starts_sheet` (does a line start a sheet: ``Ruleset.starts_sheet``). Nothing here knows a
+notation: a ruleset's hooks decide. Without a league (the grammar reads a mail before it knows
+which league the mail is about), a line starts a sheet when it starts one in *any* registered
+ruleset, so a Margaret compact line (``15/0/1/2/速熱衝絶/徘徊するライカ``) is never read as a
+command either.
 """
 
 from __future__ import annotations
 
-import unicodedata
-from importlib import resources
+import json
+from functools import lru_cache
 from typing import Any
 
-
-def rules(league: Any = None) -> Any:
-    """The rules the mail layer reads sheets of ``league`` with (any league: Amaryllis for now).
-
-    Returns the module of the contract in ``docs/contracts.md``: ``parse_sheet``,
-    ``format_sheet``, ``format_costs``, ``format_problems``, ``greeting_lines``, ``battle``,
-    ``ENGINE_VERSION``."""
-    import app.rules.amaryllis as amaryllis
-
-    return amaryllis
+from app.rules import DEFAULT_RULESET, Ruleset, all_rulesets, find_ruleset, guess_ruleset
 
 
-#: characters a unit line may not start with (action lines start with ``・``, ``-``, ``*``)
-_NOT_FIRST = frozenset("・-*")
+@lru_cache(maxsize=64)
+def _instance(name: str, options: str) -> Ruleset:
+    return find_ruleset(name)(json.loads(options))
+
+
+def ruleset_of(name: str, options: Any = None) -> Ruleset:
+    """The :class:`Ruleset` called ``name`` with league ``options`` (a mapping or ``None``).
+    Raises ``ValueError`` for an unknown ruleset or a bad option (naming it)."""
+    return _instance(name, json.dumps(dict(options or {}), sort_keys=True, ensure_ascii=False))
+
+
+def rules(league: Any = None) -> Ruleset:
+    """The ruleset the mail layer reads sheets of ``league`` with (``league.ruleset`` with
+    ``league.options``), the default ruleset (``amaryllis``) for ``None``."""
+    if league is None:
+        return ruleset_of(DEFAULT_RULESET)
+    return ruleset_of(getattr(league, "ruleset", None) or DEFAULT_RULESET,
+                      getattr(league, "options", None))
+
+
+@lru_cache(maxsize=1)
+def _every() -> tuple[Ruleset, ...]:
+    return tuple(cls() for cls in all_rulesets())
 
 
 def starts_sheet(line: str, league: Any = None) -> bool:
-    """True when ``line`` looks like a unit line (``名前：HP／ATK／DEF／SPD／…``, rules §1): after
-    NFKC and ``、`` → ``,``, stripped, it does not start with whitespace or ``・``/``-``/``*``, has
-    a ``:`` after its first character, and at least three ``/`` after that colon.
-
-    Linear in the length of the line (``str.find``/``str.count``; the regular expression it
-    replaces, ``^[^・\\-\\*\\s].*?[:].*?/.*?/.*?/``, backtracked quadratically on a line of
-    colons, issue #8.2). Such a line is never a command line nor a password line: ``Test Pilot:
-    10/1/1/2/G`` is a unit named "Test Pilot", not the ``test`` command."""
-    text = unicodedata.normalize("NFKC", line.replace("、", ",")).strip()
-    if not text or text[0] in _NOT_FIRST or text[0].isspace():
-        return False
-    colon = text.find(":", 1)
-    return colon >= 0 and text.count("/", colon + 1) >= 3
+    """True when ``line`` starts a sheet: of ``league``'s ruleset, or (``league=None``) of any
+    registered ruleset (``Ruleset.starts_sheet``, linear in the length of the line). Such a line
+    is never a command line nor a password line: ``Test Pilot: 10/1/1/2/G`` is a unit named
+    "Test Pilot", not the ``test`` command."""
+    if league is not None:
+        return rules(league).starts_sheet(line)
+    return any(rs.starts_sheet(line) for rs in _every())
 
 
-def looks_like_sheet(text: str) -> bool:
+def looks_like_sheet(text: str, league: Any = None) -> bool:
     """True when some line of ``text`` starts a sheet (:func:`starts_sheet`)."""
-    return any(starts_sheet(line) for line in text.split("\n"))
+    return any(starts_sheet(line, league) for line in text.split("\n"))
 
 
-def split_sheets(text: str) -> list[str]:
-    """Split a text holding several sheets at each unit line (lines before the first unit line
-    belong to the first sheet); each sheet stripped."""
-    return [chunk.strip() for _first, _last, chunk in split_sheets_at(text)]
+def reading_ruleset(text: str, league: Any = None) -> Ruleset:
+    """The ruleset a sheet is read with: ``league``'s when there is one (the league decides),
+    else the ruleset whose notation ``text`` is written in (``guess_ruleset``), else the
+    default."""
+    if league is not None:
+        return rules(league)
+    guessed = guess_ruleset(text)
+    return ruleset_of(guessed.name) if guessed is not None else rules(None)
 
 
-def split_sheets_at(text: str) -> list[tuple[int, int, str]]:
-    """Split ``text`` at each unit line like :func:`split_sheets`, keeping where each sheet
-    stands: ``(first line, last line, sheet)`` with 1-based line numbers of ``text`` (blank lines
-    around a sheet left out). ``sheet`` is preceded by ``first - 1`` empty lines, so that the
-    line numbers the parser reports are those of ``text``."""
+def other_ruleset(text: str, league: Any) -> type[Ruleset] | None:
+    """The ruleset ``text`` is written in when it is not ``league``'s: the guessed ruleset
+    (``guess_ruleset``), provided the league's own ruleset does not read ``text`` without an
+    error. ``None`` when the sheet is the league's game (or no game's)."""
+    mine = rules(league)
+    guessed = guess_ruleset(text)
+    if guessed is None or guessed.name == mine.name:
+        return None
+    return None if mine.parse_sheet(text).ok else guessed
+
+
+def split_sheets(text: str, league: Any = None) -> list[str]:
+    """Split a text holding several sheets at each sheet's first line (lines before the first
+    one belong to the first sheet); each sheet stripped."""
+    return [chunk.strip() for _first, _last, chunk in split_sheets_at(text, league)]
+
+
+def split_sheets_at(text: str, league: Any = None) -> list[tuple[int, int, str]]:
+    """Split ``text`` at each sheet's first line like :func:`split_sheets`, keeping where each
+    sheet stands: ``(first line, last line, sheet)`` with 1-based line numbers of ``text`` (blank
+    lines around a sheet left out). ``sheet`` is preceded by ``first - 1`` empty lines, so that
+    the line numbers the parser reports are those of ``text``. ``league`` may be a league or a
+    :class:`Ruleset` (whose ``starts_sheet`` splits)."""
+    split = league.starts_sheet if isinstance(league, Ruleset) else (
+        lambda line: starts_sheet(line, league))
     chunks: list[tuple[int, list[str]]] = []
     for number, line in enumerate(text.split("\n"), start=1):
-        if starts_sheet(line) or not chunks:
+        if split(line) or not chunks:
             chunks.append((number, [line]))
         else:
             chunks[-1][1].append(line)
@@ -77,8 +109,8 @@ def split_sheets_at(text: str) -> list[tuple[int, int, str]]:
     return out
 
 
-def sample_units() -> list[str]:
-    """The sheets of the league's sample units (``app/mail/sample_units/*.txt``, in name order)."""
-    folder = resources.files("app.mail") / "sample_units"
-    return [p.read_text(encoding="utf-8") for p in sorted(folder.iterdir(), key=lambda p: p.name)
-            if p.name.endswith(".txt")]
+def sample_units(league: Any = None) -> list[str]:
+    """The sheets of the sample units of ``league``'s ruleset (``Ruleset.sample_sheets``): the
+    opponents of a one-sheet test battle. ``league`` may also be a :class:`Ruleset`."""
+    rs = league if isinstance(league, Ruleset) else rules(league)
+    return list(rs.sample_sheets())

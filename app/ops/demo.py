@@ -62,6 +62,7 @@ class DemoMail:
     sheet: str
     charset: str = "utf-8"
     expect: str = "accepted"  # "accepted", "rejected" or "replaced": what the reply should say
+    text: str = ""  # the sheet itself (a ruleset's sample sheet) instead of the file ``sheet``
 
 
 #: The first wave: eight valid entries and one invalid sheet.
@@ -84,6 +85,43 @@ REPLACEMENT = DemoMail("viper@example.org", "Viper player", "[demo] replace", "v
 def sheet_text(name: str) -> str:
     """The text of the demo sheet ``name`` (a file in the ``app.ops.demo_sheets`` package)."""
     return files("app.ops.demo_sheets").joinpath(name).read_text(encoding="utf-8")
+
+
+def _text(mail: DemoMail) -> str:
+    return mail.text or sheet_text(mail.sheet)
+
+
+#: the league options of a demo of each ruleset (one option set, so the reports' header shows it)
+DEMO_OPTIONS: dict[str, dict[str, Any]] = {"margaret-hundred": {"party_cap": 4}}
+
+#: a Margaret Hundred party: 精霊剣 without an MP cost builds a wisp every turn (H53)
+_PARTY_SHEET = "5/0/0/3/精速精衝/精霊使い"
+
+
+def script_for(ruleset: str) -> tuple[tuple[DemoMail, ...], DemoMail | None]:
+    """The players' mails of a demo of ``ruleset``: Amaryllis plays :data:`SCRIPT` and
+    :data:`REPLACEMENT`; another ruleset up to eight entries of its sample sheets
+    (``Ruleset.sample_sheets``, one per name, a party sheet when the ruleset has parties) and one
+    Amaryllis sheet, answered with the league's game and an example (no replacement wave)."""
+    from app.rules import find_ruleset
+
+    if ruleset == "amaryllis":
+        return SCRIPT, REPLACEMENT
+    rs = find_ruleset(ruleset)(DEMO_OPTIONS.get(ruleset))
+    party = rs.parse_sheet(_PARTY_SHEET) if rs.party else None
+    party_label = rs.label(party.entry) if party is not None and party.ok else None
+    chosen: dict[str, str] = {}
+    for text in rs.sample_sheets():
+        parsed = rs.parse_sheet(text)
+        if parsed.ok and rs.label(parsed.entry) not in chosen and rs.label(parsed.entry) != party_label:
+            chosen[rs.label(parsed.entry)] = text
+    picked = list(chosen.items())[:7] + ([(party_label, _PARTY_SHEET)] if party_label else [])
+    mails = [DemoMail(f"player{i + 1}@example.{'jp' if i % 2 == 0 else 'org'}", f"{name}使い" if i % 2 == 0
+                      else f"{name} player", "[demo] 登録" if i % 2 == 0 else "[demo] entry", "",
+                      "iso-2022-jp" if i % 4 == 0 else "utf-8", text=text + "\n")
+             for i, (name, text) in enumerate(picked)]
+    mails.append(DemoMail("newbie@example.jp", "初心者", "[demo] 登録", "grisk.txt", expect="rejected"))
+    return tuple(mails), None
 
 
 @dataclass
@@ -110,7 +148,7 @@ def _compose(mail: DemoMail, now: dt.datetime, key: str = "") -> EmailMessage:
     msg["Subject"] = mail.subject
     msg["Date"] = format_datetime(now)
     msg["Message-ID"] = make_msgid(domain=domain)
-    text = sheet_text(mail.sheet)
+    text = _text(mail)
     if key:  # the entry key of the acceptance reply: a replacement takes effect at once
         text = f"key: {key}\n{text}"
     if mail.charset == "iso-2022-jp":
@@ -152,15 +190,16 @@ def _parts() -> tuple[Any, Any, Any, Any]:
 
 def run_demo(out: Path | str = Path("amaryllis-demo"), *, lang: str = "ja",
              echo: Callable[[str], None] = print, timeout: float = 30.0,
-             web_port: int | None = 8080, keep_web: Callable[[str], None] | None = None
-             ) -> DemoSummary:
+             web_port: int | None = 8080, keep_web: Callable[[str], None] | None = None,
+             ruleset: str = "amaryllis") -> DemoSummary:
     """Run the demo (see the module docstring) in ``out`` and return a :class:`DemoSummary`.
 
     ``lang`` is the language of the printed standings (``ja`` or ``en``); ``echo`` receives each progress
     line. The web view (``app.web``) serves the demo's database on 127.0.0.1:``web_port`` (a free port
     when that one is taken; ``None``: no web view) from the start, and the league's URL is printed at the
     end; ``keep_web`` (given the league's URL) is called before the web view stops, e.g. to wait for
-    Ctrl-C. Raises :class:`DemoError` when a part is missing, the folder cannot be wiped, or a reply or
+    Ctrl-C. ``ruleset`` is the league's game (:func:`script_for`: its sample sheets are mailed in,
+    :data:`DEMO_OPTIONS` its league options). Raises :class:`DemoError` when a part is missing, the folder cannot be wiped, or a reply or
     report does not arrive within ``timeout`` seconds."""
     inbound, pipeline, send, service = _parts()
     out = Path(out).resolve()
@@ -170,7 +209,8 @@ def run_demo(out: Path | str = Path("amaryllis-demo"), *, lang: str = "ja",
     level = root.level
     root.setLevel(logging.WARNING)
     try:
-        return _run(out, lang, echo, timeout, inbound, pipeline, send, service, web_port, keep_web)
+        return _run(out, lang, echo, timeout, inbound, pipeline, send, service, web_port, keep_web,
+                    ruleset)
     finally:
         root.setLevel(level)
 
@@ -187,7 +227,7 @@ def _start_web(settings: Any, port: int) -> Any:
 
 def _run(out: Path, lang: str, echo: Callable[[str], None], timeout: float, inbound: Any,
          pipeline: Any, send: Any, service: Any, web_port: int | None = None,
-         keep_web: Callable[[str], None] | None = None) -> DemoSummary:
+         keep_web: Callable[[str], None] | None = None, ruleset: str = "amaryllis") -> DemoSummary:
     from app.config import load_settings
     from app.db.session import session_factory
     from app.ops.embedded import EmbeddedMailStack
@@ -219,7 +259,7 @@ def _run(out: Path, lang: str, echo: Callable[[str], None], timeout: float, inbo
             echo(f"  web view:    {web.url}/")
         try:
             summary = _league(out, lang, echo, timeout, inbound, pipeline, send, service,
-                              settings, stack, factory, summary)
+                              settings, stack, factory, summary, ruleset)
             if web is not None:
                 league_url = f"{web.url}/leagues/{LEAGUE}"
                 summary.league_url = league_url
@@ -234,7 +274,7 @@ def _run(out: Path, lang: str, echo: Callable[[str], None], timeout: float, inbo
 
 def _league(out: Path, lang: str, echo: Callable[[str], None], timeout: float, inbound: Any,
             pipeline: Any, send: Any, service: Any, settings: Any, stack: Any, factory: Any,
-            summary: DemoSummary) -> DemoSummary:
+            summary: DemoSummary, ruleset: str = "amaryllis") -> DemoSummary:
     """The league itself: entries by mail, closing, every round, the reports (see the module
     docstring); the work folder, mail stack, settings and database are ready."""
     from app.db.session import transaction
@@ -243,9 +283,15 @@ def _league(out: Path, lang: str, echo: Callable[[str], None], timeout: float, i
 
     now = dt.datetime.now(dt.timezone.utc)
     with transaction(factory) as session:
-        service.create_league(session, LEAGUE, entry_deadline=now + dt.timedelta(days=7), now=now)
+        made = service.create_league(session, LEAGUE, entry_deadline=now + dt.timedelta(days=7),
+                                     ruleset=ruleset, options=DEMO_OPTIONS.get(ruleset), now=now)
+        record = service.league_ruleset(made).describe("en")
+    script, replacement = script_for(ruleset)
     echo(f"\n[organizer] league '{LEAGUE}' opened (entries until {now + dt.timedelta(days=7):%Y-%m-%d}, "
-         f"points 3/1/0)")
+         f"points 3/1/0)" + ("" if ruleset == "amaryllis" else f", ruleset {ruleset}"))
+    if ruleset != "amaryllis":
+        for line in record:
+            echo(f"  {line}")
 
     seen = 0
 
@@ -274,21 +320,22 @@ def _league(out: Path, lang: str, echo: Callable[[str], None], timeout: float, i
         with smtplib.SMTP("127.0.0.1", stack.smtp_port, timeout=timeout) as smtp:
             for mail in batch:
                 smtp.send_message(_compose(mail, _now(), keys.get(mail.address, "")))
-                first = sheet_text(mail.sheet).strip().splitlines()[0]
+                first = _text(mail).strip().splitlines()[0]
                 echo(f"[player] {mail.address:<20} -> {SERVER_ADDRESS}  {mail.subject:<16} {first}")
 
     echo("\nPlayers mail their sheets:")
-    player_sends(SCRIPT)
-    for reply in cycle("entries", len(SCRIPT)):
+    player_sends(script)
+    for reply in cycle("entries", len(script)):
         echo(f"  reply -> {reply.recipient:<20} {_first_line(reply.text)}")
         found = re.search(r"(?:key: |キー：)([0-9A-Z]{4}-[0-9A-Z]{4})", reply.text)
         if found:
             keys[reply.recipient] = found.group(1)
 
-    echo("\nOne player replaces his entry (with the entry key his acceptance reply gave him):")
-    player_sends((REPLACEMENT,))
-    for reply in cycle("replacement", 1):
-        echo(f"  reply -> {reply.recipient:<20} {_first_line(reply.text)}")
+    if replacement is not None:
+        echo("\nOne player replaces his entry (with the entry key his acceptance reply gave him):")
+        player_sends((replacement,))
+        for reply in cycle("replacement", 1):
+            echo(f"  reply -> {reply.recipient:<20} {_first_line(reply.text)}")
 
     with transaction(factory) as session:
         league = service.get_league(session, LEAGUE)
@@ -323,7 +370,7 @@ def _league(out: Path, lang: str, echo: Callable[[str], None], timeout: float, i
     echo(summary.standings.rstrip())
     echo(f"\n{len(summary.mails)} mails were delivered to players; each is in {mail_dir}/ "
          f"as NNNN-<recipient>.eml (raw) and .txt (readable).")
-    replies = len(SCRIPT) + 1
+    replies = len(script) + (1 if replacement is not None else 0)
     grisk_vs_nut = [m for m in summary.mails[replies:] if m.recipient == "grisk@example.jp"
                     and "グリスク" in m.subject and "ヌト" in m.subject]
     if grisk_vs_nut:

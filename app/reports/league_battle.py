@@ -43,6 +43,11 @@ class LeagueBattleContext:
             or no log at all when ``report`` is empty too).
         url: the battle's page on the web view (``app.web.urls.mail_link``, with the
             ``public_url`` setting), or ``""`` for no link.
+        ruleset: the league's ruleset name (``League.ruleset``).
+        header: the ruleset and its league options, one line each (``Ruleset.describe``);
+            empty for an Amaryllis league without options (its mails never printed one).
+        finals: each side's final swordmasters in words, present ones first (``Outcome.final``);
+            empty for Amaryllis (its one unit's final HP is ``hp``).
     """
 
     league: str
@@ -63,6 +68,9 @@ class LeagueBattleContext:
     battle: BattleReport | None = None
     url: str = ""
     decision: str = ""
+    ruleset: str = "amaryllis"
+    header: tuple[str, ...] = ()
+    finals: tuple[tuple[str, ...], tuple[str, ...]] = ((), ())
 
 
 def subject(ctx: LeagueBattleContext, lang: str, *, resent: bool = False) -> str:

@@ -25,6 +25,7 @@ This module is pure: no I/O, no clock, no randomness.
 
 from __future__ import annotations
 
+import unicodedata
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -191,6 +192,20 @@ class Outcome:
                    dict(data.get("detail") or {}))
 
 
+def has_stat_slashes(line: str) -> bool:
+    """True when ``line`` (NFKC-normalized: ``／`` is ``/``) holds the three slashes of
+    HP/ATK/DEF/SPD after its first colon when a colon stands before its first slash (a name
+    first: ``名前：10/1/1/2``), else anywhere (a compact line: ``15/0/1/2/速熱衝絶``). Every
+    ruleset's first sheet line has them; ``Ruleset.starts_sheet`` asks for them so that the mail
+    layer never takes ``key: 6844-7242`` or ``Time: 12:30`` for a sheet (issue 10). Linear in
+    ``len(line)``."""
+    text = unicodedata.normalize("NFKC", line)
+    colon, slash = text.find(":"), text.find("/")
+    if colon >= 0 and (slash < 0 or colon < slash):
+        return text.count("/", colon + 1) >= 3
+    return text.count("/") >= 3
+
+
 # --------------------------------------------------------------------------- reports
 
 
@@ -326,7 +341,9 @@ class Ruleset(ABC):
     @abstractmethod
     def starts_sheet(self, line: str) -> bool:
         """True when ``line`` starts a sheet of this ruleset (a unit or swordmaster line). The
-        mail layer splits bodies with it; it must be linear in ``len(line)``."""
+        mail layer splits bodies with it and never reads such a line as a command, so it must be
+        linear in ``len(line)`` and hold for a line that has HP/ATK/DEF/SPD's slashes only
+        (:func:`has_stat_slashes`)."""
 
     def greeting_lines(self, text: str) -> int:
         """How many lines stand above the first sheet line, blank ones included: the mail

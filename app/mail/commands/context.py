@@ -15,7 +15,8 @@ from sqlalchemy.orm import Session, sessionmaker
 from app.config import Settings
 from app.db.models import InboundMessage, Player
 from app.mail.grammar import Command
-from app.mail.sheets import looks_like_sheet, rules
+from app.mail.sheets import looks_like_sheet, reading_ruleset, rules
+from app.rules import Ruleset
 
 #: problems of one sheet listed in a reply; the rest are counted (a reply never reflects a
 #: whole hostile mail back, issue #8.7)
@@ -68,6 +69,8 @@ class MailContext:
         self.player: Player | None = None
         self.mail: Any = None
         self.proof: str | None = None
+        #: the ruleset the mail's sheets are read with (set by :meth:`parse`)
+        self.rs: Ruleset = rules(None)
 
     # -- replies ---------------------------------------------------------------------------
 
@@ -197,13 +200,35 @@ class MailContext:
 
     # -- sheets ----------------------------------------------------------------------------
 
-    def sheet_text(self, cmd: Command) -> str:
-        """The sheet of the mail: the body, or a text attachment holding a sheet; a greeting
-        above the unit line is blanked (line numbers stay those of the mail) with a note."""
+    def sheet_league(self, cmd: Command) -> Any | None:
+        """The league a ``check`` or ``test`` mail is about, without asking: the plus address or
+        the ``[NAME]`` tag when it names a league, else the only open league, else ``None`` (the
+        sheet's own notation then picks the ruleset)."""
+        from app.league import service as svc
+
+        names = self.plus_names() or ([str(cmd.tag)] if cmd.tag else [])
+        for name in names:
+            league = svc.find_league(self.s, name)
+            if league is not None:
+                return league
+        opened = svc.open_leagues(self.s)
+        return opened[0] if len(opened) == 1 else None
+
+    def sheet_body(self, cmd: Command) -> str:
+        """The text that holds the mail's sheet: the body, or a text attachment holding a sheet
+        (of any ruleset) when the body holds none."""
         text = cmd.body
         if not looks_like_sheet(cmd.body) and self.mail and self.mail.attachments:
             text = next((att for att in self.mail.attachments if looks_like_sheet(att)), cmd.body)
-        skip = rules().greeting_lines(text)
+        return text
+
+    def sheet_text(self, cmd: Command, rs: Ruleset | None = None) -> str:
+        """The sheet of the mail (:meth:`sheet_body`) with a greeting above the sheet's first
+        line blanked (``rs.greeting_lines``; line numbers stay those of the mail) and noted.
+        ``rs``: the league's ruleset (default: the one the text's notation is written in)."""
+        text = self.sheet_body(cmd)
+        rs = rs or reading_ruleset(text)
+        skip = rs.greeting_lines(text)
         lines = text.split("\n")
         if skip and any(line.strip() for line in lines[:skip]) and self.mail is not None:
             # (blank lines above the unit line, e.g. a blanked command line, are no greeting)
@@ -216,9 +241,11 @@ class MailContext:
                 "and skipped") % {"n": len(greeting), "where": where})
         return text
 
-    def parse(self, text: str) -> Any:
-        """The rules' ``SheetResult`` of ``text``; the reply takes the sheet's language."""
-        result = rules().parse_sheet(text)
+    def parse(self, text: str, rs: Ruleset | None = None) -> Any:
+        """The :class:`~app.rules.base.Sheet` of ``text`` read by ``rs`` (default: the ruleset
+        its notation is written in); the reply takes the sheet's language."""
+        self.rs = rs or reading_ruleset(text)
+        result = self.rs.parse_sheet(text)
         self.lang = result.lang or self.lang
         return result
 

@@ -14,7 +14,7 @@ from app.mail import protect
 from app.mail.commands.context import MAX_PROBLEMS, MailContext, when
 from app.mail.commands.registry import N_, REGISTRY, command
 from app.mail.grammar import Command
-from app.mail.sheets import rules, sample_units, split_sheets_at, starts_sheet
+from app.mail.sheets import other_ruleset, reading_ruleset, rules, sample_units, split_sheets_at
 from app.mail.storable import name_problem, visible
 
 #: the longest unit name taken (characters)
@@ -31,17 +31,23 @@ def _svc() -> Any:
 # sheets in replies
 
 
+def _entry(result: Any) -> Any:
+    """The parsed entry of a sheet (``Sheet.entry``), ``None`` when it has an error."""
+    return getattr(result, "entry", None)
+
+
 def _name_issue(ctx: MailContext, result: Any, text: str) -> str:
     """Why the unit's name cannot be shown to others (invisible characters, too long), in the
     reply's words, or ``""``."""
-    unit = getattr(result, "unit", None)
-    if unit is None:
+    entry = _entry(result)
+    if entry is None:
         return ""
-    problem = name_problem(unit.name, limit=UNIT_NAME_MAX)
+    name = getattr(result, "name", "") or ctx.rs.label(entry)
+    problem = name_problem(name, limit=UNIT_NAME_MAX)
     if problem is None:
         return ""
-    line = next((n for n, ln in enumerate(text.split("\n"), start=1) if starts_sheet(ln)), 1)
-    shown = visible(unit.name)[:120]
+    line = next((n for n, ln in enumerate(text.split("\n"), start=1) if ctx.rs.starts_sheet(ln)), 1)
+    shown = visible(name)[:120]
     _ = ctx.gettext
     if problem == "invisible":
         return _('line %(line)s: the unit name "%(name)s" holds an invisible character (a control, '
@@ -49,7 +55,7 @@ def _name_issue(ctx: MailContext, result: Any, text: str) -> str:
                  "differently, so it cannot be used.\n  Fix: remove that character.") \
             % {"line": line, "name": shown}
     return _("line %(line)s: the unit name has %(n)s characters; at most %(max)s are allowed.\n"
-             "  Fix: shorten it.") % {"line": line, "n": len(unit.name), "max": UNIT_NAME_MAX}
+             "  Fix: shorten it.") % {"line": line, "n": len(name), "max": UNIT_NAME_MAX}
 
 
 def problems_text(ctx: MailContext, problems: list[Any], text: str) -> str:
@@ -57,12 +63,13 @@ def problems_text(ctx: MailContext, problems: list[Any], text: str) -> str:
     counted), followed by a hint on the ``-- `` signature line when an ``unknown-line`` error
     stands below the unit line of ``text`` (a sign-off such as "Thanks, / Bob"; rules §1.3)."""
     shown = problems[:MAX_PROBLEMS]
-    out = rules().format_problems(shown, ctx.lang)
+    out = ctx.rs.format_problems(shown, ctx.lang)
     if len(problems) > MAX_PROBLEMS:
         more = len(problems) - MAX_PROBLEMS
         out += "\n\n" + ctx.gettext("(%(more)s more problem(s) not shown: fix these and send the "
                                     "sheet again)") % {"more": more}
-    unit = next((n for n, line in enumerate(text.split("\n"), start=1) if starts_sheet(line)), None)
+    unit = next((n for n, line in enumerate(text.split("\n"), start=1) if ctx.rs.starts_sheet(line)),
+                None)
     if unit is not None and any(getattr(p, "code", "") == "unknown-line" and (p.line or 0) > unit
                                 for p in problems):
         out += "\n\n" + ctx.gettext(
@@ -72,22 +79,33 @@ def problems_text(ctx: MailContext, problems: list[Any], text: str) -> str:
     return out
 
 
-def sheet_context(ctx: MailContext, result: Any, text: str = "") -> dict[str, Any]:
+def sheet_context(ctx: MailContext, result: Any, text: str = "", league: Any = None) -> dict[str, Any]:
     """The template variables of a checked sheet: ``ok``, ``normalized``, ``costs``,
-    ``problems``, ``warnings``. A unit name others could not read right is a problem here."""
-    r = rules()
+    ``problems``, ``warnings``, ``ruleset`` (the title of the ruleset that read it), and
+    ``wrong_ruleset`` (the title of the game the sheet is written in when it is not ``league``'s:
+    ``app.mail.sheets.other_ruleset``, ``""`` otherwise) with ``example`` (a sheet of the
+    league's game, ``Ruleset.example_sheet``). A unit name others could not read right is a
+    problem here."""
+    r = ctx.rs
     issue = _name_issue(ctx, result, text)
-    out: dict[str, Any] = {"ok": bool(result.ok and result.unit is not None and not issue),
-                           "normalized": "", "costs": "", "problems": "", "warnings": ""}
+    entry = _entry(result)
+    out: dict[str, Any] = {"ok": bool(result.ok and entry is not None and not issue),
+                           "normalized": "", "costs": "", "problems": "", "warnings": "",
+                           "ruleset": r.titles.get(ctx.lang, r.name), "wrong_ruleset": "",
+                           "example": ""}
     if out["ok"]:
-        out["normalized"] = r.format_sheet(result.unit, ctx.lang)
-        out["costs"] = r.format_costs(result.unit, ctx.lang)
+        out["normalized"] = r.format_sheet(entry, ctx.lang)
+        out["costs"] = r.format_costs(entry, ctx.lang)
         warnings = list(getattr(result, "warnings", []) or [])
         out["warnings"] = r.format_problems(warnings[:MAX_PROBLEMS], ctx.lang) if warnings else ""
     elif issue and result.ok:
         out["problems"] = issue
     else:
         out["problems"] = problems_text(ctx, list(result.problems), text) + (f"\n\n{issue}" if issue else "")
+        other = other_ruleset(text, league) if league is not None and text else None
+        if other is not None:
+            out["wrong_ruleset"] = other.titles.get(ctx.lang, other.name)
+            out["example"] = r.example_sheet(ctx.lang)
     return out
 
 
@@ -170,19 +188,20 @@ def cmd_entry(ctx: MailContext, cmd: Command) -> None:
     """Enter the sheet; a replacement (or re-opening a withdrawn entry) needs a proof of
     ownership, else it waits for the owner's confirmation."""
     svc = _svc()
-    text = ctx.sheet_text(cmd)
-    if not text.strip():
+    if not ctx.sheet_body(cmd).strip():
         ctx.refuse("no-sheet", "error", code="no-sheet")
         return
     league = ctx.league(cmd, mine="entry")
     if league is None or not password_ok(ctx, league, cmd):
         return
+    rs = rules(league)
+    text = ctx.sheet_text(cmd, rs)
     assert ctx.player is not None
     entry = ctx.s.scalar(select(Entry).where(Entry.league_id == league.id,
                                              Entry.player_id == ctx.player.id))
     before = entry.status if entry is not None else None
-    result = ctx.parse(text)
-    sheet = sheet_context(ctx, result, text)
+    result = ctx.parse(text, rs)
+    sheet = sheet_context(ctx, result, text, league)
     if not sheet["ok"]:  # nothing changes, nothing to prove
         ctx.reply("entry", league=league.name, accepted=False, replaced=False, reopened=False,
                   version=None, key="", **sheet)
@@ -214,37 +233,43 @@ def cmd_entry(ctx: MailContext, cmd: Command) -> None:
               replaced=bool(outcome.replaced and before == "active"),
               reopened=bool(outcome.accepted and before == "withdrawn"), version=outcome.version,
               key=key, hill=hill,
-              **(sheet if outcome.accepted else sheet_context(ctx, outcome.sheet, text)))
+              **(sheet if outcome.accepted else sheet_context(ctx, outcome.sheet, text, league)))
 
 
 @command("check", en=("check", "validate"), ja=("チェック", "確認", "検証"),
          help_en=N_("check a sheet without entering it"))
 def cmd_check(ctx: MailContext, cmd: Command) -> None:
-    text = ctx.sheet_text(cmd)
-    if not text.strip():
+    """Check the sheet with the ruleset of the league the mail is about (the plus address, the
+    tag, the only open league), else with the ruleset its notation is written in."""
+    body = ctx.sheet_body(cmd)
+    if not body.strip():
         ctx.refuse("no-sheet", "error", code="no-sheet")
         return
-    ctx.reply("check", **sheet_context(ctx, ctx.parse(text), text))
+    league = ctx.sheet_league(cmd)
+    rs = reading_ruleset(body, league)
+    text = ctx.sheet_text(cmd, rs)
+    ctx.reply("check", **sheet_context(ctx, ctx.parse(text, rs), text, league))
 
 
 @command("test", en=("test battle", "test", "battle"), ja=("テストバトル", "対戦テスト", "テスト", "模擬戦"),
          usage="test / battle", usage_ja="テスト / 対戦テスト",
          help_en=N_("test battle (two sheets: against each other; one: against the sample units)"))
 def cmd_test(ctx: MailContext, cmd: Command) -> None:
-    from app.reports.battle import render_battle
+    from app.reports.battle import render_report
 
-    r = rules()
-    text = ctx.sheet_text(cmd)
-    sheets = split_sheets_at(text) if text.strip() else []
+    body = ctx.sheet_body(cmd)
+    r = reading_ruleset(body, ctx.sheet_league(cmd)) if body.strip() else rules(None)
+    text = ctx.sheet_text(cmd, r)
+    sheets = split_sheets_at(text, r) if text.strip() else []
     if not sheets:
         ctx.refuse("no-sheet", "error", code="no-sheet")
         return
-    parsed = [ctx.parse(t) for _first, _last, t in sheets[:2]]
+    parsed = [ctx.parse(t, r) for _first, _last, t in sheets[:2]]
     extra = len(sheets) - 2 if len(sheets) > 2 else 0
     bad = []
     for i, p in enumerate(parsed):
         issue = _name_issue(ctx, p, sheets[i][2])
-        if not (p.ok and p.unit is not None) or issue:
+        if not (p.ok and _entry(p) is not None) or issue:
             problems = problems_text(ctx, list(p.problems), sheets[i][2]) if not p.ok else ""
             bad.append({"which": i, "first": sheets[i][0], "last": sheets[i][1], "single": len(parsed) == 1,
                         "problems": "\n\n".join(x for x in (problems, issue) if x)})
@@ -252,17 +277,18 @@ def cmd_test(ctx: MailContext, cmd: Command) -> None:
         ctx.reply("test", reports=[], samples=False, bad=bad, extra=extra)
         return
     if len(parsed) >= 2:
-        opponents = [parsed[1].unit]
+        opponents = [_entry(parsed[1])]
     else:
-        opponents = [res.unit for res in (r.parse_sheet(t) for t in sample_units())
-                     if res.ok and res.unit is not None]
-    me = parsed[0].unit
+        opponents = [_entry(res) for res in (r.parse_sheet(t) for t in sample_units(r))
+                     if res.ok and _entry(res) is not None]
+    me = _entry(parsed[0])
     texts, htmls = [], []
     for other in opponents:
         result = r.battle(me, other, log=True)
-        title = ctx.gettext("%(a)s vs %(b)s") % {"a": me.name, "b": other.name}
-        texts.append(render_battle(me, other, result, lang=ctx.lang, fmt="text", title=title))
-        htmls.append(render_battle(me, other, result, lang=ctx.lang, fmt="html", title=title))
+        title = ctx.gettext("%(a)s vs %(b)s") % {"a": r.label(me), "b": r.label(other)}
+        report = r.report(me, other, result, lang=ctx.lang)
+        texts.append(render_report(report, fmt="text", title=title))
+        htmls.append(render_report(report, fmt="html", title=title))
     ctx.out.html = "\n<hr>\n".join(htmls)
     ctx.reply("test", reports=texts, samples=len(parsed) < 2, bad=[], extra=extra)
 

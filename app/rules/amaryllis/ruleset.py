@@ -13,7 +13,8 @@ from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 from app.rules.base import (
-    BattleReport, Fighter, Outcome, ProblemLike, RandomSource, Ruleset, Sheet, register,
+    BattleReport, Fighter, Outcome, ProblemLike, RandomSource, Ruleset, Sheet, has_stat_slashes,
+    register,
 )
 
 from . import costtext, notation, problems
@@ -111,8 +112,9 @@ class Amaryllis(Ruleset):
         return _unit(entry).name
 
     def starts_sheet(self, line: str) -> bool:
-        """True for a unit line (``lexer.is_unit_line``)."""
-        return is_unit_line(line)
+        """True for a unit line (``lexer.is_unit_line``) with HP/ATK/DEF/SPD's slashes
+        (``base.has_stat_slashes``)."""
+        return is_unit_line(line) and has_stat_slashes(line)
 
     def greeting_lines(self, text: str) -> int:
         """Prose lines above the unit line (``notation.greeting_lines``)."""

@@ -1,8 +1,7 @@
 """Sample Amaryllis sheets: the seed's two units and two more (rules §1.3).
 
-The same four units as the mail layer's ``app/mail/sample_units/*.txt`` (the opponents of a
-one-sheet test battle), here as data so that the pure ruleset can offer them
-(``Ruleset.sample_sheets``).
+The opponents of a one-sheet test battle by mail (``Ruleset.sample_sheets``, read by
+``app.mail.sheets.sample_units``).
 """
 
 from __future__ import annotations

@@ -12,7 +12,8 @@ from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 from app.rules.base import (
-    BattleReport, Fighter, Outcome, ProblemLike, RandomSource, Ruleset, Sheet, register,
+    BattleReport, Fighter, Outcome, ProblemLike, RandomSource, Ruleset, Sheet, has_stat_slashes,
+    register,
 )
 from app.rules.margaret.notation import SKILL_LINE, line_content, read_sheet
 
@@ -128,8 +129,9 @@ class MargaretHundred(Ruleset):
         return m.name or notation.format_sheet(m).split("\n")[0]
 
     def starts_sheet(self, line: str) -> bool:
-        """True for a swordmaster line in either notation (linear in ``len(line)``)."""
-        return isinstance(line, str) and notation.is_swordmaster_line(line)
+        """True for a swordmaster line in either notation with HP/ATK/DEF/SPD's slashes
+        (``base.has_stat_slashes``; linear in ``len(line)``)."""
+        return isinstance(line, str) and notation.is_swordmaster_line(line) and has_stat_slashes(line)
 
     def greeting_lines(self, text: str) -> int:
         """Lines above the swordmaster line, blank ones included (the mail layer blanks them),

@@ -24,7 +24,7 @@ from app.rules.amaryllis.report import build_report, report_turns, side_names
 from app.rules.amaryllis.vocab import num
 from app.rules.base import (
     BattleReport, Fighter, Outcome, ProblemLike, RandomSource, ReportTurn, Ruleset, Sheet,
-    register,
+    has_stat_slashes, register,
 )
 
 from .compile import to_unit
@@ -207,8 +207,9 @@ class Margaret(Ruleset):
         return label(_master(entry), BASIC)
 
     def starts_sheet(self, line: str) -> bool:
-        """True for a swordmaster line, full or compact (M7), not THEKI's Amaryllis form."""
-        return is_swordmaster_line(line)
+        """True for a swordmaster line, full or compact (M7), not THEKI's Amaryllis form, with
+        HP/ATK/DEF/SPD's slashes (``base.has_stat_slashes``)."""
+        return is_swordmaster_line(line) and has_stat_slashes(line)
 
     def greeting_lines(self, text: str) -> int:
         """The lines above the swordmaster line, blank ones included (the mail layer blanks

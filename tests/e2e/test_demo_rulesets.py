@@ -1,0 +1,40 @@
+"""``amaryllis demo --ruleset margaret|margaret-hundred`` as a real process (embedded IMAP + SMTP,
+SQLite): the league plays that ruleset, its sample sheets are entered, an Amaryllis sheet is
+answered with the league's game, and every battle report mail prints the ruleset record."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from app.ops.demo import DEMO_OPTIONS, script_for
+from app.rules import find_ruleset
+
+
+@pytest.mark.parametrize("ruleset", ["margaret", "margaret-hundred"])
+def test_the_demo_plays_another_ruleset(tmp_path: Path, ruleset: str) -> None:
+    out = tmp_path / "demo"
+    env = {k: v for k, v in os.environ.items() if not k.startswith("AMARYLLIS_")}
+    (tmp_path / "no-config.toml").write_text("")
+    env["AMARYLLIS_CONFIG"] = str(tmp_path / "no-config.toml")
+    done = subprocess.run([sys.executable, "-m", "app.cli", "demo", "--ruleset", ruleset, "--no-web",
+                           "--no-keep-web", "--out", str(out)], env=env, cwd=tmp_path,
+                          capture_output=True, text=True, timeout=280)
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+    script, _ = script_for(ruleset)
+    entrants = len(script) - 1  # the last one is the Amaryllis sheet, refused
+    assert f"entries closed: {entrants} units" in done.stdout
+    rs = find_ruleset(ruleset)(DEMO_OPTIONS.get(ruleset))
+    texts = [p.read_text(encoding="utf-8") for p in sorted((out / "mail").glob("*.txt"))]
+    refused = [t for t in texts if "アマリリス" in t and "このリーグのルール" in t]
+    assert refused, "the Amaryllis sheet got no wrong-ruleset reply"
+    reports = [t for t in texts if "回戦" in t and "第" in t and " vs " in t or "Round" in t]
+    battles = entrants * (entrants - 1) // 2
+    header = [t for t in texts if all(line in t for line in rs.describe("ja"))
+              or all(line in t for line in rs.describe("en"))]
+    assert len(header) >= 2 * battles, (len(header), battles)
+    assert reports
