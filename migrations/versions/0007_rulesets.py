@@ -8,8 +8,8 @@ takes none), and the outcome and margin of every battle already fought are deriv
 columns it has (``winner``, ``reason``, ``turns``, ``hp_a``, ``hp_b``, ``final``), the way the
 Amaryllis ruleset derives them (``Outcome``: margin = final HP of A - final HP of B).
 
-Revision ID: 0006
-Revises: 0007 (0007_formats is on main; 0006 follows it)
+Revision ID: 0007
+Revises: 0006 (0006_formats)
 """
 from collections.abc import Sequence
 from typing import Any
@@ -17,8 +17,8 @@ from typing import Any
 import sqlalchemy as sa
 from alembic import op
 
-revision: str = "0006"
-down_revision: str | None = "0007"
+revision: str = "0007"
+down_revision: str | None = "0006"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 

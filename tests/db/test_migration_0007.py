@@ -1,4 +1,4 @@
-"""Migration 0006 (rulesets) on a database holding a league played before it: the league keeps
+"""Migration 0007 (rulesets) on a database holding a league played before it: the league keeps
 working (options ``{}``), and every fought battle gets its generic outcome and margin derived from
 the columns it had (``docs/architecture.md``, issue 10)."""
 
@@ -29,8 +29,8 @@ def _filled(table: sa.Table, **values: Any) -> dict[str, Any]:
     return out
 
 
-def test_battles_fought_before_0006_get_an_outcome_and_margin(db_url: str) -> None:
-    upgrade(db_url, "0007")
+def test_battles_fought_before_0007_get_an_outcome_and_margin(db_url: str) -> None:
+    upgrade(db_url, "0006")
     engine = make_engine(db_url)
     try:
         meta = sa.MetaData()
@@ -73,7 +73,7 @@ def test_battles_fought_before_0006_get_an_outcome_and_margin(db_url: str) -> No
         assert outcome.final[0][0].detail["actions"] == ["スピア"]
         assert rows[1].margin == 8
         assert rows[2].outcome is None and rows[2].margin is None
-        downgrade(db_url, "0007")  # and back: the columns go, the rows stay
+        downgrade(db_url, "0006")  # and back: the columns go, the rows stay
         with engine.connect() as c:
             assert c.execute(sa.text("SELECT count(*) FROM battles")).scalar() == 2
     finally:

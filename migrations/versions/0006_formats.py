@@ -4,15 +4,15 @@ rounds.note; player ratings per rating period (issue 13)
 Existing leagues are round robins (``format`` defaults to ``round-robin``, options ``{}``: the
 league's own ``double`` and points columns still say how it is played).
 
-Revision ID: 0007
-Revises: 0004
+Revision ID: 0006
+Revises: 0005
 """
 from collections.abc import Sequence
 
 import sqlalchemy as sa
 from alembic import op
 
-revision: str = "0007"
+revision: str = "0006"
 down_revision: str | None = "0005"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
