@@ -249,7 +249,7 @@ def _text(value: str) -> str:
 
 def test_player_page_lists_entries_and_results_by_public_name(site: Site) -> None:
     doc = site.get("/leagues/spring.json").json()
-    masked = next(s for s in doc["standings"] if s["entry"]["player"]["name"].startswith("p…"))
+    masked = next(s for s in doc["standings"] if s["entry"]["player"]["name"].startswith("player #"))
     assert re.fullmatch(r"player #\d+", masked["entry"]["player"]["name"])
     player = site.get(masked["entry"]["player"]["url"] + ".json").json()
     assert player["player"]["name"] == masked["entry"]["player"]["name"]
