@@ -69,6 +69,7 @@ def _env(tmp_path: Path, stack: EmbeddedMailStack, db_url: str) -> dict[str, str
         "AMARYLLIS_POLL_INTERVAL": "30",   # only IDLE can make the reply come fast
         "AMARYLLIS_SEND_INTERVAL": "30",   # only the poller's bell can make it go out fast
         "AMARYLLIS_TICK_INTERVAL": "60",
+        "AMARYLLIS_WEB_PORT": "0",  # no web view: port 8080 may be anybody's (tests/web has its own)
     })
     return out
 
