@@ -248,3 +248,19 @@ def test_withdraw_without_any_entry_says_so_even_with_several_open_leagues(db_ur
     open_league(factory, "autumn")
     text = _ask(factory, settings, "nobody@example.com", "withdraw", "withdraw\n", 7)
     assert "You have no entry in any league" in text and "Which league" not in text, text
+
+
+def test_help_for_a_league_shows_an_example_in_that_leagues_game(db_url, factory) -> None:
+    """A black-box test: "help" to a Margaret league showed only an Amaryllis example, which that
+    league then refuses as the wrong game. The example is now the named league's ruleset's."""
+    from app.rules import find_ruleset
+
+    settings = make_settings(db_url)
+    open_league(factory, "m1", ruleset="margaret")
+    open_league(factory, "spring")
+    text = _ask(factory, settings, "nobody@example.com", "[m1] help", "help\n", 8)
+    margaret = find_ruleset("margaret")().example_sheet("en").strip().splitlines()[0]
+    amaryllis = find_ruleset("amaryllis")().example_sheet("en").strip().splitlines()[0]
+    assert margaret in text and amaryllis not in text, text
+    plain = _ask(factory, settings, "nobody@example.com", "help", "help\n", 9)
+    assert amaryllis in plain, plain  # no league named: the default game, as before
