@@ -293,7 +293,8 @@ def league_create(name: str, entry_deadline: dt.datetime, rounds_every: dt.timed
             except ValueError as exc:
                 raise click.UsageError(str(exc)) from exc
         what = "" if league.format == "round-robin" else \
-            f", format {league.format} {league.format_options}"
+            f", format {league.format}" + "".join(
+                f" {k}={v}" for k, v in sorted((league.format_options or {}).items()))
         until = "always open" if league.entry_deadline is None else \
             f"entries until {iso(league.entry_deadline)}"
         click.echo(f"created league {league.name}: {until}, "
