@@ -58,6 +58,10 @@ def test_challenges_keep_at_most_n_and_announce_push_offs(factory, settings) -> 
         # each challenge with a battle is one rating period
         rated = s.scalar(select(func.count(func.distinct(RatingChange.round_id))))
         assert rated == n - 1
+        # its standings say it is a hill, not a finished round robin (a black-box test)
+        text = svc.render_standings(s, league, lang="en", fmt="text")
+        assert "the hill after" in text and "(final)" not in text, text
+        assert "head-to-head, Sonneborn-Berger" not in text, text
 
 
 def test_a_replacement_challenges_again_without_its_old_results(factory, settings) -> None:
