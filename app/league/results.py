@@ -79,8 +79,17 @@ def _format_scores(session: Session, league: League, upto_round: int | None) -> 
                             wins=r.wins, draws=r.draws, losses=r.losses, byes=r.byes,
                             points=_number(r.points), head_to_head=0,
                             sonneborn_berger=Fraction(tbs.get("sonneborn_berger", 0)),
-                            hp_margin=int(tbs.get("margin", 0))))
+                            hp_margin=int(tbs.get("margin", 0)),
+                            tiebreaks=tuple((k, _tiebreak_text(v)) for k, v in r.tiebreaks)))
     return out
+
+
+def _tiebreak_text(value: Any) -> str:
+    """A tiebreak value as the tables print it: ``12``, ``12.5`` or ``-3``."""
+    from fractions import Fraction
+
+    v = Fraction(value)
+    return str(v.numerator) if v.denominator == 1 else f"{float(v):g}"
 
 
 def standings(session: Session, league: League, *,
@@ -122,7 +131,7 @@ def standings(session: Session, league: League, *,
             played=s.played,
             wins=s.wins, draws=s.draws, losses=s.losses, byes=s.byes, points=s.points,
             head_to_head=s.head_to_head, sonneborn_berger=s.sonneborn_berger,
-            hp_margin=s.hp_margin))
+            hp_margin=s.hp_margin, tiebreaks=s.tiebreaks))
     return rows
 
 

@@ -81,6 +81,9 @@ class Score:
         sonneborn_berger: see the module docstring (a ``Fraction``: halves occur).
         hp_margin: total own HP − opponent HP over all games.
         shared: True when another entry has the same rank.
+        tiebreaks: a non-round-robin format's own tiebreaks after the points, ``(name, text)``
+            in the format's order (``buchholz``, ``sonneborn_berger``, ``margin``…; ``()`` for a
+            round robin, whose columns are the fields above).
     """
 
     entry: int
@@ -95,6 +98,7 @@ class Score:
     sonneborn_berger: Fraction
     hp_margin: int
     shared: bool
+    tiebreaks: tuple[tuple[str, str], ...] = ()
 
 
 def compute(entries: list[int], games: list[GameResult], points: Points = Points(),
@@ -180,6 +184,7 @@ class StandingRow:
             others); name: the public name (``app.league.privacy.public_name``: the display name,
             else the masked address with the player id).
         unit: the name of the unit on the entry's active sheet.
+        tiebreaks: a non-round-robin format's own tiebreaks as ``(name, text)`` (:class:`Score`).
     """
 
     rank: int
@@ -198,6 +203,7 @@ class StandingRow:
     head_to_head: int
     sonneborn_berger: Fraction
     hp_margin: int
+    tiebreaks: tuple[tuple[str, str], ...] = ()
 
     @property
     def sb_text(self) -> str:

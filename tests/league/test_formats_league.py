@@ -83,6 +83,13 @@ def test_swiss_league_by_cli_never_repeats_a_pair_and_one_bye_each(cli, db_url) 
         text = svc.render_standings(s, svc.get_league(s, "sw"), lang="en")
         assert "Format:" in text and "Buchholz" in text and "(final)" in text
         assert "Ratings across leagues" in text
+        # the table's columns are the Swiss tiebreaks, not a round robin's (a black-box test)
+        header = next(line for line in text.splitlines() if line.startswith("Rank"))
+        assert "Buchholz" in header and "H2H" not in header, text
+        assert "head-to-head" not in text, text
+        ja = svc.render_standings(s, svc.get_league(s, "sw"), lang="ja")
+        assert "ブッフホルツ" in ja, ja
+        assert "3/1/0.\n" in text, text  # the points line ends its line
     f.kw["bind"].dispose()
 
 
