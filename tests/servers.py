@@ -48,6 +48,7 @@ import uuid
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Self
 
 import pytest
 
@@ -515,52 +516,12 @@ class FaultySink(SmtpSink):
         self.handler = _FaultHandler(drop_after_data=drop_after_data, per_connection=per_connection)
 
 
-class DroppingServer:
-    """A TCP server on 127.0.0.1 that accepts every connection and closes it at once, before any
-    greeting: a relay whose every connection drops. ``.accepted`` counts the connections."""
+class _RawServer:
+    """A TCP listener on 127.0.0.1 whose accept loop runs in a thread between ``__enter__`` and
+    ``__exit__``; :meth:`_accepted` decides what each connection gets. ``.accepted`` counts the
+    connections; connections kept in ``._conns`` are closed on exit."""
 
     def __init__(self) -> None:
-        self.port = free_port()
-        self.accepted = 0
-        self._sock = socket.socket()
-        self._sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        self._sock.bind((LOOPBACK, self.port))
-        self._sock.listen(50)
-        self._sock.settimeout(0.2)
-        self._stop = threading.Event()
-        self._thread = threading.Thread(target=self._run, daemon=True)
-
-    @property
-    def url(self) -> str:
-        return f"smtp://{LOOPBACK}:{self.port}"
-
-    def _run(self) -> None:
-        while not self._stop.is_set():
-            try:
-                conn, _ = self._sock.accept()
-            except OSError:
-                continue
-            self.accepted += 1
-            conn.close()
-
-    def __enter__(self) -> DroppingServer:
-        self._thread.start()
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self._stop.set()
-        self._thread.join(5)
-        self._sock.close()
-
-
-class FrozenServer:
-    """A TCP server on 127.0.0.1 that stops answering: ``mode="silent"`` never writes a byte (an
-    IMAP or SMTP server frozen before its greeting); ``mode="smtp"`` greets and answers EHLO, then
-    reads and never answers again (a relay frozen in the middle of a transaction). Connections
-    stay open until :meth:`__exit__`. ``.accepted`` counts them."""
-
-    def __init__(self, mode: str = "silent") -> None:
-        self.mode = mode
         self.port = free_port()
         self.accepted = 0
         self._conns: list[socket.socket] = []
@@ -576,6 +537,53 @@ class FrozenServer:
     def url(self) -> str:
         return f"smtp://{LOOPBACK}:{self.port}"
 
+    def _accepted(self, conn: socket.socket) -> None:  # pragma: no cover - overridden
+        raise NotImplementedError
+
+    def _run(self) -> None:
+        while not self._stop.is_set():
+            try:
+                conn, _ = self._sock.accept()
+            except OSError:
+                continue
+            self.accepted += 1
+            self._accepted(conn)
+
+    def __enter__(self) -> Self:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._stop.set()
+        self._thread.join(5)
+        for conn in self._conns:
+            with contextlib.suppress(OSError):
+                conn.close()
+        self._sock.close()
+
+
+class DroppingServer(_RawServer):
+    """A TCP server on 127.0.0.1 that accepts every connection and closes it at once, before any
+    greeting: a relay whose every connection drops. ``.accepted`` counts the connections."""
+
+    def _accepted(self, conn: socket.socket) -> None:
+        conn.close()
+
+
+class FrozenServer(_RawServer):
+    """A TCP server on 127.0.0.1 that stops answering: ``mode="silent"`` never writes a byte (an
+    IMAP or SMTP server frozen before its greeting); ``mode="smtp"`` greets and answers EHLO, then
+    reads and never answers again (a relay frozen in the middle of a transaction). Connections
+    stay open until :meth:`__exit__`. ``.accepted`` counts them."""
+
+    def __init__(self, mode: str = "silent") -> None:
+        super().__init__()
+        self.mode = mode
+
+    def _accepted(self, conn: socket.socket) -> None:
+        self._conns.append(conn)
+        threading.Thread(target=self._serve, args=(conn,), daemon=True).start()
+
     def _serve(self, conn: socket.socket) -> None:
         if self.mode != "smtp":
             return
@@ -587,28 +595,6 @@ class FrozenServer:
                 conn.sendall(b"250-frozen\r\n250 8BITMIME\r\n")
         except OSError:
             pass
-
-    def _run(self) -> None:
-        while not self._stop.is_set():
-            try:
-                conn, _ = self._sock.accept()
-            except OSError:
-                continue
-            self.accepted += 1
-            self._conns.append(conn)
-            threading.Thread(target=self._serve, args=(conn,), daemon=True).start()
-
-    def __enter__(self) -> FrozenServer:
-        self._thread.start()
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self._stop.set()
-        self._thread.join(5)
-        for conn in self._conns:
-            with contextlib.suppress(OSError):
-                conn.close()
-        self._sock.close()
 
 
 # ---------------------------------------------------------------------------------------------
