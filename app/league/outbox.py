@@ -2,11 +2,10 @@
 
 League mails come in families that differ only in their envelope headers: the standings after a
 round go to every player with the same body, and a battle report goes to both players of the
-battle. Building each copy with ``email`` costs 1-3 ms (header folding, quoted-printable and
-base64 in pure Python) — 75 % of a 4,950-battle league. So :func:`queue_copies` builds the
-message **once** with :func:`app.mail.compose.build_message`, removes the per-recipient headers
-(``To``, ``Message-ID``, ``In-Reply-To``, ``References``), serializes it once, and writes each copy
-as those headers (RFC 5322 §3.6: header order is free) followed by the shared bytes. The shared
+battle. So :func:`queue_copies` serializes the message **once** without its per-recipient
+header fields (``To``, ``Message-ID``, ``In-Reply-To``, ``References``;
+:func:`app.mail.compose.shared_bytes`) and writes each copy as those fields (RFC 5322 §3.6:
+header order is free) followed by the shared bytes. The shared
 bytes are stored **once** (``outbox_bodies``: zlib-compressed, keyed by their SHA-256; issue 9):
 a row holds only its own header lines (``head``) and the body's hash. Rows go to the
 outbox in one bulk insert, with the same dedupe-key semantics as
@@ -21,7 +20,6 @@ import datetime as dt
 import hashlib
 import zlib
 from dataclasses import dataclass
-from email.message import EmailMessage
 from email.utils import make_msgid
 from typing import Any
 
@@ -117,16 +115,18 @@ def existing_keys(session: Session, keys: list[str]) -> set[str]:
 def build_rows(copies: list[Copy], *, kind: str, now: dt.datetime,
                **message: Any) -> list[dict[str, Any]]:
     """The outbox rows (column values) of one message per copy, without a database: the shared
-    body is built once with :func:`app.mail.compose.build_message` and stamped per recipient;
-    a copy with unusual headers gets its own ``build_message``. ``message`` holds the keyword
-    arguments of ``build_message`` except ``to``, ``in_reply_to`` and ``references``. Raises
-    ``ValueError`` as ``build_message`` does for an unparsable sender."""
-    from app.mail.compose import build_message, outbox_values
+    body is built once with :func:`app.mail.compose.shared_bytes` and stamped per recipient;
+    a copy with unusual headers gets its own :func:`app.mail.compose.build_message`.
+    ``message`` holds the keyword arguments of ``build_message`` except ``to``, ``in_reply_to``
+    and ``references``. Raises ``ValueError`` as ``build_message`` does for an unparsable
+    sender."""
+    from app.mail.compose import build_message, outbox_values, sender_address, shared_bytes
 
     rows: list[dict[str, Any]] = []
     fast = [c for c in copies if _safe(c.to) and (c.in_reply_to is None or _safe(c.in_reply_to))]
+    quick = {id(c) for c in fast}
     for c in copies:
-        if c in fast:
+        if id(c) in quick:
             continue
         msg = build_message(to=c.to, in_reply_to=c.in_reply_to, now=now, **message)
         row = outbox_values(msg, dedupe_key=c.key, kind=kind)
@@ -134,11 +134,8 @@ def build_rows(copies: list[Copy], *, kind: str, now: dt.datetime,
         row["_body"] = (*compressed(body), len(body))
         rows.append(row)
     if fast:
-        base: EmailMessage = build_message(to=fast[0].to, now=now, **message)
-        sender = base["From"].addresses[0].addr_spec
-        for header in _PER_RECIPIENT:
-            del base[header]
-        body = base.as_bytes()
+        sender = sender_address(message["sender"]).addr_spec
+        body = shared_bytes(log_to=fast[0].to, now=now, **message)
         shared = (*compressed(body), len(body))  # one object: pickled once per family
         domain = sender.rpartition("@")[2] or "localhost"
         for c in fast:
