@@ -10,13 +10,16 @@ from __future__ import annotations
 
 import binascii
 import datetime as dt
+import functools
 import hashlib
+import io
 import logging
 import re
 import unicodedata
 from collections.abc import Sequence
 from email import message_from_bytes
 from email.charset import BASE64, QP, Charset
+from email.generator import BytesGenerator
 from email.header import Header
 from email.headerregistry import Address
 from email.message import EmailMessage, Message
@@ -130,10 +133,12 @@ def _unencodable(text: str) -> str:
     return "".join(bad)
 
 
+@functools.lru_cache(maxsize=64)
 def sender_address(sender: str) -> Address:
     """The one address of ``sender`` (``a@b`` or ``Name <a@b>``, RFC 5322 §3.4) as an
-    :class:`email.headerregistry.Address`. Raises ``ValueError`` when it is not exactly one
-    address with an addr-spec."""
+    :class:`email.headerregistry.Address` (immutable; cached: the server's address is parsed
+    once, not once per message). Raises ``ValueError`` when it is not exactly one address with
+    an addr-spec."""
     addrs = _POLICY.header_factory("From", sender).addresses
     if len(addrs) != 1 or "@" not in addrs[0].addr_spec:
         raise ValueError(f"not one sender address: {sender!r}")
@@ -141,6 +146,10 @@ def sender_address(sender: str) -> Address:
 
 
 _ASCII = bytes(range(128))
+#: UTF-8 header fields as "B" encoded words (RFC 2047 §4.1): ``Charset("utf-8")`` computes
+#: both encodings of every field to keep the shorter
+_UTF8_B = Charset("utf-8")
+_UTF8_B.header_encoding = BASE64
 
 
 def _body_charset(text: str, charset: str = "utf-8") -> Charset:
@@ -187,6 +196,20 @@ class _Compat32(Compat32):
 _COMPAT32 = _Compat32()
 
 
+class _Generator(BytesGenerator):
+    """``email.generator.BytesGenerator`` that writes a part's lines in one call: the stock
+    ``_write_lines`` writes each line and each line end separately (two calls per line: half
+    the time of a 30 KB battle report). Same bytes: every line end (``\\r\\n``, ``\\r`` or
+    ``\\n``) becomes the policy's ``linesep``."""
+
+    def _write_lines(self, lines: str) -> None:
+        if lines:
+            self.write(_LINE_END.sub(self._NL, lines))  # type: ignore[attr-defined]
+
+
+_LINE_END = re.compile(r"\r\n|\r|\n")
+
+
 def shared_bytes(
     *,
     sender: str,
@@ -223,7 +246,7 @@ def shared_bytes(
         bad = _unencodable(to_jis(subject))
         if bad:
             log.info("subject to %s sent in UTF-8: %r has no ISO-2022-JP form", log_to, bad)
-            subject_header = Header(subject, "utf-8", header_name="Subject")
+            subject_header = Header(subject, _UTF8_B, header_name="Subject")
         else:
             # old Japanese mailers expect =?ISO-2022-JP?B?...?= (RFC 1468/2047)
             subject_header = Header(to_jis(subject), "iso-2022-jp", header_name="Subject")
@@ -231,7 +254,7 @@ def shared_bytes(
         # the whole subject as encoded words whose text keeps every space (RFC 2047 §5): a mixed
         # subject folded into ASCII words and encoded words can lose the space that stood
         # between two encoded words on the fold (RFC 2047 §6.2; "ヌト —" came back as "ヌト—")
-        subject_header = Header(subject, "utf-8", header_name="Subject")
+        subject_header = Header(subject, _UTF8_B, header_name="Subject")
     else:
         subject_header = Header(subject, header_name="Subject")
     if jis:
@@ -267,7 +290,9 @@ def shared_bytes(
     for name, value in msg.items():  # MIME-Version, Content-Type, Content-Transfer-Encoding
         top[name] = value
     top.set_payload(msg.get_payload())
-    return top.as_bytes(policy=_COMPAT32)
+    out = io.BytesIO()
+    _Generator(out, mangle_from_=False, policy=_COMPAT32).flatten(top, unixfrom=False)
+    return out.getvalue()
 
 
 def build_message(

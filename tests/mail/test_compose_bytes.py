@@ -1,0 +1,66 @@
+"""The fast message builder (``app.mail.compose.shared_bytes``, issue 9) writes what the ``email``
+package would, and every part parses back to the text it was given."""
+
+from __future__ import annotations
+
+import datetime as dt
+import email
+import email.policy
+import io
+from email.generator import BytesGenerator
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from app.mail import compose
+
+NOW = dt.datetime(2026, 12, 1, 12, 0, tzinfo=dt.timezone.utc)
+TEXTS = [
+    "Round 3 — Grisk vs Nut\nturn 1: 12 HP\n" * 40,
+    "第3回戦：グリスク 対 ヌト\n・ターン1：ＨＰ－１\n" * 40,
+    "plain ascii\r\nwith CRLF\rand CR\n" + "x" * 2000 + "\n",
+    "",
+]
+
+
+def _stock(**kw: object) -> bytes:
+    """The same message written by the stock ``BytesGenerator`` (line by line)."""
+    saved = compose._Generator._write_lines
+    try:
+        compose._Generator._write_lines = BytesGenerator._write_lines  # type: ignore[method-assign]
+        return compose.shared_bytes(**kw)  # type: ignore[arg-type]
+    finally:
+        compose._Generator._write_lines = saved  # type: ignore[method-assign]
+
+
+@pytest.mark.parametrize("charset", ["utf-8", "iso-2022-jp"])
+@pytest.mark.parametrize("text", TEXTS)
+def test_the_one_call_generator_writes_the_stock_bytes(text: str, charset: str) -> None:
+    kw = dict(sender="tourney@example.net", sender_name="Tourney — 春", subject="[spring] 第1回戦 — x",
+              text=text, html=f"<p>{text}</p>", charset=charset, now=NOW)
+    assert compose.shared_bytes(**kw) == _stock(**kw)  # type: ignore[arg-type]
+
+
+@settings(max_examples=60, deadline=None)
+@given(text=st.text(alphabet=st.characters(blacklist_categories=("Cs",)), max_size=400),
+       html=st.text(alphabet=st.characters(blacklist_categories=("Cs",)), max_size=400),
+       subject=st.text(alphabet=st.characters(blacklist_categories=("Cs", "Cc")), max_size=120))
+def test_every_part_parses_back_to_its_text(text: str, html: str, subject: str) -> None:
+    raw = compose.shared_bytes(sender="tourney@example.net", sender_name="T", subject=subject,
+                               text=text, html=html, now=NOW)
+    assert all(len(line) <= 998 for line in raw.split(b"\n"))  # RFC 5322 §2.1.1
+    assert raw.isascii()
+    back = email.message_from_bytes(b"To: a@example.org\n" + raw, policy=email.policy.default)
+    norm = (lambda s: s.replace("\r\n", "\n").replace("\r", "\n"))
+    assert norm(back.get_body(("plain",)).get_content()).rstrip("\n") == norm(text).rstrip("\n")
+    assert norm(back.get_body(("html",)).get_content()).rstrip("\n") == norm(html).rstrip("\n")
+    assert back["Subject"] == subject
+    boundary = back.get_boundary()
+    assert boundary and boundary.startswith("=_")
+
+
+def test_equal_messages_are_equal_bytes() -> None:
+    kw = dict(sender="tourney@example.net", subject="s", text="a\n", html="<p>a</p>", now=NOW)
+    assert compose.shared_bytes(**kw) == compose.shared_bytes(**kw)  # type: ignore[arg-type]
+    assert io.BytesIO(compose.shared_bytes(**kw)).read().count(b"--=_") == 3  # type: ignore[arg-type]
