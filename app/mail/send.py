@@ -442,8 +442,8 @@ def send_once(settings: Settings, factory: sessionmaker[Session], *, now: dt.dat
                 error = f"{exc.smtp_code} {exc.smtp_error!r}"
             except (OSError, smtplib.SMTPException) as exc:  # connect, EHLO, STARTTLS, AUTH
                 outcome, error = "lost", f"connection: {exc}"
-            crash_point("after-send")
             _UNRECORDED.add(row_id)  # until the outcome below is committed
+            crash_point("after-send")
             with transaction(factory) as s:
                 row = s.get(OutboxMessage, row_id)
                 assert row is not None
