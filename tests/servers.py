@@ -1,10 +1,11 @@
-"""Real mail servers on 127.0.0.1 for the tests: Dovecot (IMAP + LMTP), an aiosmtpd SMTP sink, pymap.
+"""Real servers on 127.0.0.1 for the tests: Dovecot (IMAP + LMTP), an aiosmtpd SMTP sink, pymap, a
+private PostgreSQL.
 
 Nothing here is a mock: each helper starts a real server process or thread on a free loopback port
 and stops it by its own PID/handle. Other suites import these helpers and fixtures::
 
     from tests.servers import dovecot, smtp_sink, pymap_server, mail_user   # pytest fixtures
-    from tests.servers import Dovecot, SmtpSink, Pymap, imap_append, imap_list, free_port
+    from tests.servers import Dovecot, SmtpSink, Pymap, PrivatePostgres, imap_append, imap_list, free_port
 
 Fixtures
 --------
@@ -26,7 +27,10 @@ Helpers
 -------
 ``Dovecot(tls=True)`` also listens with implicit TLS on ``.imaps_port`` and offers STARTTLS on
 ``.imap_port``, with a throw-away certificate ``.cert`` (clients trust it via ``SSL_CERT_FILE``);
-``Dovecot.lmtp_deliver(raw, rcpt)`` delivers like an MTA. ``SmtpSink(tls="starttls"|"tls",
+``Dovecot.lmtp_deliver(raw, rcpt)`` delivers like an MTA; ``Dovecot.kill()`` crashes it (master and
+children) keeping its mail store (``Dovecot.maildir(user)``), for ``start()`` again on the same
+ports. ``PrivatePostgres()`` is a PostgreSQL cluster of one test's own (``initdb``/``pg_ctl``, as
+the ``postgres`` user under root) that it may restart. ``SmtpSink(tls="starttls"|"tls",
 cert=self_signed_cert(dir))`` is a TLS sink; ``.fail_next("451 …")`` makes it refuse the next
 DATA. ``imap_append(url, raws)`` (MULTIAPPEND) and ``imap_list(url)`` read and write a mailbox.
 
