@@ -243,30 +243,38 @@ def _claim(factory: sessionmaker[Session], now: dt.datetime, me: str,
            skip: set[int]) -> tuple[int, bytes, str, str] | None:
     """Claim the next due ``queued`` row (conditional update; ``FOR UPDATE SKIP LOCKED`` on
     PostgreSQL) and return ``(id, raw, sender, recipient)``, or ``None`` when none is due. A row
-    another sender claimed first is skipped."""
+    another sender claimed first is skipped. When the claim's transaction fails, the database may
+    have committed it all the same (a server killed after the commit, before its answer): the row
+    goes to ``_UNRECORDED``, so that :func:`recover` takes it back if it is ``sending``."""
     while True:
-        with transaction(factory) as s:
-            q = (select(OutboxMessage.id)
-                 .where(OutboxMessage.status == "queued", OutboxMessage.next_attempt_at <= now)
-                 .order_by(OutboxMessage.id).limit(1))
-            if skip:
-                q = q.where(OutboxMessage.id.not_in(skip))
-            if s.get_bind().dialect.name == "postgresql":
-                q = q.with_for_update(skip_locked=True)
-            row_id = s.scalar(q)
-            if row_id is None:
-                return None
-            claimed = s.execute(
-                update(OutboxMessage)
-                .where(OutboxMessage.id == row_id, OutboxMessage.status == "queued")
-                .values(status="sending", lease_owner=me, lease_until=_lease(now))
-            ).rowcount
-            if not claimed:
-                skip.add(row_id)
-                continue
-            row = s.get(OutboxMessage, row_id)
-            assert row is not None
-            return row_id, row.raw, row.sender, row.recipient
+        row_id = None
+        try:
+            with transaction(factory) as s:
+                q = (select(OutboxMessage.id)
+                     .where(OutboxMessage.status == "queued", OutboxMessage.next_attempt_at <= now)
+                     .order_by(OutboxMessage.id).limit(1))
+                if skip:
+                    q = q.where(OutboxMessage.id.not_in(skip))
+                if s.get_bind().dialect.name == "postgresql":
+                    q = q.with_for_update(skip_locked=True)
+                row_id = s.scalar(q)
+                if row_id is None:
+                    return None
+                claimed = s.execute(
+                    update(OutboxMessage)
+                    .where(OutboxMessage.id == row_id, OutboxMessage.status == "queued")
+                    .values(status="sending", lease_owner=me, lease_until=_lease(now))
+                ).rowcount
+                if not claimed:
+                    skip.add(row_id)
+                    continue
+                row = s.get(OutboxMessage, row_id)
+                assert row is not None
+                return row_id, row.raw, row.sender, row.recipient
+        except Exception:
+            if row_id is not None:
+                _UNRECORDED.add(row_id)
+            raise
 
 
 class _Unreachable(Exception):
