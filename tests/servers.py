@@ -1,10 +1,11 @@
-"""Real mail servers on 127.0.0.1 for the tests: Dovecot (IMAP + LMTP), an aiosmtpd SMTP sink, pymap.
+"""Real servers on 127.0.0.1 for the tests: Dovecot (IMAP + LMTP), an aiosmtpd SMTP sink, pymap, a
+private PostgreSQL.
 
 Nothing here is a mock: each helper starts a real server process or thread on a free loopback port
 and stops it by its own PID/handle. Other suites import these helpers and fixtures::
 
     from tests.servers import dovecot, smtp_sink, pymap_server, mail_user   # pytest fixtures
-    from tests.servers import Dovecot, SmtpSink, Pymap, imap_append, imap_list, free_port
+    from tests.servers import Dovecot, SmtpSink, Pymap, PrivatePostgres, imap_append, imap_list, free_port
 
 Fixtures
 --------
@@ -26,7 +27,10 @@ Helpers
 -------
 ``Dovecot(tls=True)`` also listens with implicit TLS on ``.imaps_port`` and offers STARTTLS on
 ``.imap_port``, with a throw-away certificate ``.cert`` (clients trust it via ``SSL_CERT_FILE``);
-``Dovecot.lmtp_deliver(raw, rcpt)`` delivers like an MTA. ``SmtpSink(tls="starttls"|"tls",
+``Dovecot.lmtp_deliver(raw, rcpt)`` delivers like an MTA; ``Dovecot.kill()`` crashes it (master and
+children) keeping its mail store (``Dovecot.maildir(user)``), for ``start()`` again on the same
+ports. ``PrivatePostgres()`` is a PostgreSQL cluster of one test's own (``initdb``/``pg_ctl``, as
+the ``postgres`` user under root) that it may restart. ``SmtpSink(tls="starttls"|"tls",
 cert=self_signed_cert(dir))`` is a TLS sink; ``.fail_next("451 …")`` makes it refuse the next
 DATA. ``imap_append(url, raws)`` (MULTIAPPEND) and ``imap_list(url)`` read and write a mailbox.
 
@@ -314,7 +318,8 @@ protocol lmtp {{
         self.proc = subprocess.Popen(
             [self.binary, "-F", "-c", str(d / "dovecot.conf")],
             stdout=subprocess.DEVNULL,
-            stderr=open(d / "stderr.log", "wb"),  # noqa: SIM115 - closed with the process
+            stderr=open(d / "stderr.log", "ab"),  # noqa: SIM115 - closed with the process
+            start_new_session=True,  # its own process group: :meth:`kill` ends master and children
         )
         try:
             wait_for_greeting(self.imap_port, b"* OK", proc=self.proc)
@@ -333,6 +338,33 @@ protocol lmtp {{
 
         with smtplib.LMTP(LOOPBACK, self.lmtp_port) as lmtp:
             lmtp.sendmail(mail_from, [rcpt], raw)
+
+    def maildir(self, user: MailUser) -> Path:
+        """The Maildir of ``user`` (``new/``, ``cur/``, ``tmp/``) in the mail store."""
+        return self.dir / "mail" / user.name
+
+    def kill(self, timeout: float = 60.0) -> None:
+        """Crash the server: SIGKILL to the master's process group (the master and every child it
+        started: login, imap, auth, lmtp), then wait until nothing accepts on its IMAP and LMTP
+        ports. The directory (config, mail store) stays: :meth:`start` runs it again on the same
+        ports and mail. Raises ``RuntimeError`` when a port still accepts after ``timeout``."""
+        import signal
+
+        if self.proc is not None:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(self.proc.pid, signal.SIGKILL)
+            self.proc.wait(timeout)
+            self.proc = None
+        deadline = time.monotonic() + timeout
+        for port in (self.imap_port, self.lmtp_port):
+            while True:
+                try:
+                    socket.create_connection((LOOPBACK, port), timeout=2).close()
+                except OSError:
+                    break
+                if time.monotonic() > deadline:
+                    raise RuntimeError(f"port {port} still accepts after the kill")
+                time.sleep(0.05)
 
     def stop(self) -> None:
         """SIGTERM the master (by PID), wait for it, remove the directory."""
@@ -595,6 +627,114 @@ class FrozenServer(_RawServer):
                 conn.sendall(b"250-frozen\r\n250 8BITMIME\r\n")
         except OSError:
             pass
+
+
+# ---------------------------------------------------------------------------------------------
+# a private PostgreSQL
+
+
+PG_BIN = Path("/usr/lib/postgresql/15/bin")
+
+
+def private_postgres_available() -> str | None:
+    """``None`` when :class:`PrivatePostgres` can run here, else the reason to skip."""
+    if not (PG_BIN / "initdb").exists() or not (PG_BIN / "pg_ctl").exists():
+        return f"PostgreSQL server binaries not found in {PG_BIN} (apt-get install postgresql-15)"
+    if os.geteuid() == 0:
+        try:
+            import pwd
+
+            pwd.getpwnam("postgres")
+        except KeyError:
+            return "running as root, and there is no 'postgres' user to run a private PostgreSQL as"
+        if not shutil.which("runuser"):
+            return "running as root, and there is no runuser to run a private PostgreSQL as 'postgres'"
+    return None
+
+
+class PrivatePostgres:
+    """A PostgreSQL cluster of its own for one test (Debian's binaries in :data:`PG_BIN`): ``initdb``
+    into a fresh ``/tmp/pg*`` directory, ``pg_ctl start`` on a free 127.0.0.1 port with trust
+    authentication (superuser ``postgres``), so a test may stop, kill or restart it without touching
+    the PostgreSQL other tests share. PostgreSQL refuses to run as root: as root every command runs
+    through ``runuser -u postgres --`` and the directory belongs to that user.
+
+    ``url(db)`` is a SQLAlchemy URL (``postgresql+psycopg://postgres@127.0.0.1:PORT/db``);
+    :meth:`create_database` makes one; :meth:`restart` is ``pg_ctl restart -m <mode>`` (every
+    client connection is cut; same port and data); :meth:`stop` stops it and removes the
+    directory."""
+
+    def __init__(self) -> None:
+        self.dir = Path(tempfile.mkdtemp(prefix="pg"))  # /tmp: pytest's tmp_path is root-only
+        self.data = self.dir / "data"
+        self.port = free_port()
+        self.log = self.dir / "postgres.log"
+        self.running = False
+
+    def _run(self, *cmd: str, timeout: float = 300) -> subprocess.CompletedProcess[str]:
+        argv = [str(PG_BIN / cmd[0]), *cmd[1:]]
+        if os.geteuid() == 0:
+            argv = ["runuser", "-u", "postgres", "--", *argv]
+        done = subprocess.run(argv, capture_output=True, text=True, timeout=timeout,
+                              stdin=subprocess.DEVNULL)
+        if done.returncode != 0:
+            log = self.log.read_text(errors="replace")[-3000:] if self.log.exists() else ""
+            raise RuntimeError(f"{' '.join(cmd[:2])} exited {done.returncode}: "
+                               f"{done.stdout[-2000:]}{done.stderr[-2000:]}\n{log}")
+        return done
+
+    def start(self) -> PrivatePostgres:
+        if os.geteuid() == 0:
+            shutil.chown(self.dir, "postgres", "postgres")
+        if not self.data.exists():
+            self._run("initdb", "-D", str(self.data), "-U", "postgres", "-A", "trust", "-E", "UTF8",
+                      "--no-sync", "--no-instructions")
+        opts = (f"-p {self.port} -c listen_addresses={LOOPBACK} -k {self.dir} -c fsync=off "
+                "-c max_connections=100")
+        self._run("pg_ctl", "-D", str(self.data), "-l", str(self.log), "-o", opts, "-w", "-t", "120",
+                  "start")
+        self.running = True
+        return self
+
+    def restart(self, mode: str = "fast") -> None:
+        """``pg_ctl restart -m mode`` (``fast``: sessions are ended, transactions rolled back;
+        ``immediate``: no clean shutdown, crash recovery on start), waiting until it accepts again."""
+        self._run("pg_ctl", "-D", str(self.data), "-l", str(self.log), "-m", mode, "-w", "-t", "120",
+                  "restart")
+
+    def url(self, database: str = "postgres") -> str:
+        return f"postgresql+psycopg://postgres@{LOOPBACK}:{self.port}/{database}"
+
+    def create_database(self, name: str) -> str:
+        """``CREATE DATABASE name``; returns its URL."""
+        from sqlalchemy import create_engine, text
+
+        admin = create_engine(self.url(), isolation_level="AUTOCOMMIT")
+        try:
+            with admin.connect() as conn:
+                conn.execute(text(f'CREATE DATABASE "{name}"'))
+        finally:
+            admin.dispose()
+        return self.url(name)
+
+    def stop(self) -> None:
+        """Stop the server (``-m immediate``: it holds nothing worth keeping) and remove its
+        directory."""
+        if self.running:
+            with contextlib.suppress(RuntimeError, subprocess.TimeoutExpired):
+                self._run("pg_ctl", "-D", str(self.data), "-m", "immediate", "-w", "-t", "60", "stop")
+            self.running = False
+        shutil.rmtree(self.dir, ignore_errors=True)
+
+    def __enter__(self) -> PrivatePostgres:
+        try:
+            return self.start()
+        except BaseException:
+            self.stop()
+            raise
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
 
 
 # ---------------------------------------------------------------------------------------------

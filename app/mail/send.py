@@ -17,8 +17,9 @@ clients and providers fold the copies on their shared Message-ID.
   ``SELECT ... FOR UPDATE SKIP LOCKED``), so several senders (``serve`` processes on one database,
   on one machine or several) never hand one row to SMTP at the same time.
 - **Recovery** (:func:`recover`) touches only rows whose lease is over: ``lease_until`` passed, or
-  the owner was a process on this host that no longer runs (pid and start time from ``/proc``).
-  A live sender's rows are never touched. Recovered rows are charged an attempt (the relay may
+  the owner was a process on this host that no longer runs (pid and start time from ``/proc``),
+  and this process's own rows whose outcome it could not write (the database went away after the
+  SMTP transaction). Another live sender's rows are never touched. Recovered rows are charged an attempt (the relay may
   have seen them) and queued again unchanged.
 - **Attempts**: a row is charged an attempt only when the relay saw it: a reply to its
   ``MAIL``/``RCPT``/``DATA`` or a connection lost after its content went out. A refused
@@ -148,19 +149,28 @@ def _lease(now: dt.datetime) -> dt.datetime:
     return now + dt.timedelta(seconds=LEASE_S)
 
 
+#: ids of rows this process claimed whose outcome it could not write (the database went away
+#: after the SMTP transaction): still ``sending`` under this live process's lease, so
+#: :func:`recover` takes them back at once instead of never (the owner is alive)
+_UNRECORDED: set[int] = set()
+
+
 def recover(factory: sessionmaker[Session], now: dt.datetime,
             report: SendReport | None = None) -> list[int]:
-    """Queue again every ``sending`` row whose lease is over (:func:`lease_over`), charged one
-    attempt, unchanged (same bytes, same Message-ID). Rows of live senders are left alone; each
-    row is taken back by a conditional update on the owner seen, so two recovering senders never
-    both take it. Returns the ids recovered."""
+    """Queue again every ``sending`` row whose lease is over (:func:`lease_over`), and every row
+    of this process whose outcome could not be written (``_UNRECORDED``), charged one attempt,
+    unchanged (same bytes, same Message-ID). Rows of live senders are left alone; each row is
+    taken back by a conditional update on the owner seen, so two recovering senders never both
+    take it. Returns the ids recovered."""
     me = owner_id()
     done: list[int] = []
     with transaction(factory) as s:
         rows = s.execute(select(OutboxMessage.id, OutboxMessage.lease_owner, OutboxMessage.lease_until)
                          .where(OutboxMessage.status == "sending")).all()
         for row_id, owner, until in rows:
-            if owner == me or not lease_over(owner, until, now):
+            if owner == me and row_id in _UNRECORDED:
+                pass
+            elif owner == me or not lease_over(owner, until, now):
                 continue
             n = s.execute(
                 update(OutboxMessage)
@@ -174,6 +184,7 @@ def recover(factory: sessionmaker[Session], now: dt.datetime,
             ).rowcount
             if n:
                 done.append(row_id)
+    _UNRECORDED.difference_update(done)
     if done:
         log.warning("outbox rows %s of a stopped sender queued again (same Message-ID)", done)
     if report is not None:
@@ -232,30 +243,38 @@ def _claim(factory: sessionmaker[Session], now: dt.datetime, me: str,
            skip: set[int]) -> tuple[int, bytes, str, str] | None:
     """Claim the next due ``queued`` row (conditional update; ``FOR UPDATE SKIP LOCKED`` on
     PostgreSQL) and return ``(id, raw, sender, recipient)``, or ``None`` when none is due. A row
-    another sender claimed first is skipped."""
+    another sender claimed first is skipped. When the claim's transaction fails, the database may
+    have committed it all the same (a server killed after the commit, before its answer): the row
+    goes to ``_UNRECORDED``, so that :func:`recover` takes it back if it is ``sending``."""
     while True:
-        with transaction(factory) as s:
-            q = (select(OutboxMessage.id)
-                 .where(OutboxMessage.status == "queued", OutboxMessage.next_attempt_at <= now)
-                 .order_by(OutboxMessage.id).limit(1))
-            if skip:
-                q = q.where(OutboxMessage.id.not_in(skip))
-            if s.get_bind().dialect.name == "postgresql":
-                q = q.with_for_update(skip_locked=True)
-            row_id = s.scalar(q)
-            if row_id is None:
-                return None
-            claimed = s.execute(
-                update(OutboxMessage)
-                .where(OutboxMessage.id == row_id, OutboxMessage.status == "queued")
-                .values(status="sending", lease_owner=me, lease_until=_lease(now))
-            ).rowcount
-            if not claimed:
-                skip.add(row_id)
-                continue
-            row = s.get(OutboxMessage, row_id)
-            assert row is not None
-            return row_id, row.raw, row.sender, row.recipient
+        row_id = None
+        try:
+            with transaction(factory) as s:
+                q = (select(OutboxMessage.id)
+                     .where(OutboxMessage.status == "queued", OutboxMessage.next_attempt_at <= now)
+                     .order_by(OutboxMessage.id).limit(1))
+                if skip:
+                    q = q.where(OutboxMessage.id.not_in(skip))
+                if s.get_bind().dialect.name == "postgresql":
+                    q = q.with_for_update(skip_locked=True)
+                row_id = s.scalar(q)
+                if row_id is None:
+                    return None
+                claimed = s.execute(
+                    update(OutboxMessage)
+                    .where(OutboxMessage.id == row_id, OutboxMessage.status == "queued")
+                    .values(status="sending", lease_owner=me, lease_until=_lease(now))
+                ).rowcount
+                if not claimed:
+                    skip.add(row_id)
+                    continue
+                row = s.get(OutboxMessage, row_id)
+                assert row is not None
+                return row_id, row.raw, row.sender, row.recipient
+        except Exception:
+            if row_id is not None:
+                _UNRECORDED.add(row_id)
+            raise
 
 
 class _Unreachable(Exception):
@@ -431,6 +450,7 @@ def send_once(settings: Settings, factory: sessionmaker[Session], *, now: dt.dat
                 error = f"{exc.smtp_code} {exc.smtp_error!r}"
             except (OSError, smtplib.SMTPException) as exc:  # connect, EHLO, STARTTLS, AUTH
                 outcome, error = "lost", f"connection: {exc}"
+            _UNRECORDED.add(row_id)  # until the outcome below is committed
             crash_point("after-send")
             with transaction(factory) as s:
                 row = s.get(OutboxMessage, row_id)
@@ -455,6 +475,7 @@ def send_once(settings: Settings, factory: sessionmaker[Session], *, now: dt.dat
                     if outcome == "unreachable":  # not again in this pass
                         row.next_attempt_at = now + dt.timedelta(seconds=settings.send_interval)
                         report.deferred.append(row_id)
+            _UNRECORDED.discard(row_id)
             if outcome == "sent":
                 reopens_in_a_row = 0
                 continue

@@ -7,7 +7,8 @@ Three workers share one process, each a thread that does one *unit of work* at a
   waits on a separate IMAP connection in IDLE (RFC 2177) used only as a doorbell
   (``app.mail.inbound.wait_for_mail``), falling back to polling every ``poll_interval`` seconds when the
   server has no IDLE. A full poll also runs every ``poll_interval`` seconds, so a missed doorbell only
-  delays a mail, never loses it.
+  delays a mail, never loses it. When the poll fails (IMAP unreachable), the mail stored before is
+  still processed in that unit, and the failure is then retried like any other.
 - **scheduler**: ``app.league.service.tick`` every ``tick_interval`` seconds (entry deadlines, due
   rounds; idempotent).
 - **sender**: ``app.mail.send.send_once`` every ``send_interval`` seconds, and at once when the poller or
@@ -249,7 +250,17 @@ class _Poller:
     def unit(self) -> dict[str, int]:
         from app.mail import inbound, pipeline
 
-        stored = inbound.poll_once(self.settings, self.factory, process=False, stop=self.stop)
+        try:
+            stored = inbound.poll_once(self.settings, self.factory, process=False, stop=self.stop)
+        except Exception:
+            # IMAP is away (or failed in a later batch): the mail stored already needs no IMAP, so
+            # it is answered now, not when the server is back; the poll's error is then raised
+            processed = pipeline.process_pending(self.settings, self.factory, now=utcnow(),
+                                                 stop=self.stop)
+            if processed:
+                log.info("processed_without_imap", processed=processed)
+                self.send_bell.set()
+            raise
         processed = pipeline.process_pending(self.settings, self.factory, now=utcnow(),
                                              stop=self.stop)
         if stored or processed:

@@ -5,24 +5,14 @@ Message-ID of the first copy, every inbound mail processed once (one entry each)
 
 from __future__ import annotations
 
-import importlib.util
-from pathlib import Path
-
-ROOT = Path(__file__).resolve().parents[2]
-
-
-def _crash_loop():  # type: ignore[no-untyped-def]
-    spec = importlib.util.spec_from_file_location("crash_loop", ROOT / "benchmarks" / "crash_loop.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module.crash_loop
+from tests.faults.helpers import crash_loop_module
 
 
 def test_serve_killed_again_and_again_loses_no_reply(db, tmp_path) -> None:
     url, factory = db
     factory.kw["bind"].dispose()
-    result = _crash_loop()(url, tmp_path, mails=16, kill_after=(0.5, 2.0), seed=3, max_runs=150)
+    result = crash_loop_module().crash_loop(url, tmp_path, mails=16, kill_after=(0.5, 2.0), seed=3,
+                                            max_runs=150)
     assert result["runs"] < 150, result  # it finished: a crash-looping serve makes progress
     assert result["kills"] >= 1, result
     assert result["lost"] == 0 and result["dup_ids_differ"] == 0, result

@@ -7,7 +7,6 @@ a reply in flight at the kill is resent with the same Message-ID."""
 from __future__ import annotations
 
 import datetime as dt
-import importlib.util
 import json
 import signal
 import smtplib
@@ -24,17 +23,9 @@ from app.db.models import Entry, InboundMessage, OutboxMessage, SenderCounter
 from app.db.session import transaction
 from app.league import service as svc
 from app.ops.embedded import EmbeddedMailStack
+from tests.faults.helpers import ROOT, crash_loop_module
 
-ROOT = Path(__file__).resolve().parents[2]
 MAILS = 60
-
-
-def _helpers():  # type: ignore[no-untyped-def]
-    spec = importlib.util.spec_from_file_location("crash_loop", ROOT / "benchmarks" / "crash_loop.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
 
 
 @pytest.fixture
@@ -48,7 +39,7 @@ def pg(db):  # type: ignore[no-untyped-def]
 @pytest.mark.parametrize("kill_one", [False, True], ids=["both-live", "one-killed"])
 def test_two_serves_on_one_postgres_process_each_mail_once(pg, tmp_path, kill_one) -> None:
     url, factory = pg
-    h = _helpers()
+    h = crash_loop_module()
     now = dt.datetime.now(dt.timezone.utc)
     with transaction(factory) as s:
         svc.create_league(s, "spring", entry_deadline=now + dt.timedelta(days=1), now=now)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import datetime as dt
 
+import pytest
 from sqlalchemy import select
 
 from app.db.models import OutboxMessage
@@ -27,6 +28,36 @@ def queue(factory, n: int, *, to: str = "player@example.com", text: str = "ã“ã‚
 def rows(factory) -> dict[int, OutboxMessage]:
     with factory() as s:
         return {r.id: r for r in s.scalars(select(OutboxMessage))}
+
+
+def test_a_row_whose_outcome_write_failed_is_sent_again_by_its_live_sender(
+        smtp_sink, db_url, factory, monkeypatch) -> None:
+    """The database goes away after the relay took a mail, before ``sent`` is written (a
+    PostgreSQL restart): the pass raises, the row stays ``sending`` under this live process's
+    lease; the next pass of the same process queues it again and sends it, same Message-ID
+    (before: never, the row of a live owner was left alone for as long as the process ran)."""
+    from sqlalchemy.exc import OperationalError
+
+    from app.mail import send
+
+    settings = make_settings(db_url, smtp_url=smtp_sink.url)
+    first, second = queue(factory, 2)
+    cut = []
+
+    def database_gone(name: str) -> None:
+        if name == "after-send" and not cut:
+            cut.append(name)
+            raise OperationalError("UPDATE outbox", {}, Exception("server closed the connection"))
+
+    monkeypatch.setattr(send, "crash_point", database_gone)
+    with pytest.raises(OperationalError):
+        send_once(settings, factory)
+    assert rows(factory)[first].status == "sending" and rows(factory)[second].status == "queued"
+    report = send_once(settings, factory)
+    assert report.recovered == [first] and sorted(report.sent) == [first, second]
+    got = smtp_sink.wait_for(3)
+    assert [m.parsed()["Message-ID"] for m in got].count(rows(factory)[first].message_id) == 2
+    assert {(r.status, r.attempts) for r in rows(factory).values()} == {("sent", 2), ("sent", 1)}
 
 
 def test_crlf_and_backoff() -> None:

@@ -292,3 +292,36 @@ def test_serve_with_an_unreachable_database_says_so_and_exits_non_zero(
     assert "cannot open and migrate the database postgresql+psycopg://nobody:***@127.0.0.1:1/none" \
         in done.stderr
     assert "pw@" not in done.stderr
+
+
+def test_the_poller_answers_stored_mail_while_imap_is_unreachable(tmp_path) -> None:
+    """A poll that fails (nothing listens at imap_url) still processes the mail stored before, then
+    raises the poll's error for the worker's backoff: stored mail is not held until IMAP is back
+    (before: the unit raised before processing; ``tests/faults/test_imap_outage.py`` end to end)."""
+    import threading
+
+    from app.league import service as svc
+    from app.ops.serve import _Poller
+    from tests.mail.conftest import make_settings
+    from tests.servers import free_port
+
+    url = f"sqlite:///{tmp_path / 'db.sqlite3'}"
+    factory = session_factory(url)
+    now = dt.datetime.now(dt.timezone.utc)
+    raw = (b"From: p1@example.org\r\nTo: tourney@localhost\r\nSubject: [spring] entry\r\n"
+           b"Message-ID: <stored-1@example.org>\r\n\r\nBolt1: 10/2/2/2/Spark, Spark\r\n"
+           b"- Spark (1): Direct Attack\r\n")
+    with transaction(factory) as s:
+        svc.create_league(s, "spring", entry_deadline=now + dt.timedelta(days=1), now=now)
+        s.add(InboundMessage(message_key="<stored-1@example.org>", sender="p1@example.org",
+                             subject="[spring] entry", raw=raw, size=len(raw), status="stored"))
+    settings = make_settings(url, imap_url=f"imap://u:p@127.0.0.1:{free_port()}/INBOX",
+                             data_dir=tmp_path)
+    bell = threading.Event()
+    with pytest.raises(ConnectionRefusedError):
+        _Poller(settings, factory, threading.Event(), bell).unit()
+    assert bell.is_set()  # the sender is told there is a reply to send
+    with factory() as s:
+        assert [m.status for m in s.scalars(select(InboundMessage))] == ["done"]
+        assert [o.recipient for o in s.scalars(select(OutboxMessage))] == ["p1@example.org"]
+    factory.kw["bind"].dispose()
