@@ -18,7 +18,7 @@ entries still equal on all four share a rank (standard competition ranking: 1, 2
 
 from __future__ import annotations
 
-from collections import defaultdict
+from collections import Counter, defaultdict
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -137,36 +137,44 @@ def compute(entries: list[int], games: list[GameResult], points: Points = Points
         margin[g.a] += g.diff
         margin[g.b] -= g.diff
 
-    sb: dict[int, Fraction] = defaultdict(Fraction)
+    # Sonneborn-Berger doubled, in integers (a draw adds half the opponent's points): exact,
+    # and ordered like the halves it stands for
+    sb2: dict[int, int] = defaultdict(int)
     for g in games:
-        for side, me, opp in ((0, g.a, g.b), (1, g.b, g.a)):
-            if g.winner is None:
-                sb[me] += Fraction(pts[opp], 2)
-            elif g.winner == side:
-                sb[me] += pts[opp]
+        if g.winner is None:
+            sb2[g.a] += pts[g.b]
+            sb2[g.b] += pts[g.a]
+        elif g.winner == 0:
+            sb2[g.a] += 2 * pts[g.b]
+        elif g.winner == 1:
+            sb2[g.b] += 2 * pts[g.a]
 
-    groups: dict[int, set[int]] = defaultdict(set)
+    groups: dict[int, int] = defaultdict(int)
     for e in entries:
-        groups[pts[e]].add(e)
+        groups[pts[e]] += 1
     h2h: dict[int, int] = defaultdict(int)
     for g in games:
-        if pts[g.a] == pts[g.b] and len(groups[pts[g.a]]) > 1:
+        if pts[g.a] == pts[g.b] and groups[pts[g.a]] > 1:
             h2h[g.a] += game_points(g, 0)
             h2h[g.b] += game_points(g, 1)
 
-    def key(e: int) -> tuple[int, int, Fraction, int]:
-        return (pts[e], h2h[e], sb[e], margin[e])
+    def key(e: int) -> tuple[int, int, int, int]:
+        return (pts[e], h2h[e], sb2[e], margin[e])
 
     order = sorted(entries, key=key, reverse=True)  # sorted() is stable: ties keep seat order
-    scores: list[Score] = []
     keys = [key(e) for e in order]
+    # equal keys are adjacent once sorted: each shares the rank of the first of its run
+    first = [0] * len(order)
+    for i in range(1, len(order)):
+        first[i] = first[i - 1] if keys[i] == keys[i - 1] else i
+    count = Counter(keys)
+    scores: list[Score] = []
     for i, e in enumerate(order):
-        rank = 1 + next(j for j in range(len(order)) if keys[j] == keys[i])
-        shared = keys.count(keys[i]) > 1
         scores.append(Score(
-            entry=e, rank=rank, played=wins[e] + draws[e] + losses[e], wins=wins[e],
+            entry=e, rank=1 + first[i], played=wins[e] + draws[e] + losses[e], wins=wins[e],
             draws=draws[e], losses=losses[e], byes=(byes or {}).get(e, 0), points=pts[e],
-            head_to_head=h2h[e], sonneborn_berger=sb[e], hp_margin=margin[e], shared=shared,
+            head_to_head=h2h[e], sonneborn_berger=Fraction(sb2[e], 2), hp_margin=margin[e],
+            shared=count[keys[i]] > 1,
         ))
     return scores
 
