@@ -178,7 +178,7 @@ def standings_context(session: Session, league: League, *, upto_round: int | Non
         fmt, entries, history, inactive = inputs(session, league, upto=after)
         table = fmt.standings(entries, history, inactive=inactive)
         updates = {r.entry: list(r.detail.get("updates", [])) for r in table.rows}
-    rated = rt.current(session, {r.player_id for r in rows})
+    rated = rt.latest(session, {r.player_id for r in rows})
     return StandingsContext(
         format_name=league.format or "round-robin", format_lines=lines, updates=updates,
         ratings={pid: f"{r.ordinal:.2f}" for pid, r in rated.items()},
