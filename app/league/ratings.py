@@ -12,8 +12,9 @@ against oneself (one player with two entries) is not rated.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import cast
 
-from sqlalchemy import func, insert, select
+from sqlalchemy import Table, func, insert, select
 from sqlalchemy.orm import Session
 
 from app.db.models import Battle, Entry, League, RatingChange, Round
@@ -101,7 +102,7 @@ def rate_round(session: Session, league: League, rnd: Round) -> int:
                            mu=c.after.mu, sigma=c.after.sigma, games=c.games,
                            wins=c.wins, draws=c.draws, losses=c.losses))
     if values:  # one executemany (Core: no ORM objects to build), ids in player order
-        session.execute(insert(RatingChange.__table__), values)
+        session.execute(insert(cast(Table, RatingChange.__table__)), values)
     return len(values)
 
 
