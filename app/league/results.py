@@ -97,8 +97,8 @@ def standings(session: Session, league: League, *,
     """The standings of ``league`` (after round ``upto_round``, default: everything played),
     best first. Seated active entries are ranked (before entries close: every active entry);
     disqualified entries and their games are left out. Tiebreaks: ``app.league.standings``."""
-    entries = list(session.scalars(select(Entry).where(Entry.league_id == league.id,
-                                                       Entry.status == "active")))
+    entries = list(session.execute(select(Entry.id, Entry.seat, Entry.player_id).where(
+        Entry.league_id == league.id, Entry.status == "active")))
     if league.state != "open":
         entries = [e for e in entries if e.seat is not None]
     entries.sort(key=lambda e: (e.seat if e.seat is not None else 10**9, e.id))
@@ -113,7 +113,8 @@ def standings(session: Session, league: League, *,
     by_id = {e.id: e for e in entries}
     scores = [sc for sc in scores if sc.entry in by_id]
     pids = [e.player_id for e in entries]
-    players = {p.id: p for p in session.scalars(select(Player).where(Player.id.in_(pids)))} \
+    players = {p.id: p for p in session.execute(
+        select(Player.id, Player.address, Player.display_name).where(Player.id.in_(pids)))} \
         if pids else {}
     units: dict[int, str] = {}
     if by_id:
@@ -140,8 +141,9 @@ def standings_context(session: Session, league: League, *, upto_round: int | Non
     (default: the last round done)."""
     from app.reports.standings import PairingView, StandingsContext
 
-    rounds = list(session.scalars(select(Round).where(Round.league_id == league.id)
-                                  .order_by(Round.number)))
+    rounds = list(session.execute(
+        select(Round.id, Round.number, Round.state, Round.scheduled_at, Round.done_at)
+        .where(Round.league_id == league.id).order_by(Round.number)))
     done = [r.number for r in rounds if r.state == "done"]
     after = upto_round if upto_round is not None else (max(done) if done else 0)
     rows = standings(session, league, upto_round=after)
