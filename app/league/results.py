@@ -27,20 +27,25 @@ from app.league.timeparse import iso
 
 def _games(session: Session, league: League, upto_round: int | None) -> tuple[
         list[st.GameResult], dict[int, int]]:
-    q = (select(Battle.entry_a_id, Battle.entry_b_id, Battle.winner, Battle.hp_a, Battle.hp_b,
-                Battle.reason, Battle.margin)
-         .join(Round, Battle.round_id == Round.id)
-         .where(Round.league_id == league.id, Battle.state == "done"))
+    """The done battles of ``league`` (up to round ``upto_round``) as games, and the byes taken
+    per entry. A plain Core query (no ORM row processing): it reads every done battle of the
+    league, once per standings."""
+    b_, r_ = Battle.__table__.c, Round.__table__.c
+    q = (select(b_.entry_a_id, b_.entry_b_id, b_.winner, b_.hp_a, b_.hp_b, b_.margin)
+         .join(Round.__table__, b_.round_id == r_.id)
+         .where(r_.league_id == league.id, b_.state == "done"))
     if upto_round is not None:
-        q = q.where(Round.number <= upto_round)
+        q = q.where(r_.number <= upto_round)
     games: list[st.GameResult] = []
     byes: dict[int, int] = {}
-    for a, b, w, ha, hb, reason, margin in session.execute(q):
+    game = st.GameResult
+    if session.autoflush:  # as an ORM query would: the battles as changed in this session
+        session.flush()
+    for a, b, w, ha, hb, margin in session.connection().execute(q):
         if b is None:
             byes[a] = byes.get(a, 0) + 1
-        else:
-            games.append(st.GameResult(a, b, w, int(ha or 0), int(hb or 0),
-                                       None if margin is None else int(margin)))
+        else:  # Integer columns: ints or None
+            games.append(game(a, b, w, ha or 0, hb or 0, margin))
     return games, byes
 
 
