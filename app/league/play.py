@@ -18,8 +18,9 @@ import os
 import signal
 from dataclasses import dataclass
 from typing import Any
+from typing import cast as typed
 
-from sqlalchemy import func, select, update
+from sqlalchemy import Table, bindparam, func, select, update
 from sqlalchemy.orm import Session, sessionmaker
 
 from app.db.models import (
@@ -238,11 +239,13 @@ def _apply(session: Session, results: list[tuple[int, dict[str, Any], list[dict[
     updates: list[dict[str, Any]] = []
     out: list[dict[str, Any]] = []
     for bid, values, rows in fresh:
-        updates.append(dict(id=bid, fought_at=now, **values))
+        updates.append(dict(values, b_id=bid, fought_at=now))
         out += [row for row in rows if row["dedupe_key"] not in known]
         _kill_hook(counter)
-    if updates:
-        session.execute(update(Battle), updates)
+    if updates:  # one Core executemany by primary key (every row sets the same columns)
+        table = Battle.__table__.c
+        session.execute(update(typed(Table, Battle.__table__))
+                        .where(table.id == bindparam("b_id")), updates)
     insert_rows(session, out)
 
 
