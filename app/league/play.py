@@ -280,9 +280,8 @@ def _prepare_round(factory: sessionmaker[Session], settings: Any, league_id: int
     a run (sheets are parsed once)."""
     with transaction(factory) as session:
         league = _lock_league(session, league_id)
-        rnd = session.get(Round, round_id)
+        rnd = session.get(Round, round_id, populate_existing=True)
         assert rnd is not None
-        session.refresh(rnd)
         if rnd.state == "done":
             return None
         if league.state == "closed":
@@ -337,9 +336,8 @@ def _store_chunk(factory: sessionmaker[Session], prep: _Prepared,
     committing the chunk, if battles of the round are still pending."""
     with transaction(factory) as session:
         league = _lock_league(session, prep.league_id)
-        rnd = session.get(Round, prep.round_id)
+        rnd = session.get(Round, prep.round_id, populate_existing=True)
         assert rnd is not None
-        session.refresh(rnd)
         if rnd.state == "done":
             return False
         _apply(session, results, now, counter)
@@ -365,9 +363,8 @@ def _close_round(factory: sessionmaker[Session], settings: Any, prep: _Prepared,
     Returns False when it was done already. Raises :class:`BadState` if battles are pending."""
     with transaction(factory) as session:
         league = _lock_league(session, prep.league_id)
-        rnd = session.get(Round, prep.round_id)
+        rnd = session.get(Round, prep.round_id, populate_existing=True)
         assert rnd is not None
-        session.refresh(rnd)
         if rnd.state == "done":
             return False
         left = _pending(session, prep.round_id)

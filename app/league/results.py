@@ -230,7 +230,7 @@ def queue_standings(session: Session, settings: Any, league: League, round_numbe
     player's active sheet. A non-empty ``key_suffix`` (a resend) marks the subject as resent.
     The body is rendered and built once per (language, charset) and stamped per recipient
     (``app.league.outbox``). Returns the number of mails queued."""
-    from app.league.outbox import Copy, queue_copies
+    from app.league.outbox import Copy, build_rows, existing_keys, insert_rows
     from app.reports.standings import render_standings_context
     from app.web.urls import mail_link
 
@@ -247,15 +247,21 @@ def queue_standings(session: Session, settings: Any, league: League, round_numbe
         groups.setdefault((lang, player.charset or "utf-8"), []).append(Copy(
             f"standings:{league.id}:{round_number}:{row.player_id}{key_suffix}", player.address,
             cast.thread.get(sheet_id) if sheet_id is not None else None))
-    queued = 0
+    # queue_copies per group, with one look-up of the queued keys and one insert for all
+    known = existing_keys(session, [c.key for copies in groups.values() for c in copies])
+    rows: list[dict[str, Any]] = []
     for (lang, charset), copies in groups.items():
-        queued += queue_copies(
-            session, copies, kind="standings", now=now, sender=settings.server_address,
+        fresh = [c for c in copies if c.key not in known]
+        if not fresh:
+            continue
+        rows += build_rows(
+            fresh, kind="standings", now=now, sender=settings.server_address,
             sender_name=settings.server_name,
             subject=_standings_subject(league.name, round_number, lang, ctx.finished,
                                        ctx.cancelled, resent=bool(key_suffix)),
             text=render_standings_context(ctx, lang=lang, fmt="text"),
             html=render_standings_context(ctx, lang=lang, fmt="html"), charset=charset,
             auto_submitted="auto-generated")
-    return queued
+    insert_rows(session, rows)
+    return len(rows)
 
