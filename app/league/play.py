@@ -294,9 +294,13 @@ def _prepare_round(factory: sessionmaker[Session], settings: Any, league_id: int
             cast = _load_cast(session, league, settings)  # replacements since the last update
             if casts is not None:
                 casts[league_id] = cast
-        pending = [_B.of(b) for b in session.scalars(
-            select(Battle).where(Battle.round_id == round_id, Battle.state == "pending")
+        pending = [_B(*row) for row in session.execute(
+            select(Battle.id, Battle.board, Battle.entry_a_id, Battle.entry_b_id,
+                   Battle.sheet_a_id, Battle.sheet_b_id, Battle.winner, Battle.reason,
+                   Battle.turns, Battle.hp_a, Battle.hp_b, Battle.engine_version)
+            .where(Battle.round_id == round_id, Battle.state == "pending")
             .order_by(Battle.board))]
+        assert all(b.entry_b_id is not None and b.sheet_a_id and b.sheet_b_id for b in pending)
         number, name = rnd.number, league.name
     for sid in sorted({s for b in pending for s in (b.sheet_a_id, b.sheet_b_id)}):
         cast.unit(sid)
