@@ -125,17 +125,32 @@ def compute(entries: list[int], games: list[GameResult], points: Points = Points
             return points.draw
         return points.win if g.winner == side else points.loss
 
+    win, draw, loss = points.win, points.draw, points.loss
     for g in games:
-        for side, me in ((0, g.a), (1, g.b)):
-            if g.winner is None:
-                draws[me] += 1
-            elif g.winner == side:
-                wins[me] += 1
-            else:
-                losses[me] += 1
-            pts[me] += game_points(g, side)
-        margin[g.a] += g.diff
-        margin[g.b] -= g.diff
+        a, b, w = g.a, g.b, g.winner
+        if w is None:
+            draws[a] += 1
+            draws[b] += 1
+            pts[a] += draw
+            pts[b] += draw
+        elif w == 0:
+            wins[a] += 1
+            losses[b] += 1
+            pts[a] += win
+            pts[b] += loss
+        elif w == 1:
+            losses[a] += 1
+            wins[b] += 1
+            pts[a] += loss
+            pts[b] += win
+        else:  # no side won: a loss for both, as game_points says
+            losses[a] += 1
+            losses[b] += 1
+            pts[a] += loss
+            pts[b] += loss
+        diff = g.hp_a - g.hp_b if g.margin is None else g.margin  # GameResult.diff
+        margin[a] += diff
+        margin[b] -= diff
 
     # Sonneborn-Berger doubled, in integers (a draw adds half the opponent's points): exact,
     # and ordered like the halves it stands for
