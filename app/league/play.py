@@ -536,18 +536,18 @@ def _play_rounds(factory: sessionmaker[Session], settings: Any,
     workers = _workers(pending)
     casts: dict[int, _Cast] = {}
     size = _chunk_size(pending, workers)
-    preps = [p for p in (_prepare_round(factory, settings, lid, rid, size, casts)
-                         for lid, _, rid, _ in todo) if p is not None]
-    tasks = [(prep.cast, prep.number, chunk, now) for prep in preps for chunk in prep.chunks]
     counter = [0]
     played: list[tuple[int, str, int]] = []
     pool = None
-    if workers > 0 and tasks:
+    if workers > 0 and pending:  # started first: the workers start up while rounds are prepared
         import multiprocessing
 
         pool = multiprocessing.get_context("spawn").Pool(workers, initializer=_pool_init)
     try:
-        results = (pool.imap(_worker_fight, tasks) if pool is not None
+        preps = [p for p in (_prepare_round(factory, settings, lid, rid, size, casts)
+                             for lid, _, rid, _ in todo) if p is not None]
+        tasks = [(prep.cast, prep.number, chunk, now) for prep in preps for chunk in prep.chunks]
+        results = (pool.imap(_worker_fight, tasks) if pool is not None and tasks
                    else (_fight(*task) for task in tasks))
         for prep in preps:
             alive = True
