@@ -29,7 +29,13 @@ def make_engine(url: str, *, read_only: bool = False) -> Engine:
     because a deferred transaction that read first and writes later fails at once with
     ``database is locked`` when another connection wrote in between (WAL snapshot upgrade).
     ``read_only`` engines (the web view) begin with a plain deferred ``BEGIN``: they never write,
-    and an immediate one would take the write lock (and fail under ``PRAGMA query_only``)."""
+    and an immediate one would take the write lock (and fail under ``PRAGMA query_only``).
+
+    PostgreSQL connections plan every statement for its parameters (``plan_cache_mode =
+    force_custom_plan``): psycopg prepares a statement on the server from its fifth execution,
+    and a generic plan made while a table was nearly empty (a sequential scan of ``outbox`` for
+    the dedupe-key look-up) would otherwise be kept as the table grows, until the table is next
+    analyzed."""
     if url.startswith("sqlite"):
         path = url.split("///", 1)[1] if "///" in url else ""
         if path and path != ":memory:":
@@ -49,7 +55,19 @@ def make_engine(url: str, *, read_only: bool = False) -> Engine:
             conn.exec_driver_sql("BEGIN" if read_only else "BEGIN IMMEDIATE")
 
         return engine
-    return create_engine(url, pool_pre_ping=True)
+    engine = create_engine(url, pool_pre_ping=True)
+    if engine.dialect.name == "postgresql":
+
+        @event.listens_for(engine, "connect", insert=True)
+        def _custom_plans(dbapi_conn, _record):  # type: ignore[no-untyped-def]
+            autocommit = dbapi_conn.autocommit
+            dbapi_conn.autocommit = True
+            cur = dbapi_conn.cursor()
+            cur.execute("SET plan_cache_mode = force_custom_plan")
+            cur.close()
+            dbapi_conn.autocommit = autocommit
+
+    return engine
 
 
 def insert_ignore(session: Session, model: type, rows: list[dict]) -> None:

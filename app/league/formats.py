@@ -23,7 +23,7 @@ import datetime as dt
 from collections.abc import Iterable
 from typing import Any
 
-from sqlalchemy import insert, select
+from sqlalchemy import func, insert, select
 from sqlalchemy.orm import Session
 
 from app.db.models import Battle, Entry, League, Round, SheetVersion
@@ -174,7 +174,9 @@ def describe(league: League, lang: str) -> list[str]:
 
 def rounds_planned(session: Session, league: League) -> int | None:
     """How many rounds the league will play (``None`` when it depends on results)."""
-    n = len(seat_order(session, league)) if league.state != "open" else 0
+    n = (session.scalar(select(func.count()).select_from(Entry).where(
+        Entry.league_id == league.id, Entry.seat.is_not(None))) or 0) \
+        if league.state != "open" else 0
     return format_of(league).rounds_planned(n)
 
 

@@ -4,7 +4,8 @@ Crash safety: a round is played in batches; each batch fights its pending battle
 results and queues both battle reports (outbox, dedupe keys ``report:<battle id>:<side>``) in one
 transaction. A killed process leaves whole batches done and the rest pending; running the round
 again fights only what is pending, and the round's closing step (standings mails, dedupe keys
-``standings:<league id>:<round>:<player id>``) runs once. Every batch first writes the league row,
+``standings:<league id>:<round>:<player id>``), done in the transaction of the round's last
+batch, runs once. Every batch first writes the league row,
 which serializes concurrent runners (row lock on PostgreSQL, the write lock on SQLite).
 """
 
@@ -17,8 +18,9 @@ import os
 import signal
 from dataclasses import dataclass
 from typing import Any
+from typing import cast as typed
 
-from sqlalchemy import func, select, update
+from sqlalchemy import Table, bindparam, func, select, update
 from sqlalchemy.orm import Session, sessionmaker
 
 from app.db.models import (
@@ -237,11 +239,13 @@ def _apply(session: Session, results: list[tuple[int, dict[str, Any], list[dict[
     updates: list[dict[str, Any]] = []
     out: list[dict[str, Any]] = []
     for bid, values, rows in fresh:
-        updates.append(dict(id=bid, fought_at=now, **values))
+        updates.append(dict(values, b_id=bid, fought_at=now))
         out += [row for row in rows if row["dedupe_key"] not in known]
         _kill_hook(counter)
-    if updates:
-        session.execute(update(Battle), updates)
+    if updates:  # one Core executemany by primary key (every row sets the same columns)
+        table = Battle.__table__.c
+        session.execute(update(typed(Table, Battle.__table__))
+                        .where(table.id == bindparam("b_id")), updates)
     insert_rows(session, out)
 
 
@@ -257,17 +261,27 @@ class _Prepared:
     chunks: list[list[_B]]
 
 
+def _chunk_size(pending: int, workers: int) -> int:
+    """Battles per chunk for a run of ``pending`` battles: :func:`_batch_size`, or fewer when
+    ``workers`` processes fight them, so that the run (every prepared round's chunks are fought
+    in one pipeline) makes about two chunks per worker."""
+    size = _batch_size()
+    if workers:
+        size = max(1, min(size, -(-pending // (2 * workers))))
+    return size
+
+
 def _prepare_round(factory: sessionmaker[Session], settings: Any, league_id: int,
-                   round_id: int, workers: int,
+                   round_id: int, size: int,
                    casts: dict[int, _Cast] | None = None) -> _Prepared | None:
-    """Load a round's pending battles (``None`` when the round is done already) and mark the
-    league running. Every sheet is parsed here, so a bad sheet fails before any work. ``casts``
-    keeps one cast per league across the rounds of a run (sheets are parsed once)."""
+    """Load a round's pending battles in chunks of ``size`` (:func:`_chunk_size`; ``None`` when
+    the round is done already) and mark the league running. Every sheet is parsed here, so a
+    bad sheet fails before any work. ``casts`` keeps one cast per league across the rounds of
+    a run (sheets are parsed once)."""
     with transaction(factory) as session:
         league = _lock_league(session, league_id)
-        rnd = session.get(Round, round_id)
+        rnd = session.get(Round, round_id, populate_existing=True)
         assert rnd is not None
-        session.refresh(rnd)
         if rnd.state == "done":
             return None
         if league.state == "closed":
@@ -280,15 +294,16 @@ def _prepare_round(factory: sessionmaker[Session], settings: Any, league_id: int
             cast = _load_cast(session, league, settings)  # replacements since the last update
             if casts is not None:
                 casts[league_id] = cast
-        pending = [_B.of(b) for b in session.scalars(
-            select(Battle).where(Battle.round_id == round_id, Battle.state == "pending")
+        pending = [_B(*row) for row in session.execute(
+            select(Battle.id, Battle.board, Battle.entry_a_id, Battle.entry_b_id,
+                   Battle.sheet_a_id, Battle.sheet_b_id, Battle.winner, Battle.reason,
+                   Battle.turns, Battle.hp_a, Battle.hp_b, Battle.engine_version)
+            .where(Battle.round_id == round_id, Battle.state == "pending")
             .order_by(Battle.board))]
+        assert all(b.entry_b_id is not None and b.sheet_a_id and b.sheet_b_id for b in pending)
         number, name = rnd.number, league.name
     for sid in sorted({s for b in pending for s in (b.sheet_a_id, b.sheet_b_id)}):
         cast.unit(sid)
-    size = _batch_size()
-    if workers:  # enough chunks to keep every worker busy
-        size = max(1, min(size, -(-len(pending) // (2 * workers))))
     chunks = [pending[i:i + size] for i in range(0, len(pending), size)]
     return _Prepared(league_id, name, round_id, number, cast, chunks)
 
@@ -316,19 +331,34 @@ def _refresh_sheets(session: Session, round_id: int) -> None:
 
 def _store_chunk(factory: sessionmaker[Session], prep: _Prepared,
                  results: list[tuple[int, dict[str, Any], list[dict[str, Any]]]],
-                 now: dt.datetime, counter: list[int]) -> bool:
+                 now: dt.datetime, counter: list[int], *, settings: Any = None) -> bool:
     """Store one chunk of fought battles with their reports in one transaction. Returns False
-    when the round was finished meanwhile (by another runner)."""
+    when the round was finished meanwhile (by another runner).
+
+    With ``settings`` (the round's last chunk) the round is also finished
+    (:func:`_finish_round`) in that same transaction; then raises :class:`BadState`, after
+    committing the chunk, if battles of the round are still pending."""
     with transaction(factory) as session:
-        _lock_league(session, prep.league_id)
-        rnd = session.get(Round, prep.round_id)
+        league = _lock_league(session, prep.league_id)
+        rnd = session.get(Round, prep.round_id, populate_existing=True)
         assert rnd is not None
-        session.refresh(rnd)
         if rnd.state == "done":
             return False
         _apply(session, results, now, counter)
         _renew_play(session, prep.league_id)
-        return True
+        if settings is None:
+            return True
+        left = _pending(session, prep.round_id)
+        if not left:
+            _finish_round(session, settings, league, rnd, now, prep.cast)
+            return True
+    raise BadState(f"round {prep.number} still has {left} pending battles", "round-incomplete")
+
+
+def _pending(session: Session, round_id: int) -> int:
+    """The number of pending battles of round ``round_id``."""
+    return session.scalar(select(func.count()).select_from(Battle).where(
+        Battle.round_id == round_id, Battle.state == "pending")) or 0
 
 
 def _close_round(factory: sessionmaker[Session], settings: Any, prep: _Prepared,
@@ -337,13 +367,11 @@ def _close_round(factory: sessionmaker[Session], settings: Any, prep: _Prepared,
     Returns False when it was done already. Raises :class:`BadState` if battles are pending."""
     with transaction(factory) as session:
         league = _lock_league(session, prep.league_id)
-        rnd = session.get(Round, prep.round_id)
+        rnd = session.get(Round, prep.round_id, populate_existing=True)
         assert rnd is not None
-        session.refresh(rnd)
         if rnd.state == "done":
             return False
-        left = session.scalar(select(func.count()).select_from(Battle).where(
-            Battle.round_id == prep.round_id, Battle.state == "pending"))
+        left = _pending(session, prep.round_id)
         if left:
             raise BadState(f"round {prep.number} still has {left} pending battles",
                            "round-incomplete")
@@ -491,12 +519,15 @@ def _play_rounds(factory: sessionmaker[Session], settings: Any,
     """Play rounds ``(league id, league name, round id, round number)`` in order; returns those
     actually played as ``(league id, league name, round number)``.
 
-    Battles are fought in chunks, each stored with its reports in one transaction; a round is
-    closed (standings queued, marked done) once all its chunks are stored, before any battle of
-    a later round is stored. With many pending battles (:func:`_workers`) the chunks are fought
-    by worker processes while this process stores earlier chunks and closes earlier rounds.
-    ``stop`` (a ``threading.Event``): once set, no further chunk is stored; the round stays
-    unfinished (its stored battles kept) and the next run resumes it with the battles left."""
+    Battles are fought in chunks (:func:`_chunk_size`), each stored with its reports in one
+    transaction; a round is closed (standings queued, marked done) in the transaction of its
+    last chunk, so before any battle of a later round is stored (a round with nothing left to
+    fight, e.g. only byes and void boards, or every battle stored by another runner, is closed
+    in a transaction of its own). With many pending battles
+    (:func:`_workers`) the chunks are fought by worker processes while this process stores
+    earlier chunks and closes earlier rounds. ``stop`` (a ``threading.Event``): once set, no
+    further chunk is stored; the round stays unfinished (its stored battles kept) and the next
+    run resumes it with the battles left."""
     if not todo:
         return []
     with transaction(factory) as session:
@@ -504,29 +535,39 @@ def _play_rounds(factory: sessionmaker[Session], settings: Any,
             Battle.round_id.in_([rid for _, _, rid, _ in todo]), Battle.state == "pending")) or 0
     workers = _workers(pending)
     casts: dict[int, _Cast] = {}
-    preps = [p for p in (_prepare_round(factory, settings, lid, rid, workers, casts)
-                         for lid, _, rid, _ in todo) if p is not None]
-    tasks = [(prep.cast, prep.number, chunk, now) for prep in preps for chunk in prep.chunks]
+    size = _chunk_size(pending, workers)
     counter = [0]
     played: list[tuple[int, str, int]] = []
     pool = None
-    if workers > 0 and tasks:
+    if workers > 0 and pending:  # started first: the workers start up while rounds are prepared
         import multiprocessing
 
         pool = multiprocessing.get_context("spawn").Pool(workers, initializer=_pool_init)
     try:
-        results = (pool.imap(_worker_fight, tasks) if pool is not None
+        preps = [p for p in (_prepare_round(factory, settings, lid, rid, size, casts)
+                             for lid, _, rid, _ in todo) if p is not None]
+        tasks = [(prep.cast, prep.number, chunk, now) for prep in preps for chunk in prep.chunks]
+        results = (pool.imap(_worker_fight, tasks) if pool is not None and tasks
                    else (_fight(*task) for task in tasks))
         for prep in preps:
             alive = True
-            for _ in prep.chunks:
+            closed = False
+            for i in range(len(prep.chunks)):
                 if stop is not None and stop.is_set():
                     return played
                 chunk_results = next(results)
-                alive = alive and _store_chunk(factory, prep, chunk_results, now, counter)
-            if stop is not None and stop.is_set():
-                return played
-            if alive and _close_round(factory, settings, prep, now):
+                if not alive:
+                    continue
+                if i < len(prep.chunks) - 1:
+                    alive = _store_chunk(factory, prep, chunk_results, now, counter)
+                else:  # the last chunk closes the round in its transaction
+                    alive = closed = _store_chunk(factory, prep, chunk_results, now, counter,
+                                                  settings=settings)
+            if not prep.chunks:  # stored already (a resumed round): close it on its own
+                if stop is not None and stop.is_set():
+                    return played
+                closed = _close_round(factory, settings, prep, now)
+            if closed:
                 played.append((prep.league_id, prep.league_name, prep.number))
     finally:
         if pool is not None:

@@ -12,8 +12,9 @@ against oneself (one player with two entries) is not rated.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import cast
 
-from sqlalchemy import func, select
+from sqlalchemy import Table, func, insert, select
 from sqlalchemy.orm import Session
 
 from app.db.models import Battle, Entry, League, RatingChange, Round
@@ -37,22 +38,35 @@ class PlayerRating:
         return self.mu - 3.0 * self.sigma
 
 
-def current(session: Session, player_ids: list[int] | set[int]) -> dict[int, PlayerRating]:
-    """The current rating of each of ``player_ids`` that has been rated (others are absent:
-    a new player, ordinal 0)."""
+def latest(session: Session, player_ids: list[int] | set[int]) -> dict[int, Rating]:
+    """The ``mu``/``sigma`` of the latest row (highest id) of each of ``player_ids`` that has
+    been rated (others are absent: a new player): two small queries, the latest row ids per
+    player and then those rows."""
     ids = sorted(set(player_ids))
     if not ids:
         return {}
-    order = (select(RatingChange.player_id, RatingChange.mu, RatingChange.sigma,
-                    func.row_number().over(partition_by=RatingChange.player_id,
-                                           order_by=RatingChange.id.desc()).label("n"))
-             .where(RatingChange.player_id.in_(ids)).subquery())
-    latest = {pid: (mu, sigma) for pid, mu, sigma, _ in session.execute(
-        select(order).where(order.c.n == 1))}
+    top = [rid for (rid,) in session.execute(
+        select(func.max(RatingChange.id)).where(RatingChange.player_id.in_(ids))
+        .group_by(RatingChange.player_id))]
+    if not top:
+        return {}
+    return {pid: Rating(mu, sigma) for pid, mu, sigma in session.execute(
+        select(RatingChange.player_id, RatingChange.mu, RatingChange.sigma)
+        .where(RatingChange.id.in_(top)))}
+
+
+def current(session: Session, player_ids: list[int] | set[int]) -> dict[int, PlayerRating]:
+    """The current rating of each of ``player_ids`` that has been rated (others are absent:
+    a new player, ordinal 0): the latest row's ``mu``/``sigma`` (:func:`latest`) with the
+    number of periods and games rated."""
+    ids = sorted(set(player_ids))
+    if not ids:
+        return {}
+    latest_of = latest(session, ids)
     counts = {pid: (int(p), int(g or 0)) for pid, p, g in session.execute(
         select(RatingChange.player_id, func.count(), func.sum(RatingChange.games))
         .where(RatingChange.player_id.in_(ids)).group_by(RatingChange.player_id))}
-    return {pid: PlayerRating(pid, mu, sigma, *counts[pid]) for pid, (mu, sigma) in latest.items()}
+    return {pid: PlayerRating(pid, r.mu, r.sigma, *counts[pid]) for pid, r in latest_of.items()}
 
 
 def rate_round(session: Session, league: League, rnd: Round) -> int:
@@ -77,19 +91,19 @@ def rate_round(session: Session, league: League, rnd: Round) -> int:
     if not games:
         return 0
     players = {p for g in games for p in (g.a, g.b)}
-    start = {pid: Rating(r.mu, r.sigma) for pid, r in current(session, players).items()}
+    start = latest(session, players)
     key = f"{league.name}/{rnd.number}"
     result = rate_periods([RatingPeriod(key, games)], initial=start)
-    n = 0
+    values = []
     for pid, changes in sorted(result.history.items()):
         (c,) = changes
-        session.add(RatingChange(player_id=pid, round_id=rnd.id, period=key,
-                                 mu_before=c.before.mu, sigma_before=c.before.sigma,
-                                 mu=c.after.mu, sigma=c.after.sigma, games=c.games,
-                                 wins=c.wins, draws=c.draws, losses=c.losses))
-        n += 1
-    session.flush()
-    return n
+        values.append(dict(player_id=pid, round_id=rnd.id, period=key,
+                           mu_before=c.before.mu, sigma_before=c.before.sigma,
+                           mu=c.after.mu, sigma=c.after.sigma, games=c.games,
+                           wins=c.wins, draws=c.draws, losses=c.losses))
+    if values:  # one executemany (Core: no ORM objects to build), ids in player order
+        session.execute(insert(cast(Table, RatingChange.__table__)), values)
+    return len(values)
 
 
 @dataclass(frozen=True, slots=True)

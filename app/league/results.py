@@ -27,20 +27,25 @@ from app.league.timeparse import iso
 
 def _games(session: Session, league: League, upto_round: int | None) -> tuple[
         list[st.GameResult], dict[int, int]]:
-    q = (select(Battle.entry_a_id, Battle.entry_b_id, Battle.winner, Battle.hp_a, Battle.hp_b,
-                Battle.reason, Battle.margin)
-         .join(Round, Battle.round_id == Round.id)
-         .where(Round.league_id == league.id, Battle.state == "done"))
+    """The done battles of ``league`` (up to round ``upto_round``) as games, and the byes taken
+    per entry. A plain Core query (no ORM row processing): it reads every done battle of the
+    league, once per standings."""
+    b_, r_ = Battle.__table__.c, Round.__table__.c
+    q = (select(b_.entry_a_id, b_.entry_b_id, b_.winner, b_.hp_a, b_.hp_b, b_.margin)
+         .join(Round.__table__, b_.round_id == r_.id)
+         .where(r_.league_id == league.id, b_.state == "done"))
     if upto_round is not None:
-        q = q.where(Round.number <= upto_round)
+        q = q.where(r_.number <= upto_round)
     games: list[st.GameResult] = []
     byes: dict[int, int] = {}
-    for a, b, w, ha, hb, reason, margin in session.execute(q):
+    game = st.GameResult
+    if session.autoflush:  # as an ORM query would: the battles as changed in this session
+        session.flush()
+    for a, b, w, ha, hb, margin in session.connection().execute(q):
         if b is None:
             byes[a] = byes.get(a, 0) + 1
-        else:
-            games.append(st.GameResult(a, b, w, int(ha or 0), int(hb or 0),
-                                       None if margin is None else int(margin)))
+        else:  # Integer columns: ints or None
+            games.append(game(a, b, w, ha or 0, hb or 0, margin))
     return games, byes
 
 
@@ -97,8 +102,8 @@ def standings(session: Session, league: League, *,
     """The standings of ``league`` (after round ``upto_round``, default: everything played),
     best first. Seated active entries are ranked (before entries close: every active entry);
     disqualified entries and their games are left out. Tiebreaks: ``app.league.standings``."""
-    entries = list(session.scalars(select(Entry).where(Entry.league_id == league.id,
-                                                       Entry.status == "active")))
+    entries = list(session.execute(select(Entry.id, Entry.seat, Entry.player_id).where(
+        Entry.league_id == league.id, Entry.status == "active")))
     if league.state != "open":
         entries = [e for e in entries if e.seat is not None]
     entries.sort(key=lambda e: (e.seat if e.seat is not None else 10**9, e.id))
@@ -113,7 +118,8 @@ def standings(session: Session, league: League, *,
     by_id = {e.id: e for e in entries}
     scores = [sc for sc in scores if sc.entry in by_id]
     pids = [e.player_id for e in entries]
-    players = {p.id: p for p in session.scalars(select(Player).where(Player.id.in_(pids)))} \
+    players = {p.id: p for p in session.execute(
+        select(Player.id, Player.address, Player.display_name).where(Player.id.in_(pids)))} \
         if pids else {}
     units: dict[int, str] = {}
     if by_id:
@@ -140,8 +146,9 @@ def standings_context(session: Session, league: League, *, upto_round: int | Non
     (default: the last round done)."""
     from app.reports.standings import PairingView, StandingsContext
 
-    rounds = list(session.scalars(select(Round).where(Round.league_id == league.id)
-                                  .order_by(Round.number)))
+    rounds = list(session.execute(
+        select(Round.id, Round.number, Round.state, Round.scheduled_at, Round.done_at)
+        .where(Round.league_id == league.id).order_by(Round.number)))
     done = [r.number for r in rounds if r.state == "done"]
     after = upto_round if upto_round is not None else (max(done) if done else 0)
     rows = standings(session, league, upto_round=after)
@@ -178,7 +185,7 @@ def standings_context(session: Session, league: League, *, upto_round: int | Non
         fmt, entries, history, inactive = inputs(session, league, upto=after)
         table = fmt.standings(entries, history, inactive=inactive)
         updates = {r.entry: list(r.detail.get("updates", [])) for r in table.rows}
-    rated = rt.current(session, {r.player_id for r in rows})
+    rated = rt.latest(session, {r.player_id for r in rows})
     return StandingsContext(
         format_name=league.format or "round-robin", format_lines=lines, updates=updates,
         ratings={pid: f"{r.ordinal:.2f}" for pid, r in rated.items()},
@@ -223,7 +230,7 @@ def queue_standings(session: Session, settings: Any, league: League, round_numbe
     player's active sheet. A non-empty ``key_suffix`` (a resend) marks the subject as resent.
     The body is rendered and built once per (language, charset) and stamped per recipient
     (``app.league.outbox``). Returns the number of mails queued."""
-    from app.league.outbox import Copy, queue_copies
+    from app.league.outbox import Copy, build_rows, existing_keys, insert_rows
     from app.reports.standings import render_standings_context
     from app.web.urls import mail_link
 
@@ -240,15 +247,21 @@ def queue_standings(session: Session, settings: Any, league: League, round_numbe
         groups.setdefault((lang, player.charset or "utf-8"), []).append(Copy(
             f"standings:{league.id}:{round_number}:{row.player_id}{key_suffix}", player.address,
             cast.thread.get(sheet_id) if sheet_id is not None else None))
-    queued = 0
+    # queue_copies per group, with one look-up of the queued keys and one insert for all
+    known = existing_keys(session, [c.key for copies in groups.values() for c in copies])
+    rows: list[dict[str, Any]] = []
     for (lang, charset), copies in groups.items():
-        queued += queue_copies(
-            session, copies, kind="standings", now=now, sender=settings.server_address,
+        fresh = [c for c in copies if c.key not in known]
+        if not fresh:
+            continue
+        rows += build_rows(
+            fresh, kind="standings", now=now, sender=settings.server_address,
             sender_name=settings.server_name,
             subject=_standings_subject(league.name, round_number, lang, ctx.finished,
                                        ctx.cancelled, resent=bool(key_suffix)),
             text=render_standings_context(ctx, lang=lang, fmt="text"),
             html=render_standings_context(ctx, lang=lang, fmt="html"), charset=charset,
             auto_submitted="auto-generated")
-    return queued
+    insert_rows(session, rows)
+    return len(rows)
 

@@ -18,7 +18,7 @@ entries still equal on all four share a rank (standard competition ranking: 1, 2
 
 from __future__ import annotations
 
-from collections import defaultdict
+from collections import Counter, defaultdict
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -125,48 +125,71 @@ def compute(entries: list[int], games: list[GameResult], points: Points = Points
             return points.draw
         return points.win if g.winner == side else points.loss
 
+    win, draw, loss = points.win, points.draw, points.loss
     for g in games:
-        for side, me in ((0, g.a), (1, g.b)):
-            if g.winner is None:
-                draws[me] += 1
-            elif g.winner == side:
-                wins[me] += 1
-            else:
-                losses[me] += 1
-            pts[me] += game_points(g, side)
-        margin[g.a] += g.diff
-        margin[g.b] -= g.diff
+        a, b, w = g.a, g.b, g.winner
+        if w is None:
+            draws[a] += 1
+            draws[b] += 1
+            pts[a] += draw
+            pts[b] += draw
+        elif w == 0:
+            wins[a] += 1
+            losses[b] += 1
+            pts[a] += win
+            pts[b] += loss
+        elif w == 1:
+            losses[a] += 1
+            wins[b] += 1
+            pts[a] += loss
+            pts[b] += win
+        else:  # no side won: a loss for both, as game_points says
+            losses[a] += 1
+            losses[b] += 1
+            pts[a] += loss
+            pts[b] += loss
+        diff = g.hp_a - g.hp_b if g.margin is None else g.margin  # GameResult.diff
+        margin[a] += diff
+        margin[b] -= diff
 
-    sb: dict[int, Fraction] = defaultdict(Fraction)
+    # Sonneborn-Berger doubled, in integers (a draw adds half the opponent's points): exact,
+    # and ordered like the halves it stands for
+    sb2: dict[int, int] = defaultdict(int)
     for g in games:
-        for side, me, opp in ((0, g.a, g.b), (1, g.b, g.a)):
-            if g.winner is None:
-                sb[me] += Fraction(pts[opp], 2)
-            elif g.winner == side:
-                sb[me] += pts[opp]
+        if g.winner is None:
+            sb2[g.a] += pts[g.b]
+            sb2[g.b] += pts[g.a]
+        elif g.winner == 0:
+            sb2[g.a] += 2 * pts[g.b]
+        elif g.winner == 1:
+            sb2[g.b] += 2 * pts[g.a]
 
-    groups: dict[int, set[int]] = defaultdict(set)
+    groups: dict[int, int] = defaultdict(int)
     for e in entries:
-        groups[pts[e]].add(e)
+        groups[pts[e]] += 1
     h2h: dict[int, int] = defaultdict(int)
     for g in games:
-        if pts[g.a] == pts[g.b] and len(groups[pts[g.a]]) > 1:
+        if pts[g.a] == pts[g.b] and groups[pts[g.a]] > 1:
             h2h[g.a] += game_points(g, 0)
             h2h[g.b] += game_points(g, 1)
 
-    def key(e: int) -> tuple[int, int, Fraction, int]:
-        return (pts[e], h2h[e], sb[e], margin[e])
+    def key(e: int) -> tuple[int, int, int, int]:
+        return (pts[e], h2h[e], sb2[e], margin[e])
 
     order = sorted(entries, key=key, reverse=True)  # sorted() is stable: ties keep seat order
-    scores: list[Score] = []
     keys = [key(e) for e in order]
+    # equal keys are adjacent once sorted: each shares the rank of the first of its run
+    first = [0] * len(order)
+    for i in range(1, len(order)):
+        first[i] = first[i - 1] if keys[i] == keys[i - 1] else i
+    count = Counter(keys)
+    scores: list[Score] = []
     for i, e in enumerate(order):
-        rank = 1 + next(j for j in range(len(order)) if keys[j] == keys[i])
-        shared = keys.count(keys[i]) > 1
         scores.append(Score(
-            entry=e, rank=rank, played=wins[e] + draws[e] + losses[e], wins=wins[e],
+            entry=e, rank=1 + first[i], played=wins[e] + draws[e] + losses[e], wins=wins[e],
             draws=draws[e], losses=losses[e], byes=(byes or {}).get(e, 0), points=pts[e],
-            head_to_head=h2h[e], sonneborn_berger=sb[e], hp_margin=margin[e], shared=shared,
+            head_to_head=h2h[e], sonneborn_berger=Fraction(sb2[e], 2), hp_margin=margin[e],
+            shared=count[keys[i]] > 1,
         ))
     return scores
 
