@@ -176,7 +176,8 @@ def event_line(event: object, names: Mapping[str, str], lang: str,
 def state_line(state: UnitState, name: str, max_hp: int, lang: str,
                rename: Rename = _same) -> StateLine:
     """The state line of a unit after a turn (rules §3) under its display ``name``."""
-    shown = replace(state, name=name, actions=tuple(rename(x) for x in state.actions))
+    shown = state if name == state.name and rename is _same else \
+        replace(state, name=name, actions=tuple(rename(x) for x in state.actions))
     return StateLine(name, format_state(shown, lang), state.hp, max_hp, not state.dead,
                      state.dead)
 
