@@ -497,13 +497,24 @@ def _renew_play(session: Session, league_id: int) -> None:
                             + dt.timedelta(seconds=PLAY_LEASE_S)))
 
 
+#: how much lower the CPU priority of round workers is than the parent's (``os.nice``)
+WORKER_NICENESS = 10
+
+
 def _pool_init() -> None:
     """Worker processes of a round die with their parent (Linux ``PR_SET_PDEATHSIG``): an
     orphaned worker of a killed ``serve`` ends silently instead of printing BrokenPipe
-    tracebacks (issue 9.7); SIGINT is left to the parent."""
+    tracebacks (issue 9.7); SIGINT is left to the parent. Workers run at a lower CPU priority
+    (``nice`` +:data:`WORKER_NICENESS`): the parent, which stores and closes the rounds in
+    order, and the database server are the critical path; the workers compute ahead of them
+    and fill the CPU time they leave."""
     import signal
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        os.nice(WORKER_NICENESS)
+    except OSError:
+        pass
     try:
         import ctypes
 
