@@ -152,6 +152,14 @@ _UTF8_B = Charset("utf-8")
 _UTF8_B.header_encoding = BASE64
 
 
+def _one_line(value: str) -> str:
+    """``value`` with its line breaks (CR, LF, CRLF and the other ``str.splitlines`` breaks)
+    turned into spaces: a header field value is one logical line (RFC 5322 §2.2), and a break
+    inside one would end the header or start a forged field (``Bcc:``)."""
+    lines = value.splitlines()
+    return " ".join(lines) if len(lines) > 1 or value.endswith(("\n", "\r")) else value
+
+
 def _body_charset(text: str, charset: str = "utf-8") -> Charset:
     """The :class:`email.charset.Charset` a text part of ``text`` is written in: 7bit for ASCII
     lines of at most 998 octets (RFC 5321 §4.5.3.1.6), else quoted-printable when it is the
@@ -184,12 +192,17 @@ class _FastCharset(Charset):
 class _Compat32(Compat32):
     """``email.policy.compat32`` that writes a short one-line ASCII header field as it is
     instead of passing it through ``email.header.Header`` (which would fold it to the same
-    bytes, at ten times the cost); every other field is folded by compat32 (RFC 5322 §2.2.3)."""
+    bytes, at ten times the cost), and one with a word too long to fold before unfolded;
+    every other field is folded by compat32 (RFC 5322 §2.2.3)."""
 
     def _fold(self, name: str, value: Any, sanitize: bool) -> str:
         if isinstance(value, str) and value.isascii() and "\n" not in value \
-                and "\r" not in value and len(name) + len(value) < 76:
-            return f"{name}: {value}{self.linesep}"
+                and "\r" not in value:
+            width = len(name) + 2 + len(value)
+            if width <= 78 or (width <= 998 and max(map(len, value.split())) > 70):
+                # short, or a word too long to fold before: one line (at most 998 characters,
+                # RFC 5322 §2.1.1), not an empty first line that unfolds to a leading space
+                return f"{name}: {value}{self.linesep}"
         return super()._fold(name, value, sanitize)  # type: ignore[no-any-return, misc]
 
 
@@ -232,7 +245,8 @@ def shared_bytes(
     they are given without re-parsing every header into objects: a third of the time of an
     ``EmailMessage`` built with ``set_content`` (issue 9: a 4,950-battle league builds 7,450 such
     messages). Non-ASCII display names and subjects are RFC 2047 encoded words
-    (``email.header.Header``, folded at 78 characters, RFC 5322 §2.1.1).
+    (``email.header.Header``, folded at 78 characters, RFC 5322 §2.1.1); a line break in either
+    becomes a space (:func:`_one_line`: no field can be forged through a subject).
 
     For ISO-2022-JP the text and the subject first go through :func:`to_jis` (``—`` becomes
     ``―``, ``－`` becomes ``−``, …); only what still cannot be encoded falls back to UTF-8 (the
@@ -240,8 +254,9 @@ def shared_bytes(
     ``ValueError`` for a sender address that cannot be parsed.
     """
     addr = sender_address(sender)
+    subject, sender_name = _one_line(subject), _one_line(sender_name)
     jis = charset.lower() in ("iso-2022-jp", "jis")
-    subject_header: Header
+    subject_header: Header | str
     if jis and not subject.isascii():
         bad = _unencodable(to_jis(subject))
         if bad:
@@ -256,7 +271,7 @@ def shared_bytes(
         # between two encoded words on the fold (RFC 2047 §6.2; "ヌト —" came back as "ヌト—")
         subject_header = Header(subject, _UTF8_B, header_name="Subject")
     else:
-        subject_header = Header(subject, header_name="Subject")
+        subject_header = subject  # folded by _Compat32._fold
     if jis:
         mapped = to_jis(text)
         bad = _unencodable(mapped)

@@ -64,3 +64,17 @@ def test_equal_messages_are_equal_bytes() -> None:
     kw = dict(sender="tourney@example.net", subject="s", text="a\n", html="<p>a</p>", now=NOW)
     assert compose.shared_bytes(**kw) == compose.shared_bytes(**kw)  # type: ignore[arg-type]
     assert io.BytesIO(compose.shared_bytes(**kw)).read().count(b"--=_") == 3  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("subject", ["hello\nBcc: victim@example.com", "a\r\nb", "a\rb", "a\nb\n",
+                                     "日本\n語", "x" * 100 + "\nBcc: v@example.com", "a\u2028b"])
+def test_a_line_break_in_a_subject_or_name_forges_no_field(subject: str) -> None:
+    msg = compose.build_message(sender="tourney@example.net", sender_name="Tour\nBcc: v@e.com",
+                                to="p@example.org", subject=subject, text="body\n")
+    raw = msg.as_bytes()
+    back = email.message_from_bytes(raw, policy=email.policy.default)
+    assert back["Bcc"] is None and "Bcc" not in [k for k, _ in back.items()]
+    assert back["Subject"] == " ".join(subject.splitlines())
+    assert back["From"].addresses[0].display_name == "Tour Bcc: v@e.com"
+    assert back.get_body(("plain",)).get_content() == "body\n"  # the header ended where it should
+    assert {"Date", "MIME-Version", "Content-Type", "To", "Message-ID"} <= set(back.keys())
