@@ -41,12 +41,17 @@ log = logging.getLogger(__name__)
 #: ``<left@right>`` of printable ASCII (RFC 5322 §3.6.4 msg-id); linear: no ``<>`` inside
 _MSG_ID = re.compile(r"<([!-;=?-~]{1,900}@[!-;=?-~]{1,900})>")
 _BARE_ID = re.compile(r"[!-;=?-~]{1,900}@[!-;=?-~]{1,900}")
+#: the longest msg-id (with its brackets) threaded under: ``References: <id>`` fits a line
+MAX_ID = 980
 #: msg-ids kept in References (RFC 5322 §3.6.4 allows trimming; the first and the latest stay)
 MAX_REFERENCES = 10
 #: a policy whose raw headers (set with ``set_raw``) are never re-folded: a msg-id longer than
 #: a line (Exchange writes long ones) must not become an RFC 2047 encoded word (CPython treats
 #: In-Reply-To/References as unstructured, gh-100991, and re-folds a long one with encoded words)
 _POLICY = default_policy.clone(refold_source="none")
+#: the same for a mail to an internationalized address: its header fields in UTF-8 (RFC 6532),
+#: never an encoded word inside an addr-spec (RFC 2047 §5)
+_POLICY_UTF8 = _POLICY.clone(utf8=True)
 
 
 def msg_ids(value: str | None) -> list[str]:
@@ -54,14 +59,17 @@ def msg_ids(value: str | None) -> list[str]:
     ``<left@right>`` (a bare ``left@right`` when the header has no bracketed one), in order,
     without repeats. Ids with characters outside printable ASCII (RFC 6532 UTF-8 ids, mojibake)
     are left out: they cannot be written into a 7-bit header without being encoded, and an
-    encoded msg-id is no msg-id. At most the first 4,000 characters are read."""
+    encoded msg-id is no msg-id. So are ids longer than :data:`MAX_ID` characters: written into
+    ``In-Reply-To:`` or ``References:`` they would make a line over 998 octets (RFC 5322
+    §2.1.1), which relays refuse (RFC 5321 §4.5.3.1.6). At most the first 4,000 characters are
+    read."""
     text = (value or "")[:4000]
     found = [f"<{m}>" for m in _MSG_ID.findall(text)]
     if not found and "<" not in text:
         bare = _BARE_ID.search(text.strip())
         if bare is not None and bare.group(0) == text.strip():
             found = [f"<{bare.group(0)}>"]
-    return list(dict.fromkeys(found))
+    return list(dict.fromkeys(m for m in found if len(m) <= MAX_ID))
 
 
 def fold_ids(name: str, ids: Sequence[str]) -> str:
@@ -158,6 +166,16 @@ def _one_line(value: str) -> str:
     inside one would end the header or start a forged field (``Bcc:``)."""
     lines = value.splitlines()
     return " ".join(lines) if len(lines) > 1 or value.endswith(("\n", "\r")) else value
+
+
+def _jis_charset(text: str) -> Charset:
+    """ISO-2022-JP for a text part: 7bit (RFC 1468) when every encoded line has at most 998
+    octets, else base64 (a 7bit line over 998 octets is refused by relays, RFC 2045 §2.7)."""
+    cs = _FastCharset("iso-2022-jp")
+    data = text.encode("iso-2022-jp")
+    if len(data) > 998 and max(map(len, data.split(b"\n"))) > 998:
+        cs.body_encoding = BASE64
+    return cs
 
 
 def _body_charset(text: str, charset: str = "utf-8") -> Charset:
@@ -270,6 +288,10 @@ def shared_bytes(
         # subject folded into ASCII words and encoded words can lose the space that stood
         # between two encoded words on the fold (RFC 2047 §6.2; "ヌト —" came back as "ヌト—")
         subject_header = Header(subject, _UTF8_B, header_name="Subject")
+    elif "=?" in subject:
+        # text that looks like an encoded word is itself encoded (RFC 2047 §5), or readers
+        # would decode the player's literal "=?us-ascii?q?x=0D=0ABcc...?=" into a line break
+        subject_header = Header(subject, _UTF8_B, header_name="Subject")
     else:
         subject_header = subject  # folded by _Compat32._fold
     if jis:
@@ -279,7 +301,7 @@ def shared_bytes(
             log.info("text to %s sent in UTF-8: %r has no ISO-2022-JP form", log_to, bad)
             plain = MIMEText(text, "plain", _body_charset(text))  # type: ignore[arg-type]
         else:
-            plain = MIMEText(mapped, "plain", "iso-2022-jp")  # 7bit ISO-2022-JP (RFC 1468)
+            plain = MIMEText(mapped, "plain", _jis_charset(mapped))  # type: ignore[arg-type]
     else:
         plain = MIMEText(text, "plain", _body_charset(text))  # type: ignore[arg-type]
     if html is not None:
@@ -339,9 +361,10 @@ def build_message(
     raw = shared_bytes(sender=sender, sender_name=sender_name, subject=subject, text=text,
                        html=html, charset=charset, auto_submitted=auto_submitted, now=now,
                        log_to=to)
-    msg = message_from_bytes(raw, _class=EmailMessage, policy=_POLICY)
+    msg = message_from_bytes(raw, _class=EmailMessage,
+                             policy=_POLICY if to.isascii() else _POLICY_UTF8)
     assert isinstance(msg, EmailMessage)
-    msg["To"] = to
+    msg["To"] = to  # an internationalized address as UTF-8 (RFC 6532 §3.2, sent with SMTPUTF8)
     msg["Message-ID"] = make_msgid(domain=sender_address(sender).domain or "localhost")
     parent = msg_ids(in_reply_to)[:1]
     if parent:

@@ -258,6 +258,31 @@ def _header(msg: Message, name: str) -> str:
     return str(value) if value is not None else ""
 
 
+_JIS_WORD = re.compile(r"=\?(?:iso-2022-jp[-0-9]*|cp5022[012]|csiso2022jp)(?:\*[^?]*)?\?[bq]\?", re.I)
+
+
+def _jis_words(msg: Message, name: str) -> str:
+    """Header ``name`` decoded when it has ISO-2022-JP encoded words (RFC 2047, RFC 1468),
+    else ``""``: each word's bytes through :func:`decode_iso2022jp`, so the CP5022x extensions
+    Japanese mailers write in subjects (half-width katakana after ``ESC ( I``, NEC ①) decode
+    as they do in bodies; Python's codec cannot, and ``email`` then keeps the word undecoded.
+    Other words are decoded with their charset (``email.header.decode_header`` parses them)."""
+    from email.header import decode_header
+
+    raw = next((str(v) for k, v in msg.raw_items() if k.lower() == name.lower()), "")
+    if not _JIS_WORD.search(raw[:MAX_HEADER]):
+        return ""
+    out: list[str] = []
+    for chunk, charset in decode_header(" ".join(raw[:MAX_HEADER].split())):
+        if isinstance(chunk, str):
+            out.append(chunk)
+            continue
+        codec = _ALIASES.get((charset or "us-ascii").lower().partition("*")[0], "")
+        out.append(decode_iso2022jp(chunk) if codec == "iso-2022-jp"
+                   else chunk.decode(codec or "latin-1", "replace"))
+    return "".join(out)
+
+
 _SPECIALS = frozenset('()<>[]:;,"\\')
 
 
@@ -653,7 +678,7 @@ def decode_message(raw: bytes, *, max_lines: int = 500, max_bytes: int = 1_000_0
         msg = EmailMessage()
         msg.set_payload(source_bytes.decode("latin-1"))
     try:
-        subject = _header(msg, "Subject")
+        subject = _jis_words(msg, "Subject") or _header(msg, "Subject")
     except Exception:  # noqa: BLE001
         subject = ""
     if "\x1b" in subject:  # raw ISO-2022-JP bytes in a header, not encoded-words

@@ -78,3 +78,45 @@ def test_a_line_break_in_a_subject_or_name_forges_no_field(subject: str) -> None
     assert back["From"].addresses[0].display_name == "Tour Bcc: v@e.com"
     assert back.get_body(("plain",)).get_content() == "body\n"  # the header ended where it should
     assert {"Date", "MIME-Version", "Content-Type", "To", "Message-ID"} <= set(back.keys())
+
+
+def test_a_long_msg_id_threads_nothing_rather_than_break_the_line_limit() -> None:
+    """A Message-ID of 990 characters (folded within 998 octets in the player's mail) would make
+    ``In-Reply-To: <id>`` a line of 1,004 octets, which relays refuse (found by a black-box test:
+    500 Line too long, the reply lost)."""
+    long_id = "<" + "b" * 900 + "@" + "d" * 84 + ".org>"
+    ok_id = "<" + "c" * 900 + "@" + "d" * 60 + ".org>"
+    for parent, threaded in ((long_id, False), (ok_id, True)):
+        raw = compose.build_message(sender="s@example.net", to="p@example.org", subject="Re: x",
+                                    text="t\n", in_reply_to=parent).as_bytes()
+        assert max(map(len, raw.split(b"\n"))) <= 998
+        assert (b"In-Reply-To: " + parent.encode() in raw) is threaded
+
+
+def test_a_jis_line_over_998_octets_goes_base64() -> None:
+    """A 7bit ISO-2022-JP part keeps its lines (RFC 1468); one over 998 octets would be refused
+    (RFC 2045 §2.7), so such a text goes base64, still ISO-2022-JP."""
+    long_line = "お" * 500 + "：１０／１／１／２／" + "あ" * 100 + "\nshort\n"
+    for text, cte in ((long_line, "base64"), ("短い行\n", "7bit")):
+        raw = compose.build_message(sender="s@example.net", to="p@example.org", subject="x",
+                                    text=text, charset="iso-2022-jp").as_bytes()
+        assert max(map(len, raw.split(b"\n"))) <= 998
+        part = email.message_from_bytes(raw, policy=email.policy.default).get_body(("plain",))
+        assert part["Content-Transfer-Encoding"] == cte and part.get_content_charset() == "iso-2022-jp"
+        assert part.get_content() == text
+
+
+def test_an_internationalized_address_is_written_in_utf8_not_encoded_words() -> None:
+    raw = compose.build_message(sender="s@example.net", to="jörg@exämple.org", subject="x",
+                                text="t\n").as_bytes()
+    assert "To: jörg@exämple.org".encode() in raw and b"=?utf-8?q?j" not in raw  # RFC 2047 §5
+
+
+def test_a_literal_encoded_word_in_a_subject_is_encoded_itself() -> None:
+    """RFC 2047 §5: the player's text ``=?us-ascii?q?x=0D=0ABcc...?=`` echoed raw would be decoded
+    by readers into a line break and a Bcc: line."""
+    subject = "Re: check =?us-ascii?q?x=0D=0ABcc=3A_v=40evil.test?="
+    raw = compose.build_message(sender="s@example.net", to="p@example.org", subject=subject,
+                                text="t\n").as_bytes()
+    back = email.message_from_bytes(raw, policy=email.policy.default)
+    assert back["Subject"] == subject

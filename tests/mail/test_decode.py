@@ -160,3 +160,18 @@ def test_a_sheet_nested_too_deep_is_reported_not_read_as_raw_mime() -> None:
         outer.attach(shallow)  # type: ignore[arg-type]
         shallow = outer
     assert "Grisk" in decode_message(shallow.as_bytes()).text  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize(("word", "expected"), [
+    ("=?ISO-2022-JP?B?GyhJQSovOCBDRBsoQg==?=", "ﾁｪｯｸ ﾃﾄ"),  # JIS X 0201 katakana after ESC ( I
+    ("=?iso-2022-jp?b?GyRCLSEbKEI=?= test", "① test"),  # NEC row 13 (CP50220)
+    ("=?ISO-2022-JP?B?GyRCJUEhPCVgGyhC?= =?ISO-2022-JP?B?GyRCJUEhPCVgGyhC?=", "チームチーム"),
+    ("Re: =?utf-8?b?5pel5pys?= x", "Re: 日本 x"),
+])
+def test_iso_2022_jp_subject_words_decode_like_bodies(word: str, expected: str) -> None:
+    """Python's iso-2022-jp codec cannot read the CP5022x extensions Japanese mailers write in
+    subjects, and ``email`` then kept the encoded word as it was (a black-box test: the
+    チェック command in such a subject was missed and the mail taken as an entry)."""
+    raw = (f"From: a@example.org\r\nTo: b@example.org\r\nSubject: {word}\r\n"
+           "Message-ID: <x@example.org>\r\n\r\nbody\r\n").encode()
+    assert decode_message(raw).subject == expected
