@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from app.rules_commands import note_guess, pick_ruleset, ruleset_option
+from app.rules_commands import key_value, note_guess, pick_ruleset, ruleset_option
 
 if TYPE_CHECKING:
     from app.rules.base import Ruleset, Sheet
@@ -106,12 +106,7 @@ def format_options(fmt_name: str, *, points: str | None, rounds: int | None, siz
             raise click.UsageError(f"{flag} is not an option of format {cls.name} "
                                    f"(its options: {', '.join(sorted(known))})")
         opts[key] = value
-    for item in extra:
-        key, sep, value = item.partition("=")
-        if not sep or not key.strip():
-            raise click.BadParameter(f"expected KEY=VALUE, got {item!r}",
-                                     param_hint="--format-option")
-        opts[key.strip()] = value.strip()
+    opts.update(key_value(item, "--format-option") for item in extra)
     return opts
 
 

@@ -1,5 +1,6 @@
 """CLI commands of this part (registered by ``app.cli``): ``amaryllis check SHEET``, and the
-``--ruleset`` choice shared with ``battle`` and ``tournament``.
+``--ruleset`` choice shared with ``battle`` and ``tournament``, and the ``KEY=VALUE`` reading of
+their ``--option``/``--format-option`` flags (:func:`key_value`).
 
 The commands speak only to the :class:`~app.rules.base.Ruleset` interface: ``--ruleset NAME``
 picks one by name or alias; without it the ruleset is guessed from the sheet's notation
@@ -19,6 +20,15 @@ if TYPE_CHECKING:
     from app.rules.base import Ruleset
 
 RULESET_HELP = "ruleset of the sheets, by name or alias (default: guessed from their notation)"
+
+
+def key_value(item: str, param_hint: str) -> tuple[str, str]:
+    """``KEY=VALUE`` as ``(key, value)``, both stripped. Raises ``click.BadParameter`` (naming
+    ``param_hint``, the flag) when there is no ``=`` or the key is empty."""
+    key, sep, value = item.partition("=")
+    if not sep or not key.strip():
+        raise click.BadParameter(f"expected KEY=VALUE, got {item!r}", param_hint=param_hint)
+    return key.strip(), value.strip()
 
 
 def ruleset_option(func: Any) -> Any:

@@ -26,6 +26,7 @@ from app.league.privacy import public_name
 from app.league.standings import Points
 from app.league.timeparse import format_duration, iso, parse_duration, parse_instant
 from app.mail.storable import visible
+from app.rules_commands import key_value
 
 
 def echo(text: str, **kwargs: Any) -> None:
@@ -146,10 +147,8 @@ def read_options(pairs: tuple[str, ...], path: str | None) -> dict[str, Any]:
         except (OSError, tomllib.TOMLDecodeError) as exc:
             raise click.BadParameter(f"{path}: {exc}", param_hint="--options") from exc
     for pair in pairs:
-        key, eq, value = pair.partition("=")
-        if not eq or not key.strip():
-            raise click.BadParameter(f"expected KEY=VALUE, got {pair!r}", param_hint="--option")
-        head, dot, sub = key.strip().partition(".")
+        key, value = key_value(pair, "--option")
+        head, dot, sub = key.partition(".")
         if dot:
             table = options.get(head)
             options[head] = {**(table if isinstance(table, dict) else {}), sub: _option_value(value)}
@@ -270,12 +269,7 @@ def league_create(name: str, entry_deadline: dt.datetime, rounds_every: dt.timed
     for flag, number in (("rounds", rounds), ("size", size), ("updates", updates)):
         if number is not None:
             opts[flag] = str(number)
-    for item in format_option:
-        key, sep, text = item.partition("=")
-        if not sep or not key.strip():
-            raise click.BadParameter(f"expected KEY=VALUE, got {item!r}",
-                                     param_hint="--format-option")
-        opts[key.strip()] = text.strip()
+    opts.update(key_value(item, "--format-option") for item in format_option)
     with _session() as (_s, _f, session):
         league = svc.create_league(session, name, entry_deadline=entry_deadline,
                                    rounds_every=rounds_every,
