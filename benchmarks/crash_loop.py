@@ -66,8 +66,9 @@ def _env(url: str, data: Path, stack: Any) -> dict[str, str]:
     return env
 
 
-def _wait_running(data: Path, proc: subprocess.Popen[bytes], timeout: float) -> None:
-    """Wait until ``serve`` (``proc``) reports running in its heartbeat file, or ``timeout``."""
+def _wait_running(data: Path, proc: subprocess.Popen[Any], timeout: float) -> bool:
+    """Wait until ``serve`` (``proc``) reports running in its heartbeat file
+    (``data/serve-status.json``); False when it exited first or ``timeout`` seconds passed."""
     import json
 
     deadline = time.monotonic() + timeout
@@ -75,10 +76,11 @@ def _wait_running(data: Path, proc: subprocess.Popen[bytes], timeout: float) -> 
         try:
             beat = json.loads((data / "serve-status.json").read_text())
             if beat.get("pid") == proc.pid and beat.get("state") == "running":
-                return
+                return True
         except (OSError, ValueError):
             pass
         time.sleep(0.02)
+    return False
 
 
 def _work_left(factory: Any) -> int:

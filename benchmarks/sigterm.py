@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import argparse
 import datetime as dt
-import json
 import os
 import signal
 import subprocess
@@ -25,6 +24,8 @@ from app.db.session import session_factory, transaction  # noqa: E402
 from app.mail.compose import build_message, enqueue  # noqa: E402
 from tests.servers import FaultySink, FrozenServer  # noqa: E402
 
+from crash_loop import _wait_running  # noqa: E402  (benchmarks/, the script's folder)
+
 
 def _serve(url: str, data: Path, imap: str, smtp: str) -> subprocess.Popen[bytes]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("AMARYLLIS_")}
@@ -33,17 +34,6 @@ def _serve(url: str, data: Path, imap: str, smtp: str) -> subprocess.Popen[bytes
                AMARYLLIS_SMTP_TIMEOUT="3600", AMARYLLIS_SEND_INTERVAL="0.2")
     return subprocess.Popen([sys.executable, "-m", "app.cli", "serve"], env=env, cwd=ROOT,
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-
-
-def _running(data: Path, proc: subprocess.Popen[bytes]) -> None:
-    while proc.poll() is None:
-        try:
-            beat = json.loads((data / "serve-status.json").read_text())
-            if beat["pid"] == proc.pid and beat["state"] == "running":
-                return
-        except (OSError, ValueError, KeyError):
-            pass
-        time.sleep(0.02)
 
 
 def _stop(proc: subprocess.Popen[bytes]) -> float:
@@ -69,12 +59,12 @@ def one(state: str) -> float:
         if state == "frozen":
             with FrozenServer("silent") as imap, FrozenServer("smtp") as relay:
                 proc = _serve(url, data, f"imap://u:p@127.0.0.1:{imap.port}/INBOX", relay.url)
-                _running(data, proc)
+                _wait_running(data, proc, 600)
                 time.sleep(1.5)
                 return _stop(proc)
         with FaultySink() as sink:
             proc = _serve(url, data, "imap://u:p@127.0.0.1:9/INBOX", sink.url)
-            _running(data, proc)
+            _wait_running(data, proc, 600)
             if state == "outbox":
                 sink.wait_for(50, timeout=120)
             else:

@@ -20,9 +20,8 @@ from sqlalchemy import func, select
 from app.db.models import OutboxMessage
 from app.db.session import transaction
 from app.mail.compose import build_message, enqueue
+from tests.faults.helpers import ROOT, crash_loop_module
 from tests.servers import FaultySink, FrozenServer
-
-ROOT = Path(__file__).resolve().parents[2]
 
 
 def _serve(url: str, data: Path, imap_url: str, smtp_url: str) -> subprocess.Popen[str]:
@@ -36,16 +35,10 @@ def _serve(url: str, data: Path, imap_url: str, smtp_url: str) -> subprocess.Pop
 
 
 def _running(data: Path, proc: subprocess.Popen[str]) -> None:
-    for _ in range(3000):
-        assert proc.poll() is None, proc.communicate()[1][-3000:]
-        try:
-            beat = json.loads((data / "serve-status.json").read_text())
-            if beat["pid"] == proc.pid and beat["state"] == "running":
-                return
-        except (OSError, ValueError, KeyError):
-            pass
-        time.sleep(0.02)
-    raise AssertionError("serve did not report running")
+    if not crash_loop_module()._wait_running(data, proc, 60):
+        if proc.poll() is None:
+            proc.kill()
+        raise AssertionError(f"serve did not report running: {proc.communicate()[1][-3000:]}")
 
 
 def _stop(proc: subprocess.Popen[str]) -> list[str]:
