@@ -30,25 +30,11 @@ from sqlalchemy import func, select
 from app.db.models import Entry, InboundMessage, OutboxMessage
 from app.db.session import transaction
 from app.league import service as svc
-from tests.faults.helpers import ROOT, crash_loop_module
+from tests.faults.helpers import ROOT, WAIT, crash_loop_module, until
 from tests.servers import Dovecot, SmtpSink, dovecot_available, imap_append, imap_list
 from tests.services import skip_or_fail
 
 FIRST, WHILE_DOWN, AFTER = 260, 20, 20  # FETCH_BATCH is 250: the first pass takes two batches
-WAIT = 300.0  # seconds before a condition that never comes fails the test (a busy CI machine)
-
-
-def _until(condition, what: str, proc: subprocess.Popen[bytes], log: Path,  # type: ignore[no-untyped-def]
-           timeout: float = WAIT) -> None:
-    """Poll ``condition()`` until true; fail with ``what`` after ``timeout`` or if serve exits."""
-    deadline = time.monotonic() + timeout
-    while not condition():
-        assert proc.poll() is None, f"serve exited ({proc.returncode}) waiting for {what}:\n" \
-            + log.read_text(errors="replace")[-3000:]
-        assert time.monotonic() < deadline, f"still waiting for {what} after {timeout} s"
-        time.sleep(0.005)
-
-
 def _events(log: Path) -> list[dict]:
     out = []
     for line in log.read_text(errors="replace").splitlines():
@@ -100,7 +86,7 @@ def test_dovecot_killed_and_restarted_under_serve_loses_and_repeats_nothing(db, 
                 with factory() as s:
                     return s.scalar(select(func.count()).select_from(InboundMessage)) or 0
 
-            _until(lambda: stored() > 0, "the first stored batch", proc, log)
+            until(lambda: stored() > 0, "the first stored batch", proc, log)
             dc.kill()  # mid-run: between storing a batch and marking it, or in the next batch
             seen = _maildir_seen(dc.maildir(user))  # frozen now: nobody can flag anything
             with factory() as s:
@@ -113,7 +99,7 @@ def test_dovecot_killed_and_restarted_under_serve_loses_and_repeats_nothing(db, 
                 return [e for e in _events(log)
                         if e.get("event") == "unit_failed" and e.get("worker") == "poller"]
 
-            _until(lambda: len(poller_failures()) >= 1, "the poll cut by the kill to fail", proc, log)
+            until(lambda: len(poller_failures()) >= 1, "the poll cut by the kill to fail", proc, log)
             at_kill = stored()  # what the cut poll had stored (a batch fetched before the kill too)
             for n in range(FIRST, FIRST + WHILE_DOWN):  # an MDA delivers while IMAP is down
                 folder = dc.maildir(user)
@@ -121,17 +107,17 @@ def test_dovecot_killed_and_restarted_under_serve_loses_and_repeats_nothing(db, 
                 tmp.write_bytes(h._entry(n, "tourney@localhost").as_bytes())
                 shutil.chown(tmp, "dovecot", "dovecot")
                 os.rename(tmp, folder / "new" / tmp.name)
-            _until(lambda: len(poller_failures()) >= 3, "three failed polls while IMAP is down",
+            until(lambda: len(poller_failures()) >= 3, "three failed polls while IMAP is down",
                    proc, log)
             # the mails stored before the kill are answered without IMAP
-            _until(lambda: len({m.rcpt_tos[0] for m in sink.messages}) >= at_kill,
+            until(lambda: len({m.rcpt_tos[0] for m in sink.messages}) >= at_kill,
                    f"the replies to the {at_kill} mails stored before the kill", proc, log)
             answered_down = {m.rcpt_tos[0] for m in sink.messages}
             assert stored() == at_kill  # nothing stored while the server was away
             dc.start()  # same ports, same mail store
             for n in range(FIRST + WHILE_DOWN, total):
                 dc.lmtp_deliver(h._entry(n, "tourney@localhost").as_bytes(), user.address)
-            _until(lambda: {m.rcpt_tos[0] for m in sink.messages} >= expected
+            until(lambda: {m.rcpt_tos[0] for m in sink.messages} >= expected
                    and h._work_left(factory) == 0, f"replies to all {total} mails", proc, log)
             time.sleep(1.0)  # a duplicate would show up now
             assert proc.poll() is None  # one serve process through the whole outage

@@ -34,14 +34,13 @@ from sqlalchemy.pool import NullPool
 from app.db.models import Battle, Entry, League, OutboxMessage, Player, Round
 from app.db.session import session_factory, transaction
 from app.league import service as svc
-from tests.faults.helpers import ROOT, crash_loop_module
+from tests.faults.helpers import ROOT, WAIT, crash_loop_module, until
 from tests.league.helpers import fill_league
 from tests.mail.conftest import make_settings
 from tests.servers import PrivatePostgres, SmtpSink, free_port, private_postgres_available
 from tests.services import skip_or_fail
 
 PLAYERS, ROUNDS, BATTLES = 16, 15, 120
-WAIT = 300.0  # seconds before a condition that never comes fails the test (a busy CI machine)
 
 
 def _setup(url: str, data: Path, closed_at: dt.datetime) -> None:
@@ -77,15 +76,6 @@ def _league(url: str) -> dict:
         engine.dispose()
     return {"battles": battles, "rounds": rounds, "state": state, "standings": standings,
             "outbox": outbox}
-
-
-def _until(condition, what: str, proc: subprocess.Popen[bytes], log: Path) -> None:  # type: ignore[no-untyped-def]
-    deadline = time.monotonic() + WAIT
-    while not condition():
-        assert proc.poll() is None, f"serve exited ({proc.returncode}) waiting for {what}:\n" \
-            + log.read_text(errors="replace")[-3000:]
-        assert time.monotonic() < deadline, f"still waiting for {what} after {WAIT} s"
-        time.sleep(0.01)
 
 
 def _count(engine, query) -> int:  # type: ignore[no-untyped-def]
@@ -127,12 +117,12 @@ def test_postgres_restarted_mid_round_and_mid_send_changes_nothing(tmp_path, mod
             h._wait_running(tmp_path / "data", proc, WAIT)
             done_battles = select(func.count()).select_from(Battle).where(Battle.state == "done")
             # 1: mid-round: rounds 1-5 stored and half of round 6 (8 battles a round)
-            _until(lambda: _count(engine, done_battles) >= 5 * 8 + 4, "44 battles", proc, log)
+            until(lambda: _count(engine, done_battles) >= 5 * 8 + 4, "44 battles", proc, log)
             pg.restart(mode)
             at_first = _count(engine, done_battles)
             round_6 = _count(engine, select(func.count()).select_from(Battle).join(Round).where(
                 Round.number == 6, Battle.state == "done"))
-            _until(lambda: len(sink.messages) >= len(expected["outbox"]) // 2,
+            until(lambda: len(sink.messages) >= len(expected["outbox"]) // 2,
                    "half of the mails sent", proc, log)
             pg.restart(mode)  # 2: mid-send
             at_second = len(sink.messages)
@@ -140,7 +130,7 @@ def test_postgres_restarted_mid_round_and_mid_send_changes_nothing(tmp_path, mod
                 OutboxMessage.status == "sent")
             other_rows = select(func.count()).select_from(OutboxMessage).where(
                 OutboxMessage.status != "sent")
-            _until(lambda: _count(engine, sent_rows) >= len(expected["outbox"])
+            until(lambda: _count(engine, sent_rows) >= len(expected["outbox"])
                    and _count(engine, other_rows) == 0, "every mail sent", proc, log)
             time.sleep(1.0)  # a duplicate would show up now
             assert proc.poll() is None  # one serve process through both restarts
