@@ -217,7 +217,7 @@ class _Compat32(Compat32):
         if isinstance(value, str) and value.isascii() and "\n" not in value \
                 and "\r" not in value:
             width = len(name) + 2 + len(value)
-            if width <= 78 or (width <= 998 and max(map(len, value.split())) > 70):
+            if width <= 78 or (width <= 998 and max(map(len, value.split()), default=0) > 70):
                 # short, or a word too long to fold before: one line (at most 998 characters,
                 # RFC 5322 §2.1.1), not an empty first line that unfolds to a leading space
                 return f"{name}: {value}{self.linesep}"

@@ -120,3 +120,11 @@ def test_a_literal_encoded_word_in_a_subject_is_encoded_itself() -> None:
                                 text="t\n").as_bytes()
     back = email.message_from_bytes(raw, policy=email.policy.default)
     assert back["Subject"] == subject
+
+
+def test_a_subject_of_spaces_only_is_written() -> None:
+    """A long whitespace-only subject has no word to measure (max() of nothing raised)."""
+    raw = compose.build_message(sender="s@example.net", to="p@example.org", subject=" " * 120,
+                                text="t\n").as_bytes()
+    assert max(map(len, raw.split(b"\n"))) <= 998
+    assert email.message_from_bytes(raw, policy=email.policy.default)["Subject"].strip() == ""
