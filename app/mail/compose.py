@@ -123,15 +123,23 @@ def to_jis(text: str) -> str:
     everything JIS X 0208 can show (RFC 1468). Characters with no JIS equivalent are left as they
     are. Never raises."""
     out = text.translate(JIS_EQUIVALENTS)
-    if any("\uff61" <= ch <= "\uff9f" for ch in out):
+    if _HALF_WIDTH_KANA.search(out):
         out = "".join(unicodedata.normalize("NFKC", ch) if "\uff61" <= ch <= "\uff9f" else ch
                       for ch in out)
         out = unicodedata.normalize("NFC", out)  # カ + ゛ -> ガ
     return out
 
 
+_HALF_WIDTH_KANA = re.compile("[\uff61-\uff9f]")
+
+
 def _unencodable(text: str) -> str:
     """The characters of ``text`` that ISO-2022-JP cannot hold (``""`` when there are none)."""
+    try:
+        text.encode("iso-2022-jp")
+        return ""
+    except UnicodeEncodeError:
+        pass
     bad = []
     for ch in dict.fromkeys(text):
         try:
@@ -235,7 +243,11 @@ class _Generator(BytesGenerator):
 
     def _write_lines(self, lines: str) -> None:
         if lines:
-            self.write(_LINE_END.sub(self._NL, lines))  # type: ignore[attr-defined]
+            nl = self._NL  # type: ignore[attr-defined]
+            if nl == "\n" and "\r" not in lines:
+                self.write(lines)  # already in the policy's line ends (the encoders write "\n")
+            else:
+                self.write(_LINE_END.sub(nl, lines))
 
 
 _LINE_END = re.compile(r"\r\n|\r|\n")
