@@ -36,6 +36,8 @@ JA: dict[str | tuple[str, str], str | tuple[str, ...]] = {
     ("result letter", "D"): "分",
     "Disqualified (their games do not count):": "失格（対戦は数えません）：",
     "Draw": "引き分け",
+    "No action; the states stay as above.": "行動なし。状態は上のとおり。",
+    "Turns %(first)s–%(last)s": "第%(first)s〜%(last)sターン",
     "Draws": "引き分け",
     "Due": "予定",
     "English notation": "英語表記",

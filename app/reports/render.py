@@ -24,8 +24,10 @@ FORMATS = {"text": "txt", "html": "html"}
 def environment(lang: str = "ja") -> Environment:
     """The Jinja ``Environment`` of the mails and reports in ``lang`` (``StrictUndefined``;
     autoescape for ``*.html`` only; trailing newlines kept; the catalog of ``lang`` installed,
-    ``lang`` a global). Raises ``ValueError`` for an unknown language."""
-    return i18n.environment(lang, kind="text", name="mail")
+    ``lang`` and :func:`app.reports.layout.turn_blocks` globals). Raises ``ValueError`` for an unknown language."""
+    from app.reports.layout import turn_blocks
+
+    return i18n.environment(lang, kind="text", name="mail", globals={"turn_blocks": turn_blocks})
 
 
 def template_name(name: str, lang: str, fmt: str) -> str:

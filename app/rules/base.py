@@ -238,6 +238,14 @@ class StateLine:
     alive: bool = True
     exited: bool = False
 
+    @property
+    def percent(self) -> int:
+        """The HP bar's filled part: ``hp`` in whole percent of ``max_hp``, 0 at or below 0 HP
+        (and for a ``max_hp`` of 0), 100 at or above ``max_hp``."""
+        if self.max_hp <= 0 or self.hp <= 0:
+            return 0
+        return 100 if self.hp >= self.max_hp else self.hp * 100 // self.max_hp
+
 
 @dataclass(frozen=True, slots=True)
 class ReportTurn:

