@@ -80,3 +80,19 @@ def test_a_body_is_stored_once_and_pruned_after_the_retention(factory: sessionma
         assert s.scalar(select(func.count()).select_from(OutboxBody)) == 0
         assert {(r.content_pruned, r.raw) for r in s.scalars(select(OutboxMessage))} == {(True, b"")}
         assert queue_copies(s, copies, kind="standings", now=T0, **BODY) == 0  # keys still guard
+
+
+def test_bulk_rows_take_the_column_defaults(factory: sessionmaker[Session]) -> None:
+    """Rows queued in bulk (one COPY on PostgreSQL, one executemany elsewhere) are ready to
+    send as a row queued one at a time is: queued, no attempt, due now, ids in order."""
+    copies = [Copy(f"d:{i}", f"p{i}@example.org") for i in range(30)]
+    with transaction(factory) as s:
+        assert queue_copies(s, copies, kind="report", now=T0, **BODY) == 30
+    with transaction(factory) as s:
+        rows = list(s.scalars(select(OutboxMessage).order_by(OutboxMessage.id)))
+        assert [r.dedupe_key for r in rows] == [c.key for c in copies]
+        for r in rows:
+            assert (r.status, r.attempts, r.content_pruned, r.kind) == ("queued", 0, False, "report")
+            assert r.next_attempt_at is not None and r.created_at is not None
+            assert r.lease_owner is None and r.sent_at is None and r.inbound_id is None
+            assert r.body_sha256 == rows[0].body_sha256 and r.raw.endswith(b"\n")
