@@ -76,7 +76,7 @@ def run(url: str, n: int, profile: bool) -> dict[str, float]:
     played = svc.run_round(factory, settings, "Bench", all_rounds=True, now=deadline)
     if prof:
         prof.disable()
-        pstats.Stats(prof).sort_stats("cumulative").print_stats(30)
+        pstats.Stats(prof).sort_stats(os.environ.get("AMARYLLIS_BENCH_SORT", "cumulative")).print_stats(30)
     times["rounds"] = time.perf_counter() - t
     t = time.perf_counter()
     with transaction(factory) as s:

@@ -23,10 +23,11 @@ import datetime as dt
 from collections.abc import Iterable
 from typing import Any
 
-from sqlalchemy import func, insert, select
+from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from app.db.models import Battle, Entry, League, Round, SheetVersion
+from app.db.session import bulk_insert
 from app.formats import Finished, Format, NotYet, Pairing, Result, RoundPairings, find_format
 from app.formats import Round as FRound
 
@@ -122,7 +123,19 @@ def store_round(session: Session, league: League, answer: RoundPairings, *,
     """Store the format's pairings as round ``answer.round``: the round row and one battle row
     per board, each side's active sheet fixed; a bye board is stored done (``reason`` bye).
     Raises ``ValueError`` when a paired entry has no active sheet."""
-    eids = {e for p in answer.pairings for e in (p.a, p.b) if e is not None}
+    return store_rounds(session, league, [(answer, scheduled_at)], now=now)[0]
+
+
+def store_rounds(session: Session, league: League,
+                 answers: list[tuple[RoundPairings, dt.datetime | None]], *,
+                 now: dt.datetime) -> list[Round]:
+    """:func:`store_round` for several rounds at once (``(pairings, scheduled_at)`` each, in
+    order): one query for the active sheets, the round rows in one flush, every battle row in
+    one bulk insert (``app.db.session.bulk_insert``: a round robin's whole Berger table of
+    4,950 battles at 100 entries). Returns the rounds in the order given. Raises
+    ``ValueError`` when a paired entry has no active sheet."""
+    eids = {e for answer, _ in answers for p in answer.pairings for e in (p.a, p.b)
+            if e is not None}
     sheets: dict[int, int] = {}
     if eids:
         for eid, sid in session.execute(select(SheetVersion.entry_id, SheetVersion.id)
@@ -132,20 +145,19 @@ def store_round(session: Session, league: League, answer: RoundPairings, *,
     missing = sorted(eids - set(sheets))
     if missing:
         raise ValueError(f"entries {missing} have no active sheet")
-    rnd = Round(league_id=league.id, number=answer.round, state="scheduled",
-                scheduled_at=scheduled_at, note=answer.note)
-    session.add(rnd)
+    rounds = [Round(league_id=league.id, number=answer.round, state="scheduled",
+                    scheduled_at=at, note=answer.note) for answer, at in answers]
+    session.add_all(rounds)
     session.flush()
     rows = [dict(round_id=rnd.id, board=p.board, entry_a_id=p.a, entry_b_id=p.b,
                  sheet_a_id=sheets[p.a], sheet_b_id=sheets[p.b] if p.b is not None else None,
                  state="pending" if p.b is not None else "done",
                  reason=None if p.b is not None else "bye", winner=None,
                  fought_at=None if p.b is not None else now)
-            for p in answer.pairings]
-    if rows:
-        session.execute(insert(Battle), rows)
+            for rnd, (answer, _) in zip(rounds, answers) for p in answer.pairings]
+    bulk_insert(session, Battle, rows)
     session.flush()
-    return rnd
+    return rounds
 
 
 def advance(session: Session, league: League, *, scheduled_at: dt.datetime | None,

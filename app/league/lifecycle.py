@@ -21,6 +21,7 @@ from app.db.models import (
     Entry,
     League,
     Round,
+    SheetVersion,
 )
 from app.db.session import transaction
 from app.league.cast import _lock_league
@@ -197,7 +198,7 @@ def close_entries(session: Session, league: League, *, now: dt.datetime,
         raise BadState(f"league {league.name!r} is a hill: it is always open", "hill")
     from app.formats import RoundPairings
     from app.formats.round_robin import RoundRobin
-    from app.league.formats import advance, format_of, store_round
+    from app.league.formats import advance, format_of, store_rounds
     from app.league.ownership import expire_pending
 
     expire_pending(session, league, now)  # no replacement or withdrawal waits past the close
@@ -205,7 +206,10 @@ def close_entries(session: Session, league: League, *, now: dt.datetime,
         select(Entry).where(Entry.league_id == league.id, Entry.status == "active")
         .order_by(Entry.id)
     ).all()
-    seated: list[Entry] = [e for e in entries if active_sheet(session, e) is not None]
+    with_sheet = set(session.scalars(select(SheetVersion.entry_id).where(
+        SheetVersion.entry_id.in_([e.id for e in entries]), SheetVersion.active))) \
+        if entries else set()
+    seated: list[Entry] = [e for e in entries if e.id in with_sheet]
     for seat, e in enumerate(seated):
         e.seat = seat
     session.flush()
@@ -216,6 +220,7 @@ def close_entries(session: Session, league: League, *, now: dt.datetime,
         # pairs them (round k is what next_round answers after k - 1 rounds: tests/league)
         ids = [e.id for e in seated]
         first: Round | str = "too-few-entries"
+        table: list[tuple[RoundPairings, dt.datetime | None]] = []
         for k in range(1, fmt.rounds_planned(len(ids)) + 1 if len(ids) >= 2 else 1):
             try:
                 at = (now + (k - 1) * every) if every else None
@@ -224,9 +229,9 @@ def close_entries(session: Session, league: League, *, now: dt.datetime,
                                f"year 9999 (rounds every "
                                f"{format_duration(league.rounds_every_s or 0)})",
                                "bad-interval") from None
-            rnd = store_round(session, league, RoundPairings(k, fmt.round_pairings(ids, k)),
-                              scheduled_at=at, now=now)
-            first = rnd if k == 1 else first
+            table.append((RoundPairings(k, fmt.round_pairings(ids, k)), at))
+        if table:  # every round in one go: one sheet query, one bulk insert of the battles
+            first = store_rounds(session, league, table, now=now)[0]
     else:
         first = advance(session, league, scheduled_at=now if every else None, now=now)
     league.state = "finished" if isinstance(first, str) else "closed"

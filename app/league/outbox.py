@@ -23,10 +23,11 @@ from dataclasses import dataclass
 from email.utils import make_msgid
 from typing import Any
 
-from sqlalchemy import insert, select
+from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from app.db.models import OutboxBody, OutboxMessage
+from app.db.session import bulk_insert
 
 _PER_RECIPIENT = ("To", "Message-ID", "In-Reply-To", "References")
 
@@ -162,38 +163,10 @@ def queue_copies(session: Session, copies: list[Copy], *, kind: str, now: dt.dat
 
 def insert_rows(session: Session, rows: list[dict[str, Any]]) -> None:
     """Insert outbox rows built by :func:`build_rows` (their bodies first, each once:
-    :func:`store_bodies`; then the rows: one ``COPY`` on PostgreSQL with psycopg,
-    :func:`copy_rows`; else one executemany). A dedupe key queued before raises
+    :func:`store_bodies`; then the rows: one ``COPY`` on PostgreSQL,
+    :func:`app.db.session.bulk_insert`; else one executemany). A dedupe key queued before raises
     ``IntegrityError`` either way (callers skip those keys first: :func:`existing_keys`)."""
     if rows:
         rows = [dict(r) for r in rows]
         store_bodies(session, rows)
-        if not copy_rows(session, OutboxMessage.__table__, rows):
-            session.execute(insert(OutboxMessage), rows)
-
-
-def copy_rows(session: Session, table: Any, rows: list[dict[str, Any]]) -> bool:
-    """Insert ``rows`` (column values; every row the same columns) into ``table`` with one
-    ``COPY ... FROM STDIN`` in the session's transaction when the session is on PostgreSQL
-    through psycopg 3 (``Cursor.copy``: a fifth of the time of a multi-row ``INSERT`` for
-    20,000 outbox rows). Columns the rows do not set take their Python-side defaults
-    (SQLAlchemy ``default=``, evaluated once for the batch) or the server's (the id). Returns
-    False, inserting nothing, on any other database or driver."""
-    connection = session.connection()
-    if connection.dialect.name != "postgresql" or connection.dialect.driver != "psycopg":
-        return False
-    session.flush()  # the ORM's pending rows first, as a Core insert would autoflush
-    names = list(rows[0])
-    defaults = {}
-    for column in table.columns:
-        d = column.default
-        if column.name not in rows[0] and d is not None and (d.is_scalar or d.is_callable):
-            defaults[column.name] = d.arg(None) if d.is_callable else d.arg
-    columns = names + list(defaults)
-    quoted = ", ".join(connection.dialect.identifier_preparer.quote(c) for c in columns)
-    extra = tuple(defaults.values())
-    cursor = connection.connection.driver_connection.cursor()  # type: ignore[union-attr]
-    with cursor.copy(f"COPY {table.name} ({quoted}) FROM STDIN") as copy:
-        for row in rows:
-            copy.write_row(tuple(row[n] for n in names) + extra)
-    return True
+        bulk_insert(session, OutboxMessage, rows)

@@ -12,12 +12,11 @@ against oneself (one player with two entries) is not rated.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import cast
-
-from sqlalchemy import Table, func, insert, select
+from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from app.db.models import Battle, Entry, League, RatingChange, Round
+from app.db.session import bulk_insert
 from app.formats.ratings import RatedGame, Rating, RatingPeriod, rate_periods
 
 
@@ -101,8 +100,8 @@ def rate_round(session: Session, league: League, rnd: Round) -> int:
                            mu_before=c.before.mu, sigma_before=c.before.sigma,
                            mu=c.after.mu, sigma=c.after.sigma, games=c.games,
                            wins=c.wins, draws=c.draws, losses=c.losses))
-    if values:  # one executemany (Core: no ORM objects to build), ids in player order
-        session.execute(insert(cast(Table, RatingChange.__table__)), values)
+    # one COPY on PostgreSQL, one executemany elsewhere (Core: no ORM objects), ids in player order
+    bulk_insert(session, RatingChange, values)
     return len(values)
 
 

@@ -41,7 +41,7 @@ def _games(session: Session, league: League, upto_round: int | None) -> tuple[
     game = st.GameResult
     if session.autoflush:  # as an ORM query would: the battles as changed in this session
         session.flush()
-    for a, b, w, ha, hb, margin in session.connection().execute(q):
+    for a, b, w, ha, hb, margin in session.connection().execute(q).all():  # one fetchall
         if b is None:
             byes[a] = byes.get(a, 0) + 1
         else:  # Integer columns: ints or None
