@@ -69,8 +69,10 @@ def seat_order(session: Session, league: League) -> list[Entry]:
                                 .order_by(Entry.seat, Entry.id)))
 
 
-def result_of(b: Battle, active: set[int]) -> Result | None:
-    """The format's :class:`Result` of a stored battle (see the module docstring)."""
+def result_of(b: Any, active: set[int]) -> Result | None:
+    """The format's :class:`Result` of a stored battle (see the module docstring): ``b`` a
+    :class:`Battle` or a row with its ``entry_a_id``, ``entry_b_id``, ``state``, ``winner``,
+    ``hp_a`` and ``hp_b``."""
     if b.entry_b_id is None:
         return None
     if b.state == "done":
@@ -86,12 +88,16 @@ def history_of(session: Session, league: League, *, upto: int | None = None,
     """The rounds stored so far (up to round ``upto``) as the format's history."""
     if active is None:
         active = {e.id for e in seat_order(session, league) if e.status == "active"}
-    q = (select(Round.number, Battle).join(Battle, Battle.round_id == Round.id)
+    # the columns a result needs, not whole battles (their JSON outcome and final state)
+    q = (select(Round.number, Battle.board, Battle.entry_a_id, Battle.entry_b_id, Battle.state,
+                Battle.winner, Battle.hp_a, Battle.hp_b)
+         .join(Battle, Battle.round_id == Round.id)
          .where(Round.league_id == league.id).order_by(Round.number, Battle.board))
     if upto is not None:
         q = q.where(Round.number <= upto)
     by_round: dict[int, list[tuple[Pairing, Result | None]]] = {}
-    for number, b in session.execute(q):
+    for b in session.execute(q).all():
+        number = b.number
         by_round.setdefault(number, []).append(
             (Pairing(b.board, b.entry_a_id, b.entry_b_id), result_of(b, active)))
     out = []
