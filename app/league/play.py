@@ -32,7 +32,7 @@ from app.db.session import transaction
 from app.league.cast import _B, _Cast, _load_cast, _lock_league
 from app.league.entries import get_league
 from app.league.errors import BadState
-from app.league.results import queue_standings
+from app.league.results import GamesCache, queue_standings
 
 _log = logging.getLogger("amaryllis.league")
 
@@ -259,6 +259,8 @@ class _Prepared:
     number: int
     cast: _Cast
     chunks: list[list[_B]]
+    #: the league's games of done rounds, shared by the rounds of this run (standings)
+    games: GamesCache | None = None
 
 
 def _chunk_size(pending: int, workers: int) -> int:
@@ -350,7 +352,7 @@ def _store_chunk(factory: sessionmaker[Session], prep: _Prepared,
             return True
         left = _pending(session, prep.round_id)
         if not left:
-            _finish_round(session, settings, league, rnd, now, prep.cast)
+            _finish_round(session, settings, league, rnd, now, prep.cast, prep.games)
             return True
     raise BadState(f"round {prep.number} still has {left} pending battles", "round-incomplete")
 
@@ -375,17 +377,18 @@ def _close_round(factory: sessionmaker[Session], settings: Any, prep: _Prepared,
         if left:
             raise BadState(f"round {prep.number} still has {left} pending battles",
                            "round-incomplete")
-        _finish_round(session, settings, league, rnd, now, prep.cast)
+        _finish_round(session, settings, league, rnd, now, prep.cast, prep.games)
         return True
 
 
 def _finish_round(session: Session, settings: Any, league: League, rnd: Round,
-                  now: dt.datetime, cast: _Cast) -> None:
+                  now: dt.datetime, cast: _Cast, games: GamesCache | None = None) -> None:
     """Close a round whose battles are all done: mark it done, rate it (one rating period,
     ``app.league.ratings``), store the next round as the format pairs it after these results
     (a round stored already, e.g. the whole Berger table of a league from before formats, is
     simply next) or finish the league, then queue the standings, with the next pairings, to
-    every seated active player. All in the caller's transaction."""
+    every seated active player (``games``: the league's games cache of this run). All in the
+    caller's transaction."""
     from app.league.formats import advance
     from app.league.lifecycle import next_scheduled_at
     from app.league.ratings import rate_round
@@ -407,7 +410,7 @@ def _finish_round(session: Session, settings: Any, league: League, rnd: Round,
     else:
         league.next_round_at = nxt.scheduled_at
     session.flush()
-    queue_standings(session, settings, league, rnd.number, now=now, cast=cast)
+    queue_standings(session, settings, league, rnd.number, now=now, cast=cast, games=games)
 
 
 def run_round(factory: sessionmaker[Session], settings: Any, league_name: str, *,
@@ -557,6 +560,9 @@ def _play_rounds(factory: sessionmaker[Session], settings: Any,
     try:
         preps = [p for p in (_prepare_round(factory, settings, lid, rid, size, casts)
                              for lid, _, rid, _ in todo) if p is not None]
+        caches: dict[int, GamesCache] = {}
+        for prep in preps:
+            prep.games = caches.setdefault(prep.league_id, GamesCache())
         tasks = [(prep.cast, prep.number, chunk, now) for prep in preps for chunk in prep.chunks]
         results = (pool.imap(_worker_fight, tasks) if pool is not None and tasks
                    else (_fight(*task) for task in tasks))
