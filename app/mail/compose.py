@@ -24,7 +24,6 @@ from email.header import Header
 from email.headerregistry import Address
 from email.message import EmailMessage, Message
 from email.mime.multipart import MIMEMultipart
-from email.mime.text import MIMEText
 from email.policy import Compat32
 from email.policy import default as default_policy
 from email.utils import format_datetime, formataddr, make_msgid
@@ -206,6 +205,28 @@ def _body_charset(text: str, charset: str = "utf-8") -> Charset:
     return cs
 
 
+def _text_part(text: str, subtype: str, cs: Charset) -> Message:
+    """The ``text/<subtype>`` part of ``text`` in ``cs`` (its output charset and body
+    encoding): the header fields (``Content-Type``, ``MIME-Version``,
+    ``Content-Transfer-Encoding``) and the payload that ``email.mime.text.MIMEText(text,
+    subtype, cs)`` writes, set directly (MIMEText parses and rewrites its ``Content-Type`` three
+    times: a fifth of the MIME build of a report). ``7bit``/``8bit`` as
+    ``email.encoders.encode_7or8bit`` decides (RFC 2045 §6.2)."""
+    charset = cs.get_output_charset() or "us-ascii"
+    data = text.encode(charset)
+    encoding = cs.get_body_encoding()
+    part = Message()
+    part["Content-Type"] = f'text/{subtype}; charset="{charset}"'
+    part["MIME-Version"] = "1.0"
+    if isinstance(encoding, str):  # "quoted-printable" or "base64"
+        part["Content-Transfer-Encoding"] = encoding
+        part.set_payload(cs.body_encode(data))  # type: ignore[arg-type]
+    else:  # no transfer encoding
+        part["Content-Transfer-Encoding"] = "7bit" if data.isascii() else "8bit"
+        part.set_payload(data.decode("ascii", "surrogateescape"))
+    return part
+
+
 class _FastCharset(Charset):
     """A :class:`email.charset.Charset` whose quoted-printable body encoding is
     ``binascii.b2a_qp`` (C; RFC 2045 §6.7, lines of at most 76 characters with soft breaks)
@@ -315,11 +336,11 @@ def shared_bytes(
         bad = _unencodable(mapped)
         if bad:  # a character JIS X 0208 cannot hold even after the mapping: fall back to UTF-8
             log.info("text to %s sent in UTF-8: %r has no ISO-2022-JP form", log_to, bad)
-            plain = MIMEText(text, "plain", _body_charset(text))  # type: ignore[arg-type]
+            plain = _text_part(text, "plain", _body_charset(text))
         else:
-            plain = MIMEText(mapped, "plain", _jis_charset(mapped))  # type: ignore[arg-type]
+            plain = _text_part(mapped, "plain", _jis_charset(mapped))
     else:
-        plain = MIMEText(text, "plain", _body_charset(text))  # type: ignore[arg-type]
+        plain = _text_part(text, "plain", _body_charset(text))
     if html is not None:
         # a boundary from the parts' own SHA-256 digest: a text that holds the digest of itself
         # cannot be made, so the generator need not search the text for a free boundary (a
@@ -327,7 +348,7 @@ def shared_bytes(
         digest = hashlib.sha256(text.encode("utf-8", "surrogatepass") + b"\0"
                                 + html.encode("utf-8", "surrogatepass")).hexdigest()[:40]
         msg: Message = MIMEMultipart("alternative", boundary=f"=_{digest}")
-        parts = [plain, MIMEText(html, "html", _body_charset(html))]  # type: ignore[arg-type]
+        parts = [plain, _text_part(html, "html", _body_charset(html))]
         for part in parts:
             del part["MIME-Version"]  # once, at the top (RFC 2045 §4)
             msg.attach(part)
