@@ -74,22 +74,33 @@ def make_engine(url: str, *, read_only: bool = False) -> Engine:
 def insert_ignore(session: Session, model: type, rows: list[dict[str, Any]]) -> None:
     """``INSERT ... ON CONFLICT DO NOTHING`` of ``rows`` into ``model``'s table, in the caller's
     transaction (SQLite and PostgreSQL dialects): a row whose key exists already is skipped, also
-    when another transaction inserts it at the same moment. On PostgreSQL the rows go as
-    multi-row ``VALUES`` statements (at most :data:`VALUES_ROWS` rows each; rows grouped by
-    their columns), not one statement per row (psycopg's ``executemany``)."""
+    when another transaction inserts it at the same moment. On PostgreSQL through psycopg the
+    rows (every row the same columns) go as one statement over ``unnest`` of one array per
+    column, not one statement per row (psycopg's ``executemany``) nor a multi-row ``VALUES``
+    statement compiled afresh for every number of rows."""
     if not rows:
         return
-    name = session.get_bind().dialect.name
-    if name == "postgresql":
+    connection = session.connection()
+    name = connection.dialect.name
+    if name == "postgresql" and connection.dialect.driver == "psycopg":
+        session.flush()
+        table = model.__table__  # type: ignore[attr-defined]
+        names = list(rows[0])
+        defaults = _python_defaults(table, names)
+        columns = names + list(defaults)
+        quote = connection.dialect.identifier_preparer.quote
+        types = [table.c[c].type.compile(dialect=connection.dialect) for c in columns]
+        arrays = [[row[n] for row in rows] for n in names] + \
+            [[value] * len(rows) for value in defaults.values()]
+        cursor = connection.connection.driver_connection.cursor()  # type: ignore[union-attr]
+        cursor.execute(
+            f"INSERT INTO {quote(table.name)} ({', '.join(quote(c) for c in columns)}) "
+            f"SELECT * FROM unnest({', '.join(f'%s::{t}[]' for t in types)}) "
+            "ON CONFLICT DO NOTHING", arrays)
+    elif name == "postgresql":  # pragma: no cover - another PostgreSQL driver
         from sqlalchemy.dialects.postgresql import insert as pg_insert
 
-        groups: dict[tuple[str, ...], list[dict[str, Any]]] = {}
-        for row in rows:
-            groups.setdefault(tuple(row), []).append(row)
-        for group in groups.values():
-            for i in range(0, len(group), VALUES_ROWS):
-                session.execute(pg_insert(model).values(group[i:i + VALUES_ROWS])
-                                .on_conflict_do_nothing())
+        session.execute(pg_insert(model).on_conflict_do_nothing(), rows)
     elif name == "sqlite":
         from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 
@@ -100,9 +111,15 @@ def insert_ignore(session: Session, model: type, rows: list[dict[str, Any]]) -> 
         session.execute(insert(model), rows)
 
 
-#: rows per multi-row ``VALUES`` statement of :func:`insert_ignore` (PostgreSQL allows 65,535
-#: bind parameters per statement)
-VALUES_ROWS = 1000
+def _python_defaults(table: Any, names: list[str]) -> dict[str, Any]:
+    """The Python-side defaults (SQLAlchemy ``default=``, a callable called once) of the
+    columns of ``table`` not in ``names``: what SQLAlchemy would fill in for an insert."""
+    defaults: dict[str, Any] = {}
+    for column in table.columns:
+        d = column.default
+        if column.name not in names and d is not None and (d.is_scalar or d.is_callable):
+            defaults[column.name] = d.arg(None) if d.is_callable else d.arg
+    return defaults
 
 
 def bulk_insert(session: Session, model: type, rows: list[dict[str, Any]]) -> None:
@@ -123,11 +140,7 @@ def bulk_insert(session: Session, model: type, rows: list[dict[str, Any]]) -> No
     session.flush()  # the ORM's pending rows first, as a Core insert would autoflush
     table = model.__table__  # type: ignore[attr-defined]
     names = list(rows[0])
-    defaults: dict[str, Any] = {}
-    for column in table.columns:
-        d = column.default
-        if column.name not in rows[0] and d is not None and (d.is_scalar or d.is_callable):
-            defaults[column.name] = d.arg(None) if d.is_callable else d.arg
+    defaults = _python_defaults(table, names)
     quote = connection.dialect.identifier_preparer.quote
     columns = ", ".join(quote(c) for c in names + list(defaults))
     extra = tuple(defaults.values())

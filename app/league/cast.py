@@ -9,7 +9,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import select, update
+from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from app.db.models import (
@@ -184,10 +184,9 @@ def _load_cast(session: Session, league: League, settings: Any = None) -> _Cast:
 
 
 def _lock_league(session: Session, league_id: int) -> League:
-    """Write the league row first: serializes concurrent runners on SQLite and PostgreSQL."""
-    session.execute(update(League).where(League.id == league_id).values(state=League.state))
-    league = session.get(League, league_id)
-    assert league is not None
-    session.refresh(league)
-    return league
+    """Lock the league row first and load it as committed: serializes concurrent runners
+    (:func:`app.league.entries.lock_league`)."""
+    from app.league.entries import lock_league_row
+
+    return lock_league_row(session, league_id)
 

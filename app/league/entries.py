@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import select, update
+from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from app.db.models import (
@@ -148,13 +148,22 @@ class SubmitOutcome:
 
 
 def lock_league(session: Session, league: League) -> League:
-    """Take the league lock for the caller's transaction and return the league as committed:
-    an ``UPDATE`` of its row (PostgreSQL holds the row lock until the transaction ends, like
-    ``SELECT ... FOR UPDATE``; SQLite's ``BEGIN IMMEDIATE`` serializes writers anyway), then a
-    refresh. ``close-entries`` takes the same lock, so an entry either commits before the
-    close (and is seated) or sees the league closed (and its reply says so; issue 9.1)."""
-    session.execute(update(League).where(League.id == league.id).values(state=League.state))
-    session.refresh(league)
+    """Take the league lock for the caller's transaction and return the league as committed
+    (:func:`lock_league_row`). ``close-entries`` takes the same lock, so an entry either
+    commits before the close (and is seated) or sees the league closed (and its reply says
+    so; issue 9.1)."""
+    return lock_league_row(session, league.id)
+
+
+def lock_league_row(session: Session, league_id: int) -> League:
+    """Lock league ``league_id``'s row until the caller's transaction ends and load it as
+    committed: ``SELECT ... FOR UPDATE`` on PostgreSQL (the row lock an ``UPDATE`` takes, in
+    one statement); on SQLite the transaction's ``BEGIN IMMEDIATE`` has taken the database's
+    write lock already (``app.db.session.make_engine``). Raises ``NoSuchLeague`` when the row
+    is gone."""
+    league = session.get(League, league_id, with_for_update=True, populate_existing=True)
+    if league is None:
+        raise NoSuchLeague(f"league {league_id} no longer exists")
     return league
 def _replacing_between_updates(league: League) -> bool:
     """An accumulating round robin takes replacement sheets of seated entries between updates

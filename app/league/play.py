@@ -91,7 +91,6 @@ def _report_rows(cast: _Cast, round_number: int, b: _B, result: Any, now: dt.dat
         render_league_battle,
         subject,
     )
-    from app.rules import DEFAULT_RULESET, find_ruleset
     from app.web.urls import mail_link
 
     groups: dict[tuple[str, str], list[Copy]] = {}
@@ -497,7 +496,8 @@ def _renew_play(session: Session, league_id: int) -> None:
 
     session.execute(update(League).where(League.id == league_id, League.play_owner == owner_id())
                     .values(play_until=dt.datetime.now(dt.timezone.utc)
-                            + dt.timedelta(seconds=PLAY_LEASE_S)))
+                            + dt.timedelta(seconds=PLAY_LEASE_S))
+                    .execution_options(synchronize_session=False))
 
 
 #: how much lower the CPU priority of round workers is than the parent's (``os.nice``)

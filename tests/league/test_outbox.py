@@ -96,3 +96,26 @@ def test_bulk_rows_take_the_column_defaults(factory: sessionmaker[Session]) -> N
             assert r.next_attempt_at is not None and r.created_at is not None
             assert r.lease_owner is None and r.sent_at is None and r.inbound_id is None
             assert r.body_sha256 == rows[0].body_sha256 and r.raw.endswith(b"\n")
+
+
+def test_insert_ignore_skips_stored_and_repeated_keys(factory: sessionmaker[Session]) -> None:
+    """``insert_ignore`` (one ``unnest`` statement on PostgreSQL): a key stored before, or
+    twice in one call, is skipped; the rest are stored with their values."""
+    import datetime as dt
+
+    from app.db.models import OutboxBody
+    from app.db.session import insert_ignore
+
+    at = dt.datetime(2026, 12, 1, tzinfo=dt.timezone.utc)
+
+    def body(key: str, data: bytes) -> dict[str, object]:
+        return dict(sha256=key, data=data, size=len(data), created_at=at)
+
+    with transaction(factory) as s:
+        insert_ignore(s, OutboxBody, [body("a" * 64, b"\x00one"), body("b" * 64, b"two")])
+    with transaction(factory) as s:
+        insert_ignore(s, OutboxBody, [body("a" * 64, b"changed"), body("c" * 64, b"three"),
+                                      body("c" * 64, b"again")])
+    with transaction(factory) as s:
+        stored = {b.sha256[0]: (b.data, b.size) for b in s.scalars(select(OutboxBody))}
+    assert stored == {"a": (b"\x00one", 4), "b": (b"two", 3), "c": (b"three", 5)}
