@@ -36,7 +36,7 @@ CALLS: dict[str, int] = collections.defaultdict(int)
 #: (module, function names) wrapped; a name another module imported by value (``from x import
 #: f``) is timed only where it is looked up through its module
 WRAPPED = [
-    ("app.league.play", ["_prepare_round", "_store_chunk", "_close_round", "_finish_round",
+    ("app.league.play", ["_prepare_rounds", "_store_chunk", "_close_round", "_finish_round",
                          "_apply"]),
     ("app.league.results", ["standings_context", "standings", "_games"]),
     ("app.league.standings", ["compute"]),

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import dataclasses
 import datetime as dt
+import itertools
 import logging
 import os
 import signal
@@ -272,41 +273,51 @@ def _chunk_size(pending: int, workers: int) -> int:
     return size
 
 
-def _prepare_round(factory: sessionmaker[Session], settings: Any, league_id: int,
-                   round_id: int, size: int,
-                   casts: dict[int, _Cast] | None = None) -> _Prepared | None:
-    """Load a round's pending battles in chunks of ``size`` (:func:`_chunk_size`; ``None`` when
-    the round is done already) and mark the league running. Every sheet is parsed here, so a
-    bad sheet fails before any work. ``casts`` keeps one cast per league across the rounds of
-    a run (sheets are parsed once)."""
+def _prepare_rounds(factory: sessionmaker[Session], settings: Any, league_id: int,
+                    round_ids: list[int], size: int,
+                    casts: dict[int, _Cast] | None = None) -> list[_Prepared]:
+    """Load the pending battles of rounds ``round_ids`` of league ``league_id`` (in that
+    order) in chunks of ``size`` (:func:`_chunk_size`), in one transaction (one lock, one
+    query for every round's battles: a 99-round Berger table is prepared before the first
+    battle is handed to a worker), and mark the league running. Rounds done already are left
+    out. Every sheet is parsed here, so a bad sheet fails before any work. ``casts`` keeps one
+    cast per league across the rounds of a run (sheets are parsed once)."""
     with transaction(factory) as session:
         league = _lock_league(session, league_id)
-        rnd = session.get(Round, round_id, populate_existing=True)
-        assert rnd is not None
-        if rnd.state == "done":
-            return None
+        stored = {r.id: r for r in session.scalars(
+            select(Round).where(Round.id.in_(round_ids))
+            .execution_options(populate_existing=True))}
+        todo = [stored[rid] for rid in round_ids if rid in stored and stored[rid].state != "done"]
+        if not todo:
+            return []
         if league.state == "closed":
             league.state = "running"
         cast = (casts or {}).get(league_id) or _load_cast(session, league, settings)
+        if (league.format or "") == "accumulating":
+            for rnd in todo:
+                _refresh_sheets(session, rnd.id)
+            cast = _load_cast(session, league, settings)  # replacements since the last update
         if casts is not None:
             casts[league_id] = cast
-        if (league.format or "") == "accumulating":
-            _refresh_sheets(session, round_id)
-            cast = _load_cast(session, league, settings)  # replacements since the last update
-            if casts is not None:
-                casts[league_id] = cast
-        pending = [_B(*row) for row in session.execute(
-            select(Battle.id, Battle.board, Battle.entry_a_id, Battle.entry_b_id,
-                   Battle.sheet_a_id, Battle.sheet_b_id, Battle.winner, Battle.reason,
-                   Battle.turns, Battle.hp_a, Battle.hp_b, Battle.engine_version)
-            .where(Battle.round_id == round_id, Battle.state == "pending")
-            .order_by(Battle.board))]
-        assert all(b.entry_b_id is not None and b.sheet_a_id and b.sheet_b_id for b in pending)
-        number, name = rnd.number, league.name
-    for sid in sorted({s for b in pending for s in (b.sheet_a_id, b.sheet_b_id)}):
+        pending: dict[int, list[_B]] = {rnd.id: [] for rnd in todo}
+        for round_id, *row in session.execute(
+                select(Battle.round_id, Battle.id, Battle.board, Battle.entry_a_id,
+                       Battle.entry_b_id, Battle.sheet_a_id, Battle.sheet_b_id, Battle.winner,
+                       Battle.reason, Battle.turns, Battle.hp_a, Battle.hp_b,
+                       Battle.engine_version)
+                .where(Battle.round_id.in_(list(pending)), Battle.state == "pending")
+                .order_by(Battle.round_id, Battle.board)).all():
+            pending[round_id].append(_B(*row))
+        assert all(b.entry_b_id is not None and b.sheet_a_id and b.sheet_b_id
+                   for battles in pending.values() for b in battles)
+        numbers = [(rnd.id, rnd.number) for rnd in todo]
+        name = league.name
+    for sid in sorted({s for battles in pending.values() for b in battles
+                       for s in (b.sheet_a_id, b.sheet_b_id)}):
         cast.unit(sid)
-    chunks = [pending[i:i + size] for i in range(0, len(pending), size)]
-    return _Prepared(league_id, name, round_id, number, cast, chunks)
+    return [_Prepared(league_id, name, rid, number, cast,
+                      [pending[rid][i:i + size] for i in range(0, len(pending[rid]), size)])
+            for rid, number in numbers]
 
 
 def _refresh_sheets(session: Session, round_id: int) -> None:
@@ -558,8 +569,10 @@ def _play_rounds(factory: sessionmaker[Session], settings: Any,
 
         pool = multiprocessing.get_context("spawn").Pool(workers, initializer=_pool_init)
     try:
-        preps = [p for p in (_prepare_round(factory, settings, lid, rid, size, casts)
-                             for lid, _, rid, _ in todo) if p is not None]
+        preps: list[_Prepared] = []
+        for lid, group in itertools.groupby(todo, key=lambda t: t[0]):
+            preps += _prepare_rounds(factory, settings, lid, [rid for _, _, rid, _ in group],
+                                     size, casts)
         caches: dict[int, GamesCache] = {}
         for prep in preps:
             prep.games = caches.setdefault(prep.league_id, GamesCache())

@@ -84,7 +84,7 @@ from app.league.play import (  # noqa: F401
     _workers,
     _apply,
     _Prepared,
-    _prepare_round,
+    _prepare_rounds,
     _store_chunk,
     _close_round,
     _finish_round,

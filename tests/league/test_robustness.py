@@ -79,7 +79,7 @@ def test_an_unexpected_error_while_playing_is_isolated(factory: Factory, setting
                                                        monkeypatch: pytest.MonkeyPatch) -> None:
     fill_league(factory, "a", 2, rounds_every=dt.timedelta(days=1))
     fill_league(factory, "b", 2, rounds_every=dt.timedelta(days=1))
-    real = play._prepare_round
+    real = play._prepare_rounds
 
     def broken(factory, settings, league_id, *args, **kwargs):  # type: ignore[no-untyped-def]
         with transaction(factory) as s:
@@ -88,7 +88,7 @@ def test_an_unexpected_error_while_playing_is_isolated(factory: Factory, setting
             raise RuntimeError("disk on fire")
         return real(factory, settings, league_id, *args, **kwargs)
 
-    monkeypatch.setattr(play, "_prepare_round", broken)
+    monkeypatch.setattr(play, "_prepare_rounds", broken)
     done = svc.tick(factory, settings, now=DEADLINE)
     assert "played round 1 of b" in done
     assert "error in league a: playing rounds failed: RuntimeError: disk on fire" in done
