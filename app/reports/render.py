@@ -24,10 +24,12 @@ FORMATS = {"text": "txt", "html": "html"}
 def environment(lang: str = "ja") -> Environment:
     """The Jinja ``Environment`` of the mails and reports in ``lang`` (``StrictUndefined``;
     autoescape for ``*.html`` only; trailing newlines kept; the catalog of ``lang`` installed,
-    ``lang`` and :func:`app.reports.layout.turn_blocks` globals). Raises ``ValueError`` for an unknown language."""
-    from app.reports.layout import turn_blocks
+    ``lang``, :func:`app.reports.layout.turn_blocks` and :func:`~app.reports.layout.turn_title`
+    globals). Raises ``ValueError`` for an unknown language."""
+    from app.reports.layout import turn_blocks, turn_title
 
-    return i18n.environment(lang, kind="text", name="mail", globals={"turn_blocks": turn_blocks})
+    return i18n.environment(lang, kind="text", name="mail",
+                            globals={"turn_blocks": turn_blocks, "turn_title": turn_title})
 
 
 def template_name(name: str, lang: str, fmt: str) -> str:
