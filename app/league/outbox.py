@@ -84,15 +84,8 @@ def store_bodies(session: Session, rows: list[dict[str, Any]]) -> None:
             continue
         row["body_sha256"] = sha
         bodies.setdefault(sha, dict(sha256=sha, data=data, size=size, created_at=_utcnow()))
-    if bodies:
-        known: set[str] = set()
-        keys = list(bodies)
-        for i in range(0, len(keys), 500):
-            known.update(session.scalars(select(OutboxBody.sha256)
-                                         .where(OutboxBody.sha256.in_(keys[i:i + 500]))))
-        fresh = [v for k, v in bodies.items() if k not in known]
-        if fresh:
-            insert_ignore(session, OutboxBody, fresh)
+    if bodies:  # a body stored before is skipped by the insert itself (no look-up first)
+        insert_ignore(session, OutboxBody, list(bodies.values()))
 
 
 def _utcnow() -> dt.datetime:

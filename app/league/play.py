@@ -589,7 +589,10 @@ def _play_rounds(factory: sessionmaker[Session], settings: Any,
         for prep in preps:
             prep.games = caches.setdefault(prep.league_id, GamesCache())
         if pool is not None:
-            blobs = {id(prep.cast): pickle.dumps(prep.cast) for prep in preps}
+            blobs: dict[int, bytes] = {}
+            for prep in preps:  # once per cast (every round of a league shares one)
+                if id(prep.cast) not in blobs:
+                    blobs[id(prep.cast)] = pickle.dumps(prep.cast)
             results: Iterator[list[tuple[int, dict[str, Any], list[dict[str, Any]]]]] = \
                 pool.imap(_worker_fight, [(id(prep.cast), blobs[id(prep.cast)], prep.number,
                                            chunk, now) for prep in preps for chunk in prep.chunks])

@@ -39,16 +39,13 @@ class PlayerRating:
 
 def latest(session: Session, player_ids: list[int] | set[int]) -> dict[int, Rating]:
     """The ``mu``/``sigma`` of the latest row (highest id) of each of ``player_ids`` that has
-    been rated (others are absent: a new player): two small queries, the latest row ids per
-    player and then those rows."""
+    been rated (others are absent: a new player): one query, the rows whose id is the
+    highest of their player's."""
     ids = sorted(set(player_ids))
     if not ids:
         return {}
-    top = [rid for (rid,) in session.execute(
-        select(func.max(RatingChange.id)).where(RatingChange.player_id.in_(ids))
-        .group_by(RatingChange.player_id))]
-    if not top:
-        return {}
+    top = (select(func.max(RatingChange.id)).where(RatingChange.player_id.in_(ids))
+           .group_by(RatingChange.player_id))
     return {pid: Rating(mu, sigma) for pid, mu, sigma in session.execute(
         select(RatingChange.player_id, RatingChange.mu, RatingChange.sigma)
         .where(RatingChange.id.in_(top)))}
