@@ -150,6 +150,50 @@ def bulk_insert(session: Session, model: type, rows: list[dict[str, Any]]) -> No
             copy.write_row(tuple(row[n] for n in names) + extra)
 
 
+def bulk_update(session: Session, model: type, rows: list[dict[str, Any]]) -> None:
+    """Update rows of ``model``'s table by primary key ``id``, in the caller's transaction:
+    ``rows`` are column values with the ``id`` (every row the same columns). On PostgreSQL
+    through psycopg one ``UPDATE ... FROM unnest(...)`` (one array per column: JSON columns as
+    ``json[]``), not one statement per row (psycopg's ``executemany``); elsewhere one
+    executemany."""
+    if not rows:
+        return
+    from sqlalchemy import bindparam, update
+
+    table = model.__table__  # type: ignore[attr-defined]
+    names = [n for n in rows[0] if n != "id"]
+    connection = session.connection()
+    if connection.dialect.name != "postgresql" or connection.dialect.driver != "psycopg":
+        session.execute(update(table).where(table.c.id == bindparam("_id"))
+                        .values({n: bindparam(n) for n in names}),
+                        [{**{n: row[n] for n in names}, "_id": row["id"]} for row in rows])
+        return
+    from psycopg.types.json import Json
+    from sqlalchemy import JSON
+
+    session.flush()
+    quote = connection.dialect.identifier_preparer.quote
+    arrays: list[list[Any]] = [[row["id"] for row in rows]]
+    types = [table.c.id.type.compile(dialect=connection.dialect)]
+    for n in names:
+        column = table.c[n]
+        if isinstance(column.type, JSON):
+            # None as SQLAlchemy writes it: JSON null unless the type says SQL NULL
+            null = column.type.none_as_null
+            arrays.append([None if row[n] is None and null else Json(row[n]) for row in rows])
+            types.append("JSON")
+        else:
+            arrays.append([row[n] for row in rows])
+            types.append(column.type.compile(dialect=connection.dialect))
+    aliases = ["id"] + [f"c{i}" for i in range(len(names))]
+    sets = ", ".join(f"{quote(n)} = v.{a}" for n, a in zip(names, aliases[1:]))
+    cursor = connection.connection.driver_connection.cursor()  # type: ignore[union-attr]
+    cursor.execute(
+        f"UPDATE {quote(table.name)} SET {sets} FROM unnest("
+        f"{', '.join(f'%s::{t}[]' for t in types)}) AS v({', '.join(aliases)}) "
+        f"WHERE {quote(table.name)}.id = v.id", arrays)
+
+
 def alembic_config(url: str):  # type: ignore[no-untyped-def]
     """An Alembic ``Config`` for ``migrations/`` (``app.paths.MIGRATIONS``: the checkout's, or
     the copy inside an installed wheel) pointed at ``url``."""

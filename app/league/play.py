@@ -21,9 +21,8 @@ import signal
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
-from typing import cast as typed
 
-from sqlalchemy import Table, bindparam, func, select, update
+from sqlalchemy import func, select, update
 from sqlalchemy.orm import Session, sessionmaker
 
 from app.db.models import (
@@ -31,7 +30,7 @@ from app.db.models import (
     League,
     Round,
 )
-from app.db.session import transaction
+from app.db.session import bulk_update, transaction
 from app.league.cast import _B, _Cast, _load_cast, _lock_league
 from app.league.entries import get_league
 from app.league.errors import BadState
@@ -251,13 +250,10 @@ def _apply(session: Session, results: list[tuple[int, dict[str, Any], list[dict[
     updates: list[dict[str, Any]] = []
     out: list[dict[str, Any]] = []
     for bid, values, rows in fresh:
-        updates.append(dict(values, b_id=bid, fought_at=now))
+        updates.append(dict(values, id=bid, fought_at=now))
         out += [row for row in rows if row["dedupe_key"] not in known]
         _kill_hook(counter)
-    if updates:  # one Core executemany by primary key (every row sets the same columns)
-        table = Battle.__table__.c
-        session.execute(update(typed(Table, Battle.__table__))
-                        .where(table.id == bindparam("b_id")), updates)
+    bulk_update(session, Battle, updates)  # one statement on PostgreSQL (same columns each)
     insert_rows(session, out)
 
 

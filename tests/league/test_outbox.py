@@ -119,3 +119,37 @@ def test_insert_ignore_skips_stored_and_repeated_keys(factory: sessionmaker[Sess
     with transaction(factory) as s:
         stored = {b.sha256[0]: (b.data, b.size) for b in s.scalars(select(OutboxBody))}
     assert stored == {"a": (b"\x00one", 4), "b": (b"two", 3), "c": (b"three", 5)}
+
+
+def test_bulk_update_writes_every_column(factory: sessionmaker[Session]) -> None:
+    """``bulk_update`` (one ``UPDATE ... FROM unnest`` on PostgreSQL): each row gets its own
+    values, JSON and NULL included; rows not named are left alone."""
+    import datetime as dt
+
+    from app.db.models import Battle
+    from app.db.session import bulk_update
+    from app.league import service as svc
+    from tests.league.helpers import DEADLINE, fill_league
+
+    fill_league(factory, "Upd", 3)
+    with transaction(factory) as s:
+        svc.close_entries(s, svc.get_league(s, "Upd"), now=DEADLINE)
+    at = dt.datetime(2026, 12, 3, 9, 30, tzinfo=dt.timezone.utc)
+    with transaction(factory) as s:
+        fought = [b for b in s.scalars(select(Battle).order_by(Battle.id)) if b.entry_b_id]
+        first, second, untouched = fought[0], fought[1], fought[2]
+        rows = [dict(id=first.id, state="done", winner=None, reason="draw", hp_a=3, hp_b=3,
+                     outcome={"winner": None, "notes": ["ü", 1]}, final=None, fought_at=at),
+                dict(id=second.id, state="done", winner=1, reason="death", hp_a=-2, hp_b=4,
+                     outcome={"winner": 1}, final=[{"hp": 4}], fought_at=at)]
+        ids = (first.id, second.id, untouched.id)
+        bulk_update(s, Battle, rows)
+    with transaction(factory) as s:
+        got = {b.id: b for b in s.scalars(select(Battle).where(Battle.id.in_(ids)))}
+        a, b, c = (got[i] for i in ids)
+        assert (a.state, a.winner, a.reason, a.hp_a, a.outcome, a.final) == (
+            "done", None, "draw", 3, {"winner": None, "notes": ["ü", 1]}, None)
+        assert (b.winner, b.reason, b.hp_a, b.outcome, b.final) == (
+            1, "death", -2, {"winner": 1}, [{"hp": 4}])
+        assert a.fought_at is not None and a.fought_at.replace(tzinfo=dt.timezone.utc) == at
+        assert c.state == "pending" and c.outcome is None
