@@ -239,6 +239,11 @@ class StateLine:
     exited: bool = False
 
     @property
+    def hp_text(self) -> str:
+        """``hp/max_hp`` as the HP bars print it: ``7/15``."""
+        return f"{self.hp}/{self.max_hp}"
+
+    @property
     def percent(self) -> int:
         """The HP bar's filled part: ``hp`` in whole percent of ``max_hp``, 0 at or below 0 HP
         (and for a ``max_hp`` of 0), 100 at or above ``max_hp``."""
