@@ -23,6 +23,7 @@ English (this project's notation, ``docs/sheets.md``)::
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass, field
 
@@ -183,6 +184,7 @@ def _customs(action: Action, lang: str) -> list[str]:
     return out
 
 
+@functools.lru_cache(maxsize=1024)  # pure; a league prints each unit's sheet in ~200 reports
 def format_sheet(unit: Unit, lang: str | None = None) -> str:
     """The normalized notation of ``unit`` in ``lang`` (default ``unit.lang``). Rules §1.3.
 
@@ -225,6 +227,7 @@ def format_sheet(unit: Unit, lang: str | None = None) -> str:
 _STATUS_ORDER = ("life", "guard", "reflect", "stun", "poison")
 
 
+@functools.lru_cache(maxsize=8192)  # pure; quiet turns and every battle repeat states
 def format_state(state: UnitState, lang: str) -> str:
     """A state line of a battle report (rules §3, ``docs/contracts.md``).
 
