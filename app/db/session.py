@@ -75,9 +75,10 @@ def insert_ignore(session: Session, model: type, rows: list[dict[str, Any]]) -> 
     """``INSERT ... ON CONFLICT DO NOTHING`` of ``rows`` into ``model``'s table, in the caller's
     transaction (SQLite and PostgreSQL dialects): a row whose key exists already is skipped, also
     when another transaction inserts it at the same moment. On PostgreSQL through psycopg the
-    rows (every row the same columns) go as one statement over ``unnest`` of one array per
-    column, not one statement per row (psycopg's ``executemany``) nor a multi-row ``VALUES``
-    statement compiled afresh for every number of rows."""
+    rows (every row the same columns, of scalar types: not JSON) go as one statement over
+    ``unnest`` of one array per column, in binary, not one statement per row (psycopg's
+    ``executemany``) nor a multi-row ``VALUES`` statement compiled afresh for every number of
+    rows."""
     if not rows:
         return
     connection = session.connection()
@@ -93,10 +94,10 @@ def insert_ignore(session: Session, model: type, rows: list[dict[str, Any]]) -> 
         arrays = [[row[n] for row in rows] for n in names] + \
             [[value] * len(rows) for value in defaults.values()]
         cursor = connection.connection.driver_connection.cursor()  # type: ignore[union-attr]
-        cursor.execute(
+        cursor.execute(  # binary parameters: bytea arrays are not sent as hex text
             f"INSERT INTO {quote(table.name)} ({', '.join(quote(c) for c in columns)}) "
             f"SELECT * FROM unnest({', '.join(f'%s::{t}[]' for t in types)}) "
-            "ON CONFLICT DO NOTHING", arrays)
+            "ON CONFLICT DO NOTHING", arrays, binary=True)
     elif name == "postgresql":  # pragma: no cover - another PostgreSQL driver
         from sqlalchemy.dialects.postgresql import insert as pg_insert
 
