@@ -81,10 +81,10 @@ def insert_ignore(session: Session, model: type, rows: list[dict[str, Any]]) -> 
     rows."""
     if not rows:
         return
-    connection = session.connection()
-    name = connection.dialect.name
-    if name == "postgresql" and connection.dialect.driver == "psycopg":
-        session.flush()
+    raw = _psycopg(session)
+    name = session.connection().dialect.name
+    if raw is not None:
+        connection, cursor = raw
         table = model.__table__  # type: ignore[attr-defined]
         names = list(rows[0])
         defaults = _python_defaults(table, names)
@@ -93,7 +93,6 @@ def insert_ignore(session: Session, model: type, rows: list[dict[str, Any]]) -> 
         types = [table.c[c].type.compile(dialect=connection.dialect) for c in columns]
         arrays = [[row[n] for row in rows] for n in names] + \
             [[value] * len(rows) for value in defaults.values()]
-        cursor = connection.connection.driver_connection.cursor()  # type: ignore[union-attr]
         cursor.execute(  # binary parameters: bytea arrays are not sent as hex text
             f"INSERT INTO {quote(table.name)} ({', '.join(quote(c) for c in columns)}) "
             f"SELECT * FROM unnest({', '.join(f'%s::{t}[]' for t in types)}) "
@@ -110,6 +109,18 @@ def insert_ignore(session: Session, model: type, rows: list[dict[str, Any]]) -> 
         from sqlalchemy import insert
 
         session.execute(insert(model), rows)
+
+
+def _psycopg(session: Session) -> tuple[Any, Any] | None:
+    """``(connection, raw psycopg cursor)`` of the session's transaction when it runs on
+    PostgreSQL through psycopg 3, after flushing the ORM's pending rows (as a Core statement
+    would autoflush), for the bulk statements below; ``None`` on any other database or
+    driver."""
+    connection = session.connection()
+    if connection.dialect.name != "postgresql" or connection.dialect.driver != "psycopg":
+        return None
+    session.flush()
+    return connection, connection.connection.driver_connection.cursor()  # type: ignore[union-attr]
 
 
 def _python_defaults(table: Any, names: list[str]) -> dict[str, Any]:
@@ -132,20 +143,19 @@ def bulk_insert(session: Session, model: type, rows: list[dict[str, Any]]) -> No
     server's (the id). A duplicate key raises ``IntegrityError`` either way."""
     if not rows:
         return
-    connection = session.connection()
-    if connection.dialect.name != "postgresql" or connection.dialect.driver != "psycopg":
+    raw = _psycopg(session)
+    if raw is None:
         from sqlalchemy import insert
 
         session.execute(insert(model), rows)
         return
-    session.flush()  # the ORM's pending rows first, as a Core insert would autoflush
+    connection, cursor = raw
     table = model.__table__  # type: ignore[attr-defined]
     names = list(rows[0])
     defaults = _python_defaults(table, names)
     quote = connection.dialect.identifier_preparer.quote
     columns = ", ".join(quote(c) for c in names + list(defaults))
     extra = tuple(defaults.values())
-    cursor = connection.connection.driver_connection.cursor()  # type: ignore[union-attr]
     with cursor.copy(f"COPY {quote(table.name)} ({columns}) FROM STDIN") as copy:
         for row in rows:
             copy.write_row(tuple(row[n] for n in names) + extra)
@@ -163,8 +173,8 @@ def bulk_update(session: Session, model: type, rows: list[dict[str, Any]]) -> No
 
     table = model.__table__  # type: ignore[attr-defined]
     names = [n for n in rows[0] if n != "id"]
-    connection = session.connection()
-    if connection.dialect.name != "postgresql" or connection.dialect.driver != "psycopg":
+    raw = _psycopg(session)
+    if raw is None:
         session.execute(update(table).where(table.c.id == bindparam("_id"))
                         .values({n: bindparam(n) for n in names}),
                         [{**{n: row[n] for n in names}, "_id": row["id"]} for row in rows])
@@ -172,7 +182,7 @@ def bulk_update(session: Session, model: type, rows: list[dict[str, Any]]) -> No
     from psycopg.types.json import Json
     from sqlalchemy import JSON
 
-    session.flush()
+    connection, cursor = raw
     quote = connection.dialect.identifier_preparer.quote
     arrays: list[list[Any]] = [[row["id"] for row in rows]]
     types = [table.c.id.type.compile(dialect=connection.dialect)]
@@ -188,7 +198,6 @@ def bulk_update(session: Session, model: type, rows: list[dict[str, Any]]) -> No
             types.append(column.type.compile(dialect=connection.dialect))
     aliases = ["id"] + [f"c{i}" for i in range(len(names))]
     sets = ", ".join(f"{quote(n)} = v.{a}" for n, a in zip(names, aliases[1:]))
-    cursor = connection.connection.driver_connection.cursor()  # type: ignore[union-attr]
     cursor.execute(
         f"UPDATE {quote(table.name)} SET {sets} FROM unnest("
         f"{', '.join(f'%s::{t}[]' for t in types)}) AS v({', '.join(aliases)}) "
