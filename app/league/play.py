@@ -364,7 +364,8 @@ def _store_chunk(factory: sessionmaker[Session], prep: _Prepared,
         assert rnd is not None
         if rnd.state == "done":
             return False
-        _apply(session, results, now, counter)
+        if results:
+            _apply(session, results, now, counter)
         _renew_play(session, prep.league_id)
         if settings is None:
             return True
@@ -383,20 +384,10 @@ def _pending(session: Session, round_id: int) -> int:
 
 def _close_round(factory: sessionmaker[Session], settings: Any, prep: _Prepared,
                  now: dt.datetime) -> bool:
-    """Finish a round whose battles are all stored (:func:`_finish_round`) in one transaction.
-    Returns False when it was done already. Raises :class:`BadState` if battles are pending."""
-    with transaction(factory) as session:
-        league = _lock_league(session, prep.league_id)
-        rnd = session.get(Round, prep.round_id, populate_existing=True)
-        assert rnd is not None
-        if rnd.state == "done":
-            return False
-        left = _pending(session, prep.round_id)
-        if left:
-            raise BadState(f"round {prep.number} still has {left} pending battles",
-                           "round-incomplete")
-        _finish_round(session, settings, league, rnd, now, prep.cast, prep.games)
-        return True
+    """Finish a round whose battles are all stored (:func:`_finish_round`) in one transaction:
+    :func:`_store_chunk` with no battles. Returns False when it was done already. Raises
+    :class:`BadState` if battles are pending."""
+    return _store_chunk(factory, prep, [], now, [0], settings=settings)
 
 
 def _finish_round(session: Session, settings: Any, league: League, rnd: Round,
