@@ -60,10 +60,10 @@ def turn_blocks(turns: Sequence[ReportTurn]) -> list[TurnBlock]:
 def turn_title(lang: str, n: int | str, last: int | None = None) -> str:
     """The heading of turn ``n`` in ``lang`` (``Turn 3`` / ``第3ターン``; ``n`` as given, so
     the text report passes its full-width digits), or of the turns ``n`` to ``last``
-    (``Turns 5–11`` / ``第5〜11ターン``). The words come from the catalogs; cached, because a
-    100-entry league prints these headings 150,000 times (a template's ``_()`` call formats
-    and escapes each one anew)."""
+    (``Turns 5–11`` / ``第5〜11ターン``; ``last`` equal to ``n`` is the one turn). The words
+    come from the catalogs; cached, because a 100-entry league prints these headings 150,000
+    times (a template's ``_()`` call formats and escapes each one anew)."""
     _ = i18n.gettext(lang)
-    if last is None:
+    if last is None or last == n:
         return _("Turn %(n)s") % {"n": n}
     return _("Turns %(first)s–%(last)s") % {"first": n, "last": last}
