@@ -165,6 +165,8 @@ def sender_address(sender: str) -> Address:
 
 
 _ASCII = bytes(range(128))
+
+
 class _HeaderCharset(Charset):
     """A :class:`email.charset.Charset` whose ``header_encode_lines`` finds the text of each
     encoded word by bisection instead of encoding every prefix of the header (``Charset``'s
@@ -233,18 +235,20 @@ def _one_line(value: str) -> str:
     return " ".join(lines) if len(lines) > 1 or value.endswith(("\n", "\r")) else value
 
 
-def _jis_charset(text: str) -> Charset:
-    """ISO-2022-JP for a text part: 7bit (RFC 1468) when every encoded line has at most 998
-    octets, else base64 (a 7bit line over 998 octets is refused by relays, RFC 2045 §2.7)."""
+def _jis_charset(text: str) -> tuple[Charset, bytes]:
+    """ISO-2022-JP for a text part, and ``text`` in it: 7bit (RFC 1468) when every encoded
+    line has at most 998 octets, else base64 (a 7bit line over 998 octets is refused by
+    relays, RFC 2045 §2.7)."""
     cs = _FastCharset("iso-2022-jp")
     data = text.encode("iso-2022-jp")
     if len(data) > 998 and max(map(len, data.split(b"\n"))) > 998:
         cs.body_encoding = BASE64
-    return cs
+    return cs, data
 
 
-def _body_charset(text: str, charset: str = "utf-8") -> Charset:
-    """The :class:`email.charset.Charset` a text part of ``text`` is written in: 7bit for ASCII
+def _body_charset(text: str, charset: str = "utf-8") -> tuple[Charset, bytes]:
+    """The :class:`email.charset.Charset` a text part of ``text`` is written in, and ``text``
+    in it: 7bit for ASCII
     lines of at most 998 octets (RFC 5321 §4.5.3.1.6), else quoted-printable when it is the
     shorter (mostly ASCII: at most one byte in six outside it) or base64 (Japanese) — the choice
     ``email.contentmanager`` makes, estimated instead of encoding both ways."""
@@ -256,18 +260,18 @@ def _body_charset(text: str, charset: str = "utf-8") -> Charset:
         cs.body_encoding = QP
     else:
         cs.body_encoding = BASE64
-    return cs
+    return cs, data
 
 
-def _text_part(text: str, subtype: str, cs: Charset) -> Message:
-    """The ``text/<subtype>`` part of ``text`` in ``cs`` (its output charset and body
-    encoding): the header fields (``Content-Type``, ``MIME-Version``,
+def _text_part(subtype: str, cs: Charset, data: bytes) -> Message:
+    """The ``text/<subtype>`` part of ``data`` (a text encoded in ``cs``'s output charset, as
+    :func:`_body_charset` and :func:`_jis_charset` give both) in ``cs``'s body encoding: the
+    header fields (``Content-Type``, ``MIME-Version``,
     ``Content-Transfer-Encoding``) and the payload that ``email.mime.text.MIMEText(text,
     subtype, cs)`` writes, set directly (MIMEText parses and rewrites its ``Content-Type`` three
     times: a fifth of the MIME build of a report). ``7bit``/``8bit`` as
     ``email.encoders.encode_7or8bit`` decides (RFC 2045 §6.2)."""
     charset = cs.get_output_charset() or "us-ascii"
-    data = text.encode(charset)
     encoding = cs.get_body_encoding()
     part = Message()
     part["Content-Type"] = f'text/{subtype}; charset="{charset}"'
@@ -367,13 +371,14 @@ def shared_bytes(
     jis = charset.lower() in ("iso-2022-jp", "jis")
     subject_header: Header | str
     if jis and not subject.isascii():
-        bad = _unencodable(to_jis(subject))
+        mapped_subject = to_jis(subject)
+        bad = _unencodable(mapped_subject)
         if bad:
             log.info("subject to %s sent in UTF-8: %r has no ISO-2022-JP form", log_to, bad)
             subject_header = Header(subject, _UTF8_B, header_name="Subject")
         else:
             # old Japanese mailers expect =?ISO-2022-JP?B?...?= (RFC 1468/2047)
-            subject_header = Header(to_jis(subject), _JIS_HEADER, header_name="Subject")
+            subject_header = Header(mapped_subject, _JIS_HEADER, header_name="Subject")
     elif not subject.isascii():
         # the whole subject as encoded words whose text keeps every space (RFC 2047 §5): a mixed
         # subject folded into ASCII words and encoded words can lose the space that stood
@@ -390,11 +395,11 @@ def shared_bytes(
         bad = _unencodable(mapped)
         if bad:  # a character JIS X 0208 cannot hold even after the mapping: fall back to UTF-8
             log.info("text to %s sent in UTF-8: %r has no ISO-2022-JP form", log_to, bad)
-            plain = _text_part(text, "plain", _body_charset(text))
+            plain = _text_part("plain", *_body_charset(text))
         else:
-            plain = _text_part(mapped, "plain", _jis_charset(mapped))
+            plain = _text_part("plain", *_jis_charset(mapped))
     else:
-        plain = _text_part(text, "plain", _body_charset(text))
+        plain = _text_part("plain", *_body_charset(text))
     if html is not None:
         # a boundary from the parts' own SHA-256 digest: a text that holds the digest of itself
         # cannot be made, so the generator need not search the text for a free boundary (a
@@ -402,7 +407,7 @@ def shared_bytes(
         digest = hashlib.sha256(text.encode("utf-8", "surrogatepass") + b"\0"
                                 + html.encode("utf-8", "surrogatepass")).hexdigest()[:40]
         msg: Message = MIMEMultipart("alternative", boundary=f"=_{digest}")
-        parts = [plain, _text_part(html, "html", _body_charset(html))]
+        parts = [plain, _text_part("html", *_body_charset(html))]
         for part in parts:
             del part["MIME-Version"]  # once, at the top (RFC 2045 §4)
             msg.attach(part)
