@@ -12,6 +12,7 @@ against oneself (one player with two entries) is not rated.
 from __future__ import annotations
 
 from dataclasses import dataclass
+
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 

@@ -53,7 +53,7 @@ def _games(session: Session, league: League, upto_round: int | None,
     b_, r_ = Battle.__table__.c, Round.__table__.c
     if cache is not None and upto_round is not None and cache.upto > upto_round:
         cache = None
-    q = (select(r_.number, r_.state, b_.entry_a_id, b_.entry_b_id, b_.winner, b_.hp_a, b_.hp_b,
+    q = (select(r_.number, b_.entry_a_id, b_.entry_b_id, b_.winner, b_.hp_a, b_.hp_b,
                 b_.margin)
          .join(Round.__table__, b_.round_id == r_.id)
          .where(r_.league_id == league.id, b_.state == "done"))
@@ -65,9 +65,7 @@ def _games(session: Session, league: League, upto_round: int | None,
     if session.autoflush:  # as an ORM query would: the battles as changed in this session
         session.flush()
     by_round: dict[int, tuple[list[st.GameResult], dict[int, int]]] = {}
-    states: dict[int, str] = {}
-    for number, state, a, b, w, ha, hb, margin in session.connection().execute(q).all():
-        states[number] = state
+    for number, a, b, w, ha, hb, margin in session.connection().execute(q).all():
         games_of, byes_of = by_round.setdefault(number, ([], {}))
         if b is None:
             byes_of[a] = byes_of.get(a, 0) + 1
