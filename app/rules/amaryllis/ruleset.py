@@ -9,6 +9,7 @@ Source: ``rules/amaryllis.md``.
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
@@ -112,9 +113,11 @@ class Amaryllis(Ruleset):
         return _unit(entry).name
 
     def starts_sheet(self, line: str) -> bool:
-        """True for a unit line (``lexer.is_unit_line``) with HP/ATK/DEF/SPD's slashes
-        (``base.has_stat_slashes``)."""
-        return is_unit_line(line) and has_stat_slashes(line)
+        """True for a unit line (``lexer.is_unit_line``: a name, its colon, the stats) whose
+        stats, after that colon, have HP/ATK/DEF/SPD's slashes (``base.has_stat_slashes`` on
+        them: ``1///:1`` names a unit ``1///`` and has no stats)."""
+        return is_unit_line(line) and has_stat_slashes(
+            unicodedata.normalize("NFKC", line).partition(":")[2])
 
     def greeting_lines(self, text: str) -> int:
         """Prose lines above the unit line (``notation.greeting_lines``)."""
