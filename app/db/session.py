@@ -93,10 +93,10 @@ def insert_ignore(session: Session, model: type, rows: list[dict[str, Any]]) -> 
         types = [table.c[c].type.compile(dialect=connection.dialect) for c in columns]
         arrays = [[row[n] for row in rows] for n in names] + \
             [[value] * len(rows) for value in defaults.values()]
-        cursor.execute(  # binary parameters: bytea arrays are not sent as hex text
+        cursor.execute(  # %b: binary parameters (bytea arrays are not sent as hex text)
             f"INSERT INTO {quote(table.name)} ({', '.join(quote(c) for c in columns)}) "
-            f"SELECT * FROM unnest({', '.join(f'%s::{t}[]' for t in types)}) "
-            "ON CONFLICT DO NOTHING", arrays, binary=True)
+            f"SELECT * FROM unnest({', '.join(f'%b::{t}[]' for t in types)}) "
+            "ON CONFLICT DO NOTHING", arrays)
     elif name == "postgresql":  # pragma: no cover - another PostgreSQL driver
         from sqlalchemy.dialects.postgresql import insert as pg_insert
 
@@ -198,9 +198,9 @@ def bulk_update(session: Session, model: type, rows: list[dict[str, Any]]) -> No
             types.append(column.type.compile(dialect=connection.dialect))
     aliases = ["id"] + [f"c{i}" for i in range(len(names))]
     sets = ", ".join(f"{quote(n)} = v.{a}" for n, a in zip(names, aliases[1:]))
-    cursor.execute(
+    cursor.execute(  # %b: binary parameters (a text array escapes each quote of the JSON)
         f"UPDATE {quote(table.name)} SET {sets} FROM unnest("
-        f"{', '.join(f'%s::{t}[]' for t in types)}) AS v({', '.join(aliases)}) "
+        f"{', '.join(f'%b::{t}[]' for t in types)}) AS v({', '.join(aliases)}) "
         f"WHERE {quote(table.name)}.id = v.id", arrays)
 
 
