@@ -85,3 +85,66 @@ def test_po_files_parse_cleanly() -> None:
     for lang in i18n.LANGS:
         data = (i18n.LOCALE_DIR / lang / "LC_MESSAGES" / "messages.po").read_bytes()
         read_po(io.BytesIO(data), locale=lang)
+
+
+#: templates that exercise each form a message takes: constant, ``%%``, values (escaped when
+#: autoescaping), a trans block, an ``{% autoescape %}`` switch, a message used in an expression,
+#: a variable message, ngettext, a constant whose formatting fails
+FOLD_CASES = [
+    '{{ _("Standings") }}|{{ _("100%% done") }}|{{ _("Round %(n)s", n=x) }}',
+    '{% trans n=x %}Round {{ n }}{% endtrans %}|{% trans %}Standings{% endtrans %}',
+    '{% autoescape false %}{{ _("Round %(n)s", n=x) }}{% endautoescape %}{{ _("Round %(n)s", n=x) }}'
+    '{{ _("Standings") }}',
+    '{{ (_("Standings") ~ x) | upper }}|{{ _(msg) }}|{{ ngettext("%(num)s round", "%(num)s rounds", 2) }}',
+    '{% set t = _("Standings") %}{{ t }}{{ t | length }}{% if _("Standings") == "順位表" %}ja{% endif %}',
+]
+
+
+def _markup_catalog() -> object:
+    """Translations whose texts hold markup (``<b>``, ``&amp;``), as a translator may write."""
+    from babel.messages.catalog import Catalog
+    from babel.messages.mofile import write_mo
+    from babel.support import Translations
+
+    catalog = Catalog(locale="en")
+    catalog.add("Standings", "<b>Standings</b> &amp; more")
+    catalog.add("Round %(n)s", "<i>Round</i> %(n)s")
+    buf = io.BytesIO()
+    write_mo(buf, catalog)
+    buf.seek(0)
+    return Translations(buf)
+
+
+@pytest.mark.parametrize("lang", [*i18n.LANGS, "markup"])
+@pytest.mark.parametrize("autoescape", [True, False])
+@pytest.mark.parametrize("source", FOLD_CASES)
+def test_folded_messages_render_as_runtime_gettext(lang: str, autoescape: bool, source: str) -> None:
+    """A template with its constant messages translated at compile time (the environments of
+    :func:`i18n.environment`) renders exactly what run-time ``gettext`` renders, escaping and
+    ``%`` formatting included, for each catalog (the two languages, and one whose translations
+    hold markup) and autoescape setting."""
+    from jinja2 import Environment
+
+    tr = _markup_catalog() if lang == "markup" else i18n.translations(lang)
+    envs = []
+    for env in (Environment(extensions=["jinja2.ext.i18n"], autoescape=autoescape),
+                i18n._TranslatedEnvironment(extensions=["jinja2.ext.i18n"], autoescape=autoescape)):
+        env.install_gettext_translations(tr, newstyle=True)  # type: ignore[attr-defined]
+        envs.append(env)
+    envs[1].fold = tr  # type: ignore[attr-defined]
+    values = {"x": "<b>&3</b>", "msg": "Standings"}
+    plain, folded = (env.from_string(source).render(**values) for env in envs)
+    assert folded == plain
+    assert tr.gettext("Standings") in plain or autoescape  # the catalog was used
+
+
+def test_constant_messages_are_compiled_in_and_broken_ones_still_raise() -> None:
+    """The compiled code of a folded template holds the translation as text and calls no
+    ``gettext`` for it; a constant message whose ``%`` formatting fails is left to fail at render
+    time, as it did before."""
+    env = i18n.environment("ja", kind="text")
+    code = env.compile('{{ _("Standings") }} {{ _("Round %(n)s", n=3) }}', raw=True)
+    assert i18n.translations("ja").gettext("Standings") in code
+    assert "gettext" not in code and "'_'" not in code
+    with pytest.raises(KeyError):
+        env.from_string('{{ _("Round %(n)s") }}').render()
