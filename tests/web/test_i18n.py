@@ -97,6 +97,11 @@ FOLD_CASES = [
     '{{ _("Standings") }}',
     '{{ (_("Standings") ~ x) | upper }}|{{ _(msg) }}|{{ ngettext("%(num)s round", "%(num)s rounds", 2) }}',
     '{% set t = _("Standings") %}{{ t }}{{ t | length }}{% if _("Standings") == "順位表" %}ja{% endif %}',
+    '{{ _("Round %(n)s", n="<i>") }}|{{ pgettext("list separator", ", ") }}|{{ _("Standings") }}'
+    '{{ pgettext("standings table row: printf widths align it with the header", "%(rank)-4s '
+    '%(points)4d %(played)3d %(wins)3d %(draws)3d %(losses)3d %(h2h)4d %(sb)6s %(hp)+7d  '
+    '%(name)s (%(unit)s)", rank=1, points=2, played=3, wins=1, draws=0, losses=2, h2h=0, '
+    'sb="1.5", hp=-3, name=x, unit="U&1") }}|{{ pgettext("list separator", "%(context)s") }}',
 ]
 
 
@@ -109,6 +114,7 @@ def _markup_catalog() -> object:
     catalog = Catalog(locale="en")
     catalog.add("Standings", "<b>Standings</b> &amp; more")
     catalog.add("Round %(n)s", "<i>Round</i> %(n)s")
+    catalog.add(", ", "<br>", context="list separator")
     buf = io.BytesIO()
     write_mo(buf, catalog)
     buf.seek(0)
