@@ -413,7 +413,8 @@ class RatingChange(Base):
     the round's ``done_at``, then the round id); the rows are its history."""
 
     __tablename__ = "rating_changes"
-    __table_args__ = (UniqueConstraint("player_id", "round_id"),)
+    __table_args__ = (UniqueConstraint("player_id", "round_id"),
+                      Index("ix_rating_changes_player_id_id", "player_id", "id"))
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     player_id: Mapped[int] = mapped_column(ForeignKey("players.id"))
     round_id: Mapped[int] = mapped_column(ForeignKey("rounds.id"), index=True)

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
-from app.db.models import Battle, Entry, League, RatingChange, Round
+from app.db.models import Battle, Entry, League, Player, RatingChange, Round
 from app.db.session import bulk_insert
 from app.formats.ratings import RatedGame, Rating, RatingPeriod, rate_periods
 
@@ -40,16 +40,17 @@ class PlayerRating:
 
 def latest(session: Session, player_ids: list[int] | set[int]) -> dict[int, Rating]:
     """The ``mu``/``sigma`` of the latest row (highest id) of each of ``player_ids`` that has
-    been rated (others are absent: a new player): one query, the rows whose id is the
-    highest of their player's."""
+    been rated (others are absent: a new player): one query, in which each player's latest row
+    is one probe of the ``(player_id, id)`` index (migration 0008), whatever the length of the
+    player's history."""
     ids = sorted(set(player_ids))
     if not ids:
         return {}
-    top = (select(func.max(RatingChange.id)).where(RatingChange.player_id.in_(ids))
-           .group_by(RatingChange.player_id))
+    top = (select(RatingChange.id).where(RatingChange.player_id == Player.id)
+           .order_by(RatingChange.id.desc()).limit(1).correlate(Player).scalar_subquery())
     return {pid: Rating(mu, sigma) for pid, mu, sigma in session.execute(
         select(RatingChange.player_id, RatingChange.mu, RatingChange.sigma)
-        .where(RatingChange.id.in_(top)))}
+        .where(RatingChange.id.in_(select(top).where(Player.id.in_(ids)))))}
 
 
 def current(session: Session, player_ids: list[int] | set[int]) -> dict[int, PlayerRating]:
