@@ -81,9 +81,9 @@ def _report_rows(cast: _Cast, round_number: int, b: _B, result: Any, now: dt.dat
     """The outbox rows of the battle report to both players (dedupe keys
     ``report:<battle id>:<side><key_suffix>``, those in ``skip`` left out): text and HTML in each
     player's language and charset, threaded under the mail that entered the player's active
-    sheet; built once per (language, charset) and stamped per recipient
-    (``app.league.outbox``). ``result`` is the logged engine run of the two sheets; ``b`` holds
-    the recorded result the header states. ``notes`` maps a language to ``(engine note, show
+    sheet; rendered once per language, built once per (language, charset) and stamped per
+    recipient (``app.league.outbox``). ``result`` is the logged engine run of the two sheets;
+    ``b`` holds the recorded result the header states. ``notes`` maps a language to ``(engine note, show
     the log)`` (see :func:`engine_note`; default: no note, log shown). A non-empty
     ``key_suffix`` (a resend) marks the subject as resent. No database needed."""
     from app.league.outbox import Copy, build_rows
@@ -111,34 +111,34 @@ def _report_rows(cast: _Cast, round_number: int, b: _B, result: Any, now: dt.dat
     winner = {0: "A", 1: "B"}.get(b.winner, "") if b.winner is not None else ""
     outcome = rs.outcome(result)
     rows: list[dict[str, Any]] = []
-    logs: dict[str, str] = {}
-    reports: dict[str, Any] = {}  # the BattleReport per language, for the HTML part's layout
+    parts: dict[str, tuple[str, str, str]] = {}  # lang -> (subject, text, html): any charset
     for (lang, charset), copies in groups.items():
-        note, show_log = (notes or {}).get(lang, ("", True))
-        if show_log and lang not in logs:
-            reports[lang] = rs.report(ua, ub, result, lang=lang)
-            logs[lang] = render_report(reports[lang], fmt="text")
-        ctx = LeagueBattleContext(
-            league=cast.league_name, round=round_number, board=b.board,
-            player_a=cast.name(b.entry_a_id), unit_a=name_a,
-            player_b=cast.name(b.entry_b_id), unit_b=name_b, winner=winner,
-            winner_unit=(name_a if b.winner == 0 else name_b) if winner else "",
-            reason=b.reason or "", turns=b.turns or 0, hp=(int(b.hp_a or 0), int(b.hp_b or 0)),
-            report=logs.get(lang, "") if show_log else "",
-            engine_version=b.engine_version or "", engine_note=note,
-            ruleset=rs.name, header=tuple(rs.describe(lang)) if rs.name != "amaryllis" or rs.options
-            else (),
-            finals=_finals(outcome, lang) if rs.party or rs.name != "amaryllis" else ((), ()),
-            battle=reports.get(lang) if show_log else None,
-            url=mail_link(cast.public_url, cast.league_name, b.id),
-            decision=_decision(cast, round_number, b, lang),
-        )
+        if lang not in parts:
+            note, show_log = (notes or {}).get(lang, ("", True))
+            report = rs.report(ua, ub, result, lang=lang) if show_log else None
+            ctx = LeagueBattleContext(
+                league=cast.league_name, round=round_number, board=b.board,
+                player_a=cast.name(b.entry_a_id), unit_a=name_a,
+                player_b=cast.name(b.entry_b_id), unit_b=name_b, winner=winner,
+                winner_unit=(name_a if b.winner == 0 else name_b) if winner else "",
+                reason=b.reason or "", turns=b.turns or 0,
+                hp=(int(b.hp_a or 0), int(b.hp_b or 0)),
+                report=render_report(report, fmt="text") if report is not None else "",
+                engine_version=b.engine_version or "", engine_note=note,
+                ruleset=rs.name, header=tuple(rs.describe(lang)) if rs.name != "amaryllis"
+                or rs.options else (),
+                finals=_finals(outcome, lang) if rs.party or rs.name != "amaryllis" else ((), ()),
+                battle=report,
+                url=mail_link(cast.public_url, cast.league_name, b.id),
+                decision=_decision(cast, round_number, b, lang),
+            )
+            parts[lang] = (subject(ctx, lang, resent=bool(key_suffix)),
+                           render_league_battle(ctx, lang=lang, fmt="text"),
+                           render_league_battle(ctx, lang=lang, fmt="html"))
+        subj, text, html = parts[lang]
         rows += build_rows(
             copies, kind="report", now=now, sender=cast.sender, sender_name=cast.sender_name,
-            subject=subject(ctx, lang, resent=bool(key_suffix)),
-            text=render_league_battle(ctx, lang=lang, fmt="text"),
-            html=render_league_battle(ctx, lang=lang, fmt="html"), charset=charset,
-            auto_submitted="auto-generated")
+            subject=subj, text=text, html=html, charset=charset, auto_submitted="auto-generated")
     return rows
 
 

@@ -276,9 +276,9 @@ def queue_standings(session: Session, settings: Any, league: League, round_numbe
     """Queue the standings after ``round_number`` to every seated active player (dedupe key
     ``standings:<league id>:<round>:<player id>``), threaded under the mail that entered the
     player's active sheet. A non-empty ``key_suffix`` (a resend) marks the subject as resent.
-    The body is rendered and built once per (language, charset) and stamped per recipient
-    (``app.league.outbox``). ``games``: the league's :class:`GamesCache` of this run of rounds.
-    Returns the number of mails queued."""
+    The body is rendered once per language, built once per (language, charset) and stamped per
+    recipient (``app.league.outbox``). ``games``: the league's :class:`GamesCache` of this run
+    of rounds. Returns the number of mails queued."""
     from app.league.outbox import Copy, build_rows, existing_keys, insert_rows
     from app.reports.standings import render_standings_context
     from app.web.urls import mail_link
@@ -300,18 +300,21 @@ def queue_standings(session: Session, settings: Any, league: League, round_numbe
     # queue_copies per group, with one look-up of the queued keys and one insert for all
     known = existing_keys(session, [c.key for copies in groups.values() for c in copies])
     rows: list[dict[str, Any]] = []
+    parts: dict[str, tuple[str, str, str]] = {}  # lang -> (subject, text, html): any charset
     for (lang, charset), copies in groups.items():
         fresh = [c for c in copies if c.key not in known]
         if not fresh:
             continue
+        if lang not in parts:
+            parts[lang] = (_standings_subject(league.name, round_number, lang, ctx.finished,
+                                              ctx.cancelled, resent=bool(key_suffix)),
+                           render_standings_context(ctx, lang=lang, fmt="text"),
+                           render_standings_context(ctx, lang=lang, fmt="html"))
+        subj, text, html = parts[lang]
         rows += build_rows(
             fresh, kind="standings", now=now, sender=settings.server_address,
-            sender_name=settings.server_name,
-            subject=_standings_subject(league.name, round_number, lang, ctx.finished,
-                                       ctx.cancelled, resent=bool(key_suffix)),
-            text=render_standings_context(ctx, lang=lang, fmt="text"),
-            html=render_standings_context(ctx, lang=lang, fmt="html"), charset=charset,
-            auto_submitted="auto-generated")
+            sender_name=settings.server_name, subject=subj, text=text, html=html,
+            charset=charset, auto_submitted="auto-generated")
     insert_rows(session, rows)
     return len(rows)
 

@@ -192,6 +192,36 @@ def test_battle_report_mail_is_threaded_localized_and_complete(factory: Factory,
     assert html.lstrip().startswith("<!DOCTYPE html>") and "Turn 1" in html
 
 
+def test_players_of_one_language_get_the_same_words_in_their_own_charsets(
+        factory: Factory, settings: Settings) -> None:
+    """Two Japanese players, one reading UTF-8 and one ISO-2022-JP: the report and the standings
+    are rendered once for the language and encoded once per charset, so both mails say the same
+    words (apart from what ISO-2022-JP cannot carry), the text part in each player's charset
+    (the HTML part is UTF-8 for all)."""
+    from app.mail.compose import to_jis
+
+    fill_league(factory, "Jis", 2, langs=("ja",))
+    with transaction(factory) as s:
+        svc.get_or_create_player(s, "p1@example.org").charset = "iso-2022-jp"
+    _close(factory, "Jis")
+    svc.run_round(factory, settings, "Jis", now=DEADLINE)
+    mails = {m.dedupe_key.rsplit(":", 1)[0] + ":" + m.recipient: _parse(m.raw)
+             for m in _outbox(factory)}
+    for kind in ("report", "standings"):
+        (a_key,) = [k for k in mails if k.startswith(kind) and k.endswith("p0@example.org")]
+        (b_key,) = [k for k in mails if k.startswith(kind) and k.endswith("p1@example.org")]
+        utf8, jis = mails[a_key], mails[b_key]
+        a_text, b_text = utf8.get_body(("plain",)), jis.get_body(("plain",))
+        assert (a_text.get_content_charset(), b_text.get_content_charset()) == (
+            "utf-8", "iso-2022-jp")
+        assert "U0" in a_text.get_content() and "U1" in a_text.get_content()
+        # ISO-2022-JP carries a few characters as their JIS X 0208 look-alikes
+        assert to_jis(a_text.get_content()) == b_text.get_content()
+        a_html, b_html = utf8.get_body(("html",)), jis.get_body(("html",))  # always UTF-8
+        assert a_html.get_content_charset() == b_html.get_content_charset() == "utf-8"
+        assert a_html.get_content() == b_html.get_content()
+
+
 def test_running_a_round_twice_is_a_no_op(factory: Factory, settings: Settings) -> None:
     fill_league(factory, "Twice", 4)
     _close(factory, "Twice")
