@@ -12,6 +12,7 @@ against oneself (one player with two entries) is not rated.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
@@ -40,17 +41,21 @@ class PlayerRating:
 
 def latest(session: Session, player_ids: list[int] | set[int]) -> dict[int, Rating]:
     """The ``mu``/``sigma`` of the latest row (highest id) of each of ``player_ids`` that has
-    been rated (others are absent: a new player): one query, in which each player's latest row
-    is one probe of the ``(player_id, id)`` index (migration 0008), whatever the length of the
-    player's history."""
+    been rated (others are absent: a new player): one query, in which each player's latest
+    row is a probe of the ``(player_id, id)`` index (migration 0008), whatever the length of
+    the player's history (a scalar subquery per column, not a join the planner may turn into a
+    scan of every rating row)."""
     ids = sorted(set(player_ids))
     if not ids:
         return {}
-    top = (select(RatingChange.id).where(RatingChange.player_id == Player.id)
-           .order_by(RatingChange.id.desc()).limit(1).correlate(Player).scalar_subquery())
+
+    def last(column: Any) -> Any:
+        return (select(column).where(RatingChange.player_id == Player.id)
+                .order_by(RatingChange.id.desc()).limit(1).correlate(Player).scalar_subquery())
+
     return {pid: Rating(mu, sigma) for pid, mu, sigma in session.execute(
-        select(RatingChange.player_id, RatingChange.mu, RatingChange.sigma)
-        .where(RatingChange.id.in_(select(top).where(Player.id.in_(ids)))))}
+        select(Player.id, last(RatingChange.mu), last(RatingChange.sigma))
+        .where(Player.id.in_(ids))) if mu is not None}
 
 
 def current(session: Session, player_ids: list[int] | set[int]) -> dict[int, PlayerRating]:
