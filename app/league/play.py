@@ -83,8 +83,8 @@ def _report_rows(cast: _Cast, round_number: int, b: _B, result: Any, now: dt.dat
     player's language and charset, threaded under the mail that entered the player's active
     sheet; rendered once per language, built once per (language, charset) and stamped per
     recipient (``app.league.outbox``). ``result`` is the logged engine run of the two sheets;
-    ``b`` holds the recorded result the header states. ``notes`` maps a language to ``(engine note, show
-    the log)`` (see :func:`engine_note`; default: no note, log shown). A non-empty
+    ``b`` holds the recorded result the header states. ``notes`` maps a language to ``(engine
+    note, show the log)`` (see :func:`engine_note`; default: no note, log shown). A non-empty
     ``key_suffix`` (a resend) marks the subject as resent. No database needed."""
     from app.league.outbox import Copy, build_rows
     from app.reports.battle import render_report

@@ -142,9 +142,9 @@ class _FoldMessages(NodeTransformer):
 
 class _TranslatedEnvironment(Environment):
     """An ``Environment`` of one language whose templates carry the translations of their
-    constant messages compiled in (:class:`_FoldMessages`): a report mail's HTML part calls
-    ``gettext`` about 16 times per render (a third of the render time), for text that is the same in
-    every mail of the language. The output is the same as with run-time ``gettext``."""
+    constant messages compiled in (:class:`_FoldMessages`): a report mail's HTML part called
+    ``gettext`` about 16 times per render (a third of the render time) for text that is the
+    same in every mail of the language. The output is the same as with run-time ``gettext``."""
 
     fold: NullTranslations | None = None
 

@@ -48,6 +48,9 @@ def test_stored_ratings_are_the_librarys_numbers(factory, settings) -> None:
             expect[pa], expect[pb] = ra2, rb2
         got = ratings.current(s, set(expect))
         assert set(got) == set(expect) and len(got) == 3
+        nobody = svc.get_or_create_player(s, "nobody@example.org")  # never rated: absent
+        s.flush()
+        assert set(ratings.latest(s, set(expect) | {nobody.id})) == set(expect)
         for pid, r in expect.items():
             assert got[pid].mu == pytest.approx(r.mu, abs=1e-9)  # type: ignore[attr-defined]
             assert got[pid].sigma == pytest.approx(r.sigma, abs=1e-9)  # type: ignore[attr-defined]

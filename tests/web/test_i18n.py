@@ -93,10 +93,12 @@ def test_po_files_parse_cleanly() -> None:
 FOLD_CASES = [
     '{{ _("Standings") }}|{{ _("100%% done") }}|{{ _("Round %(n)s", n=x) }}',
     '{% trans n=x %}Round {{ n }}{% endtrans %}|{% trans %}Standings{% endtrans %}',
-    '{% autoescape false %}{{ _("Round %(n)s", n=x) }}{% endautoescape %}{{ _("Round %(n)s", n=x) }}'
-    '{{ _("Standings") }}',
-    '{{ (_("Standings") ~ x) | upper }}|{{ _(msg) }}|{{ ngettext("%(num)s round", "%(num)s rounds", 2) }}',
-    '{% set t = _("Standings") %}{{ t }}{{ t | length }}{% if _("Standings") == "順位表" %}ja{% endif %}',
+    '{% autoescape false %}{{ _("Round %(n)s", n=x) }}{% endautoescape %}'
+    '{{ _("Round %(n)s", n=x) }}{{ _("Standings") }}',
+    '{{ (_("Standings") ~ x) | upper }}|{{ _(msg) }}|'
+    '{{ ngettext("%(num)s round", "%(num)s rounds", 2) }}',
+    '{% set t = _("Standings") %}{{ t }}{{ t | length }}'
+    '{% if _("Standings") == "順位表" %}ja{% endif %}',
     '{{ _("Round %(n)s", n="<i>") }}|{{ pgettext("list separator", ", ") }}|{{ _("Standings") }}'
     '{{ pgettext("standings table row: printf widths align it with the header", "%(rank)-4s '
     '%(points)4d %(played)3d %(wins)3d %(draws)3d %(losses)3d %(h2h)4d %(sb)6s %(hp)+7d  '
@@ -124,7 +126,8 @@ def _markup_catalog() -> object:
 @pytest.mark.parametrize("lang", [*i18n.LANGS, "markup"])
 @pytest.mark.parametrize("autoescape", [True, False])
 @pytest.mark.parametrize("source", FOLD_CASES)
-def test_folded_messages_render_as_runtime_gettext(lang: str, autoescape: bool, source: str) -> None:
+def test_folded_messages_render_as_runtime_gettext(lang: str, autoescape: bool,
+                                                   source: str) -> None:
     """A template with its constant messages translated at compile time (the environments of
     :func:`i18n.environment`) renders exactly what run-time ``gettext`` renders, escaping and
     ``%`` formatting included, for each catalog (the two languages, and one whose translations
