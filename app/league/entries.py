@@ -10,7 +10,7 @@ from __future__ import annotations
 import datetime as dt
 import json
 import unicodedata
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
@@ -215,6 +215,7 @@ def submit_entry(session: Session, league: League, player: Player, sheet_text: s
                                                or entry.status != "active"):
         raise EntriesClosed(f"entries to league {league.name!r} are closed: between updates "
                             "only seated entries replace their unit")
+    prev: Sequence[SheetVersion] = ()  # a new entry has no sheet versions yet
     if entry is None:
         from app.league.ownership import new_key
 
@@ -222,10 +223,11 @@ def submit_entry(session: Session, league: League, player: Player, sheet_text: s
                       owner_key=new_key())  # the entry key (app.league.ownership)
         session.add(entry)
         session.flush()
+    else:
+        prev = session.scalars(select(SheetVersion).where(SheetVersion.entry_id == entry.id)).all()
     replaced = False
     if entry.status == "withdrawn":
         entry.status = "active"
-    prev = session.scalars(select(SheetVersion).where(SheetVersion.entry_id == entry.id)).all()
     for sv in prev:
         if sv.active:
             replaced = replaced or entry.status == "active"
