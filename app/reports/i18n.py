@@ -34,7 +34,16 @@ from typing import Any
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 from babel.support import NullTranslations, Translations
-from jinja2 import Environment, FileSystemLoader, StrictUndefined, nodes, select_autoescape
+from jinja2 import (
+    Environment,
+    FileSystemLoader,
+    StrictUndefined,
+    nodes,
+    pass_context,
+    select_autoescape,
+)
+from jinja2.runtime import Context
+from markupsafe import Markup
 from jinja2.visitor import NodeTransformer
 
 from app import paths
@@ -98,16 +107,53 @@ def pgettext(lang: str) -> Callable[[str, str], str]:
     return pgettext
 
 
+#: the names a folded call may have: the functions ``jinja2.ext.i18n`` installs
+_MESSAGE_FUNCTIONS = ("_", "gettext", "pgettext")
+#: keyword names the new-style functions take themselves (a value of that name is an error)
+_RESERVED = ("__context", "__string", "__string_ctx")
+
+
+@pass_context
+def _translated(context: Context, text: str) -> str:
+    """A folded message as new-style gettext returns it before formatting: ``Markup`` when the
+    *render-time* context autoescapes (``pass_context``: never constant-folded, so a message in
+    a block, a macro or a parent template follows the autoescaping it is rendered under, as a
+    gettext call does)."""
+    return Markup(text) if context.eval_ctx.autoescape else text
+
+
+def _binds_message_names(tree: nodes.Template) -> bool:
+    """Whether ``tree`` binds ``_``, ``gettext`` or ``pgettext`` itself (``set``, ``for``,
+    ``with``, a macro or its parameter, an import): then its calls of those names are not
+    the catalog's and nothing is folded."""
+    for node in tree.find_all((nodes.Name, nodes.Macro, nodes.Import, nodes.FromImport)):
+        if isinstance(node, nodes.Name) and node.ctx in ("store", "param") \
+                and node.name in _MESSAGE_FUNCTIONS:
+            return True
+        if isinstance(node, nodes.Macro) and node.name in _MESSAGE_FUNCTIONS:
+            return True
+        if isinstance(node, nodes.Import) and node.target in _MESSAGE_FUNCTIONS:
+            return True
+        if isinstance(node, nodes.FromImport) and any(
+                (n[1] if isinstance(n, tuple) else n) in _MESSAGE_FUNCTIONS for n in node.names):
+            return True
+    return False
+
+
 class _FoldMessages(NodeTransformer):
     """Replace each ``_("constant", name=value, …)``, ``gettext(…)`` and ``pgettext("context",
     "constant", …)`` call of a parsed template (``jinja2.ext.i18n``, new style; a ``{% trans %}``
     block parses to a ``gettext`` call) by its translation from ``translations``, as the
-    new-style functions compute it at run time: ``Markup`` when autoescaping, then ``%
-    {name: value, …}`` (``pgettext`` adds ``context``; the values escaped when the message is
-    ``Markup``). Jinja's optimizer then writes a message without values into the template's
-    static text. Other calls (a variable message or context, ``*args``, ``**kwargs``,
-    ``ngettext``) stay calls; so does a constant message whose ``%`` formatting raises, so that
-    it raises at render time as before."""
+    new-style functions compute it at run time: ``Markup`` when the render-time context
+    autoescapes (:func:`_translated`), then ``% {name: value, …}`` (``pgettext`` adds
+    ``context``; the values escaped when the message is ``Markup``). The catalog look-up and
+    the two ``Context.call`` hops of a call are gone; what stays is a direct filter call.
+
+    Left as calls: a variable message or context, ``*args``/``**kwargs``, a repeated or
+    reserved keyword (an error at render time, as before), ``ngettext``, a constant message
+    whose ``%`` formatting raises. A template that binds one of the names itself
+    (:func:`_binds_message_names`) is not folded at all. Not detectable here: a render variable
+    named ``_``, ``gettext`` or ``pgettext``; no caller passes one."""
 
     def __init__(self, tr: NullTranslations) -> None:
         self.tr = tr
@@ -116,8 +162,10 @@ class _FoldMessages(NodeTransformer):
         node = self.generic_visit(node)  # type: ignore[assignment]
         fn = node.node
         args = [a.value for a in node.args if isinstance(a, nodes.Const)]
+        keys = [k.key for k in node.kwargs]
         if (not isinstance(fn, nodes.Name) or node.dyn_args or node.dyn_kwargs
-                or len(args) != len(node.args) or not all(isinstance(a, str) for a in args)):
+                or len(args) != len(node.args) or not all(isinstance(a, str) for a in args)
+                or len(set(keys)) != len(keys) or any(k in _RESERVED for k in keys)):
             return node
         values: dict[str, nodes.Expr] = {k.key: k.value for k in node.kwargs}
         if fn.name in ("_", "gettext") and len(args) == 1:
@@ -127,17 +175,20 @@ class _FoldMessages(NodeTransformer):
             values.setdefault("context", nodes.Const(args[0]))
         else:
             return node
-        if values:  # formatted at render time (or by Jinja's optimizer: constants, escaped alike)
-            pairs = [nodes.Pair(nodes.Const(k), v) for k, v in values.items()]
-            folded: nodes.Expr = nodes.Mod(nodes.MarkSafeIfAutoescape(nodes.Const(text)),
-                                           nodes.Dict(pairs))
-        else:
+        if not values:
             try:
                 text = text % {}
             except (KeyError, ValueError, TypeError):
                 return node
-            folded = nodes.MarkSafeIfAutoescape(nodes.Const(text))
-        return folded.set_lineno(node.lineno)
+        message: nodes.Expr = nodes.Filter(nodes.Const(text), _FILTER, [], [], None, None)
+        if values:
+            pairs = [nodes.Pair(nodes.Const(k), v) for k, v in values.items()]
+            message = nodes.Mod(message, nodes.Dict(pairs))
+        return message.set_lineno(node.lineno)
+
+
+#: the name :func:`_translated` is registered under in a folding environment's filters
+_FILTER = "_amaryllis_translated"
 
 
 class _TranslatedEnvironment(Environment):
@@ -150,8 +201,9 @@ class _TranslatedEnvironment(Environment):
 
     def _parse(self, source: str, name: str | None, filename: str | None) -> nodes.Template:
         tree = super()._parse(source, name, filename)
-        if self.fold is None:
+        if self.fold is None or _binds_message_names(tree):
             return tree
+        self.filters[_FILTER] = _translated
         folded = _FoldMessages(self.fold).visit(tree)
         folded.set_environment(self)
         return folded  # type: ignore[no-any-return]

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import io
+from typing import Any
 from pathlib import Path
 
 import pytest
@@ -88,13 +89,20 @@ def test_po_files_parse_cleanly() -> None:
 
 
 #: templates that exercise each form a message takes: constant, ``%%``, values (escaped when
-#: autoescaping), a trans block, an ``{% autoescape %}`` switch, a message used in an expression,
-#: a variable message, ngettext, a constant whose formatting fails
+#: autoescaping), a trans block, an ``{% autoescape %}`` switch (also around a block and a macro
+#: call), a message used in an expression, a variable message, ngettext, a constant whose
+#: formatting fails, names of the message functions bound by the template itself, keywords the
+#: functions reserve or repeated (errors either way)
 FOLD_CASES = [
     '{{ _("Standings") }}|{{ _("100%% done") }}|{{ _("Round %(n)s", n=x) }}',
     '{% trans n=x %}Round {{ n }}{% endtrans %}|{% trans %}Standings{% endtrans %}',
     '{% autoescape false %}{{ _("Round %(n)s", n=x) }}{% endautoescape %}'
     '{{ _("Round %(n)s", n=x) }}{{ _("Standings") }}',
+    '{% autoescape true %}{{ _("Round %(n)s", n=x) }}{{ _("Standings") }}{% endautoescape %}',
+    '{% autoescape false %}{% block b %}{{ _("Standings") }}{{ _("Round %(n)s", n=x) }}'
+    '{% endblock %}{% endautoescape %}',
+    '{% macro m() %}{{ _("Standings") }}{{ _("Round %(n)s", n=x) }}{% endmacro %}'
+    '{% autoescape false %}{{ m() }}{% endautoescape %}{{ m() }}',
     '{{ (_("Standings") ~ x) | upper }}|{{ _(msg) }}|'
     '{{ ngettext("%(num)s round", "%(num)s rounds", 2) }}',
     '{% set t = _("Standings") %}{{ t }}{{ t | length }}'
@@ -104,23 +112,53 @@ FOLD_CASES = [
     '%(points)4d %(played)3d %(wins)3d %(draws)3d %(losses)3d %(h2h)4d %(sb)6s %(hp)+7d  '
     '%(name)s (%(unit)s)", rank=1, points=2, played=3, wins=1, draws=0, losses=2, h2h=0, '
     'sb="1.5", hp=-3, name=x, unit="U&1") }}|{{ pgettext("list separator", "%(context)s") }}',
+    '{% set _ = x.upper %}{{ _("Standings") }}',
+    '{% for _ in [1] %}{{ _("Standings") }}{% endfor %}',
+    '{% macro m(_) %}{{ _("Standings") }}{% endmacro %}{{ m(x.upper) }}',
+    '{% with pgettext = x.replace %}{{ pgettext("list separator", ", ") }}{% endwith %}',
+    '{% macro gettext(s) %}[{{ s }}]{% endmacro %}{{ _("Standings") }}',
+    '{{ _("Standings", __string=1) }}',
+    '{{ pgettext("list separator", ", ", __string_ctx=1) }}',
+    '{{ _("Standings", n=1, n=2) }}',
+    '{{ _("Round %(n)s") }}',
 ]
 
 
 def _markup_catalog() -> object:
-    """Translations whose texts hold markup (``<b>``, ``&amp;``), as a translator may write."""
+    """Translations whose texts hold markup (``<b>``, ``&amp;``) and a quote, as a translator
+    may write."""
     from babel.messages.catalog import Catalog
     from babel.messages.mofile import write_mo
     from babel.support import Translations
 
     catalog = Catalog(locale="en")
-    catalog.add("Standings", "<b>Standings</b> &amp; more")
+    catalog.add("Standings", "Player's <b>Standings</b> &amp; more")
     catalog.add("Round %(n)s", "<i>Round</i> %(n)s")
     catalog.add(", ", "<br>", context="list separator")
     buf = io.BytesIO()
     write_mo(buf, catalog)
     buf.seek(0)
     return Translations(buf)
+
+
+def _outcome(render: Any) -> tuple[str, str]:
+    """``("ok", output)`` of ``render()``, or ``("error", exception type)``."""
+    try:
+        return "ok", render()
+    except Exception as e:  # noqa: BLE001 - the type is what is compared
+        return "error", type(e).__name__
+
+
+def _env_pair(tr: Any, **options: Any) -> tuple[Any, Any]:
+    """A plain environment with run-time new-style gettext, and a folding one, same options."""
+    from jinja2 import Environment
+
+    plain = Environment(extensions=["jinja2.ext.i18n"], **options)
+    folded = i18n._TranslatedEnvironment(extensions=["jinja2.ext.i18n"], **options)
+    for env in (plain, folded):
+        env.install_gettext_translations(tr, newstyle=True)  # type: ignore[attr-defined]
+    folded.fold = tr
+    return plain, folded
 
 
 @pytest.mark.parametrize("lang", [*i18n.LANGS, "markup"])
@@ -130,21 +168,38 @@ def test_folded_messages_render_as_runtime_gettext(lang: str, autoescape: bool,
                                                    source: str) -> None:
     """A template with its constant messages translated at compile time (the environments of
     :func:`i18n.environment`) renders exactly what run-time ``gettext`` renders, escaping and
-    ``%`` formatting included, for each catalog (the two languages, and one whose translations
-    hold markup) and autoescape setting."""
-    from jinja2 import Environment
+    ``%`` formatting included, or fails with the same error, for each catalog (the two
+    languages, and one whose translations hold markup) and autoescape setting."""
+    tr = _markup_catalog() if lang == "markup" else i18n.translations(lang)
+    plain, folded = _env_pair(tr, autoescape=autoescape)
+    values = {"x": "<b>&3</b>", "msg": "Standings"}
+    got = [_outcome(lambda env=env: env.from_string(source).render(**values))  # type: ignore[misc]
+           for env in (plain, folded)]
+    assert got[1] == got[0]
+
+
+@pytest.mark.parametrize("lang", [*i18n.LANGS, "markup"])
+def test_folded_messages_follow_the_autoescaping_they_render_under(lang: str) -> None:
+    """A parent template compiled with autoescaping and extended by one without, a macro
+    imported across the two: each message is escaped as run-time gettext escapes it, by the
+    autoescaping of the render, not of the compilation."""
+    from jinja2 import DictLoader, select_autoescape
 
     tr = _markup_catalog() if lang == "markup" else i18n.translations(lang)
-    envs = []
-    for env in (Environment(extensions=["jinja2.ext.i18n"], autoescape=autoescape),
-                i18n._TranslatedEnvironment(extensions=["jinja2.ext.i18n"], autoescape=autoescape)):
-        env.install_gettext_translations(tr, newstyle=True)  # type: ignore[attr-defined]
-        envs.append(env)
-    envs[1].fold = tr  # type: ignore[attr-defined]
-    values = {"x": "<b>&3</b>", "msg": "Standings"}
-    plain, folded = (env.from_string(source).render(**values) for env in envs)
-    assert folded == plain
-    assert tr.gettext("Standings") in plain or autoescape  # the catalog was used
+    loader = DictLoader({
+        "b.html": '{{ _("Standings") }}{% block x %}{{ _("Round %(n)s", n=v) }}{% endblock %}',
+        "c.txt": '{% extends "b.html" %}',
+        "m.html": '{% macro f() %}{{ _("Standings") }}|{{ _("Round %(n)s", n="<i>") }}'
+                  '{% endmacro %}',
+        "d.txt": '{% from "m.html" import f %}{{ f() }}',
+        "e.txt": '{% import "m.html" as m with context %}{{ m.f() }}',
+    })
+    plain, folded = _env_pair(tr, loader=loader,
+                              autoescape=select_autoescape(enabled_extensions=("html",)))
+    for name in ("b.html", "c.txt", "m.html", "d.txt", "e.txt"):
+        got = [_outcome(lambda env=env: env.get_template(name).render(v="<b>&3</b>"))  # type: ignore[misc]
+               for env in (plain, folded)]
+        assert got[1] == got[0], name
 
 
 def test_constant_messages_are_compiled_in_and_broken_ones_still_raise() -> None:
