@@ -8,7 +8,9 @@ Run by hand (not a timed test)::
     .venv/bin/python benchmarks/league.py --profile       # cProfile of the round phase
 
 PostgreSQL is ``$AMARYLLIS_TEST_POSTGRES_URL`` (default the local test server); a scratch database
-is created and dropped. Prints the time of each phase and the outbox size.
+is created and dropped. Prints the time of each phase and the outbox size, and before each
+database the time of a fixed loop (:func:`host_speed`): the shared VM runs at about half its
+usual speed at times, and the timings follow it.
 """
 
 from __future__ import annotations
@@ -110,6 +112,17 @@ def run(url: str, n: int, profile: bool) -> dict[str, float]:
     return times
 
 
+def host_speed() -> float:
+    """Seconds a fixed single-threaded loop takes now: the shared VM's speed swings (about
+    0.18 s at its usual speed, 0.27 s and more in its slow phases), and every timing here with
+    it."""
+    start = time.perf_counter()
+    acc = 0
+    for i in range(3_000_000):
+        acc += i * i % 7
+    return time.perf_counter() - start
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--entries", type=int, default=100)
@@ -118,7 +131,8 @@ def main() -> None:
     args = ap.parse_args()
     targets = ["sqlite", "postgres"] if args.only is None else [args.only]
     for target in targets:
-        print(f"{target}: {args.entries} entries, {args.entries * (args.entries - 1) // 2} battles")
+        print(f"{target}: {args.entries} entries, {args.entries * (args.entries - 1) // 2} battles"
+              f" (host speed: the fixed loop took {host_speed():.2f} s)")
         if target == "sqlite":
             with tempfile.TemporaryDirectory() as tmp:
                 times = run(f"sqlite:///{tmp}/bench.sqlite3", args.entries, args.profile)
