@@ -43,8 +43,8 @@ from jinja2 import (
     select_autoescape,
 )
 from jinja2.runtime import Context
-from markupsafe import Markup
 from jinja2.visitor import NodeTransformer
+from markupsafe import Markup
 
 from app import paths
 
@@ -199,11 +199,14 @@ class _TranslatedEnvironment(Environment):
 
     fold: NullTranslations | None = None
 
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.filters[_FILTER] = _translated
+
     def _parse(self, source: str, name: str | None, filename: str | None) -> nodes.Template:
         tree = super()._parse(source, name, filename)
         if self.fold is None or _binds_message_names(tree):
             return tree
-        self.filters[_FILTER] = _translated
         folded = _FoldMessages(self.fold).visit(tree)
         folded.set_environment(self)
         return folded  # type: ignore[no-any-return]
