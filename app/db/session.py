@@ -75,8 +75,8 @@ def insert_ignore(session: Session, model: type, rows: list[dict[str, Any]]) -> 
     """``INSERT ... ON CONFLICT DO NOTHING`` of ``rows`` into ``model``'s table, in the caller's
     transaction (SQLite and PostgreSQL dialects): a row whose key exists already is skipped, also
     when another transaction inserts it at the same moment. On PostgreSQL through psycopg the
-    rows (every row the same columns, of scalar types: not JSON) go as one statement over
-    ``unnest`` of one array per column, in binary, not one statement per row (psycopg's
+    rows (every row the same columns) go as one statement over ``unnest`` of one array per
+    column, in binary (:func:`_unnest_arrays`), not one statement per row (psycopg's
     ``executemany``) nor a multi-row ``VALUES`` statement compiled afresh for every number of
     rows."""
     if not rows:
@@ -87,16 +87,13 @@ def insert_ignore(session: Session, model: type, rows: list[dict[str, Any]]) -> 
         connection, cursor = raw
         table = model.__table__  # type: ignore[attr-defined]
         names = list(rows[0])
-        defaults = _python_defaults(table, names)
-        columns = names + list(defaults)
+        values = {n: [row[n] for row in rows] for n in names}
+        values.update({c: [v] * len(rows) for c, v in _python_defaults(table, names).items()})
         quote = connection.dialect.identifier_preparer.quote
-        types = [table.c[c].type.compile(dialect=connection.dialect) for c in columns]
-        arrays = [[row[n] for row in rows] for n in names] + \
-            [[value] * len(rows) for value in defaults.values()]
-        cursor.execute(  # %b: binary parameters (bytea arrays are not sent as hex text)
-            f"INSERT INTO {quote(table.name)} ({', '.join(quote(c) for c in columns)}) "
-            f"SELECT * FROM unnest({', '.join(f'%b::{t}[]' for t in types)}) "
-            "ON CONFLICT DO NOTHING", arrays)
+        arrays, casts = _unnest_arrays(connection, table, values)
+        cursor.execute(
+            f"INSERT INTO {quote(table.name)} ({', '.join(quote(c) for c in values)}) "
+            f"SELECT * FROM unnest({casts}) ON CONFLICT DO NOTHING", arrays)
     elif name == "postgresql":  # pragma: no cover - another PostgreSQL driver
         from sqlalchemy.dialects.postgresql import insert as pg_insert
 
@@ -164,9 +161,9 @@ def bulk_insert(session: Session, model: type, rows: list[dict[str, Any]]) -> No
 def bulk_update(session: Session, model: type, rows: list[dict[str, Any]]) -> None:
     """Update rows of ``model``'s table by primary key ``id``, in the caller's transaction:
     ``rows`` are column values with the ``id`` (every row the same columns). On PostgreSQL
-    through psycopg one ``UPDATE ... FROM unnest(...)`` (one array per column: JSON columns as
-    ``json[]``), not one statement per row (psycopg's ``executemany``); elsewhere one
-    executemany."""
+    through psycopg one ``UPDATE ... FROM unnest(...)`` (one array per column, in binary, JSON
+    columns as ``json[]``: :func:`_unnest_arrays`), not one statement per row (psycopg's
+    ``executemany``); elsewhere one executemany."""
     if not rows:
         return
     from sqlalchemy import bindparam, update
@@ -179,29 +176,39 @@ def bulk_update(session: Session, model: type, rows: list[dict[str, Any]]) -> No
                         .values({n: bindparam(n) for n in names}),
                         [{**{n: row[n] for n in names}, "_id": row["id"]} for row in rows])
         return
+    connection, cursor = raw
+    quote = connection.dialect.identifier_preparer.quote
+    arrays, casts = _unnest_arrays(connection, table, {
+        "id": [row["id"] for row in rows], **{n: [row[n] for row in rows] for n in names}})
+    aliases = ["id"] + [f"c{i}" for i in range(len(names))]
+    sets = ", ".join(f"{quote(n)} = v.{a}" for n, a in zip(names, aliases[1:]))
+    cursor.execute(
+        f"UPDATE {quote(table.name)} SET {sets} FROM unnest({casts}) "
+        f"AS v({', '.join(aliases)}) WHERE {quote(table.name)}.id = v.id", arrays)
+
+
+def _unnest_arrays(connection: Any, table: Any,
+                   values: dict[str, list[Any]]) -> tuple[list[list[Any]], str]:
+    """The parameters of an ``unnest(...)`` over ``values`` (column name -> one value per row)
+    and its argument list, one ``%b::<type>[]`` per column: binary parameters (psycopg's
+    ``binary=True`` sets only the result format; a text array hex-encodes bytea and escapes
+    each quote of a JSON value with a regex), JSON values wrapped as ``json`` (``None`` as
+    SQLAlchemy writes it: JSON null unless the type says SQL NULL)."""
     from psycopg.types.json import Json
     from sqlalchemy import JSON
 
-    connection, cursor = raw
-    quote = connection.dialect.identifier_preparer.quote
-    arrays: list[list[Any]] = [[row["id"] for row in rows]]
-    types = [table.c.id.type.compile(dialect=connection.dialect)]
-    for n in names:
-        column = table.c[n]
-        if isinstance(column.type, JSON):
-            # None as SQLAlchemy writes it: JSON null unless the type says SQL NULL
-            null = column.type.none_as_null
-            arrays.append([None if row[n] is None and null else Json(row[n]) for row in rows])
+    arrays: list[list[Any]] = []
+    types: list[str] = []
+    for name, column_values in values.items():
+        column_type = table.c[name].type
+        if isinstance(column_type, JSON):
+            null = column_type.none_as_null
+            arrays.append([None if v is None and null else Json(v) for v in column_values])
             types.append("JSON")
         else:
-            arrays.append([row[n] for row in rows])
-            types.append(column.type.compile(dialect=connection.dialect))
-    aliases = ["id"] + [f"c{i}" for i in range(len(names))]
-    sets = ", ".join(f"{quote(n)} = v.{a}" for n, a in zip(names, aliases[1:]))
-    cursor.execute(  # %b: binary parameters (a text array escapes each quote of the JSON)
-        f"UPDATE {quote(table.name)} SET {sets} FROM unnest("
-        f"{', '.join(f'%b::{t}[]' for t in types)}) AS v({', '.join(aliases)}) "
-        f"WHERE {quote(table.name)}.id = v.id", arrays)
+            arrays.append(column_values)
+            types.append(column_type.compile(dialect=connection.dialect))
+    return arrays, ", ".join(f"%b::{t}[]" for t in types)
 
 
 def alembic_config(url: str):  # type: ignore[no-untyped-def]
