@@ -409,8 +409,10 @@ class OrganizerNotice(Base):
 class RatingChange(Base):
     """One player's rating change in one rating period (a played round of any league):
     OpenSkill ``mu``/``sigma`` before and after (``app.formats.ratings``), and the games of the
-    period. The current rating of a player is the ``mu``/``sigma`` of its latest row (ordered by
-    the round's ``done_at``, then the round id); the rows are its history."""
+    period. The current rating of a player is the ``mu``/``sigma`` of its latest row, the one
+    with the highest id (rows are written by the transaction that marks their round done, so in
+    the order rounds are rated: ``app.league.ratings.latest``, index ``(player_id, id)``); the
+    rows, by id, are its history."""
 
     __tablename__ = "rating_changes"
     __table_args__ = (UniqueConstraint("player_id", "round_id"),
