@@ -3,6 +3,7 @@ package it speeds up."""
 
 from __future__ import annotations
 
+
 def test_subject_encoded_words_match_the_email_package() -> None:
     """``_HeaderCharset`` (encoded words found by bisection) writes the encoded words
     ``email.charset.Charset`` writes, for UTF-8 and ISO-2022-JP, short and long, with a field
