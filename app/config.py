@@ -27,6 +27,8 @@ from pydantic_settings import (
     TomlConfigSettingsSource,
 )
 
+from app import NAME
+
 DEFAULT_CONFIG = Path("config/amaryllis.toml")
 
 
@@ -90,7 +92,7 @@ class Settings(BaseSettings):
     imap_processed_folder: str = Field("", description="move processed mail here; empty: flag \\Seen")
     smtp_url: str = Field("smtp://127.0.0.1:8025", description="SMTP relay for replies")
     server_address: str = Field("tourney@localhost", description="our address: From of replies")
-    server_name: str = Field("Amaryllis", description="display name in From")
+    server_name: str = Field(NAME, description="display name in From")
     organizers: list[str] = Field(default_factory=list, description="organizer addresses")
     organizer_password: str = Field("", description="password line required on organizer mail")
     rate_limit_per_day: int = Field(50, ge=1, description="replies per sender per day before one notice")

@@ -38,6 +38,7 @@ from app.db.session import session_factory, transaction  # noqa: E402
 from app.league import service as svc  # noqa: E402
 from app.rules.amaryllis import format_sheet  # noqa: E402
 from app.rules.amaryllis.generate import random_unit  # noqa: E402
+from app.mail.league_mail import LeagueMail
 
 PG = os.environ.get("AMARYLLIS_TEST_POSTGRES_URL",
                     "postgresql+psycopg://postgres@127.0.0.1:5432/test")
@@ -75,7 +76,7 @@ def run(url: str, n: int, profile: bool) -> dict[str, float]:
     prof = cProfile.Profile() if profile else None
     if prof:
         prof.enable()
-    played = svc.run_round(factory, settings, "Bench", all_rounds=True, now=deadline)
+    played = svc.run_round(factory, LeagueMail.of(settings), "Bench", all_rounds=True, now=deadline)
     if prof:
         prof.disable()
         pstats.Stats(prof).sort_stats(os.environ.get("AMARYLLIS_BENCH_SORT", "cumulative")).print_stats(30)

@@ -42,7 +42,7 @@ WRAPPED = [
     ("app.league.standings", ["compute"]),
     ("app.league.ratings", ["rate_round", "latest", "current"]),
     ("app.league.formats", ["rounds_planned", "describe", "advance"]),
-    ("app.league.outbox", ["existing_keys", "build_rows", "insert_rows", "store_bodies"]),
+    ("app.mail.outbox", ["existing_keys", "build_rows", "insert_rows", "store_bodies"]),
     ("app.reports.standings", ["render_standings_context"]),
 ]
 

@@ -23,7 +23,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from app.league.outbox import compressed  # noqa: E402
+from app.mail.outbox import compressed  # noqa: E402
 from app.mail.compose import shared_bytes  # noqa: E402
 from app.reports.battle import render_report  # noqa: E402
 from app.reports.league_battle import LeagueBattleContext, render_league_battle, subject  # noqa: E402

@@ -21,7 +21,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from app.db.session import session_factory, transaction  # noqa: E402
-from app.mail.compose import build_message, enqueue  # noqa: E402
+from app.mail.compose import build_message
+from app.mail.outbox import enqueue  # noqa: E402
 from tests.servers import FaultySink, FrozenServer  # noqa: E402
 
 from crash_loop import _wait_running  # noqa: E402  (benchmarks/, the script's folder)

@@ -40,6 +40,7 @@ from app.league import service as svc  # noqa: E402
 from app.rules import find_ruleset  # noqa: E402
 from app.web import battles  # noqa: E402
 from app.web.server import start_web  # noqa: E402
+from app.mail.league_mail import LeagueMail
 
 T0 = dt.datetime(2026, 12, 1, 12, 0, tzinfo=dt.timezone.utc)
 
@@ -68,7 +69,7 @@ def build(factory, settings, name: str, n: int, *, play: bool) -> None:  # type:
     with transaction(factory) as s:
         svc.close_entries(s, svc.get_league(s, name), now=T0 + dt.timedelta(days=2))
     if play:
-        svc.run_round(factory, settings, name, all_rounds=True, now=T0 + dt.timedelta(days=2))
+        svc.run_round(factory, LeagueMail.of(settings), name, all_rounds=True, now=T0 + dt.timedelta(days=2))
     else:
         rng = random.Random(n)
         with transaction(factory) as s:

@@ -392,6 +392,65 @@ JA.update({
 })
 
 
+# issue 19: every format first-class (standings in each format's own columns, the hill, the
+# knockout bracket, ratings per game, rewrites between rounds)
+JA.update({
+    "%(num)s challenge": ("%(num)s回の挑戦",),
+    "%(num)s round played": ("%(num)s回戦終了",),
+    "%(unit)s goes through: %(how)s": "%(unit)sが勝ち上がり（%(how)s）",
+    "After round %(n)s.": "第%(n)s回戦終了時点。",
+    "Bracket": "トーナメント表",
+    ("standings column", "Byes"): "不戦",
+    "Challenge": "挑戦",
+    "Challenge %(n)s": "挑戦%(n)s",
+    "Challenges": "挑戦",
+    "Entries are open. Sheets stay secret until entries close.":
+        "エントリー受付中です。締切までユニット表は公開されません。",
+    "Entries rewritten after this round:": "この回戦のあとに書き換えられたエントリー：",
+    "Format: %(format)s": "形式：%(format)s",
+    "League %(league)s — standings after round %(n)s": "リーグ %(league)s — 第%(n)s回戦終了時点の順位",
+    "League %(league)s — standings after round %(n)s (final)":
+        "リーグ %(league)s — 第%(n)s回戦終了時点の順位（最終）",
+    ("standings column", "Pl"): "戦",
+    ("standings column", "Rank"): "順位",
+    "Rank %(rank)s, %(primary)s %(points)s (%(w)s wins, %(d)s draws, %(l)s losses).":
+        "%(rank)s位、%(primary)s %(points)s（%(w)s勝%(d)s分%(l)s敗）。",
+    ("standings column", "Rating"): "レート",
+    "Rating %(r)s in this game (OpenSkill: mu %(mu)s, sigma %(sigma)s; %(n)s games).":
+        "このゲームのレーティング %(r)s（OpenSkill：mu %(mu)s、sigma %(sigma)s、%(n)s戦）。",
+    "Rating in %(game)s": "%(game)sのレーティング",
+    "Rating in this game (OpenSkill, mu - 3 sigma)": "このゲームのレーティング（OpenSkill、mu − 3 sigma）",
+    "Ratings are each player's rating in this game (OpenSkill, mu - 3 sigma).":
+        "レートは各プレイヤーのこのゲームでのレーティングです（OpenSkill、mu − 3 sigma）。",
+    "Recent challenges": "最近の挑戦",
+    "Round %(round)s board %(board)s: %(name)s's entry %(old)s is now %(new)s (a rewrite the "
+    "battle asked for)":
+        "第%(round)s回戦第%(board)s卓：%(name)sのエントリー %(old)s は %(new)s になりました"
+        "（戦闘の結果による書き換え）",
+    "The hill": "ヒル",
+    "The hill is empty: the first entry becomes its first member.":
+        "ヒルは空です。最初のエントリーが最初のメンバーになります。",
+    ("standings column", "Unit (player)"): "ユニット（プレイヤー）",
+    ("hill table header", "W/D/L"): "勝/分/敗",
+    "Winner": "優勝",
+    "Your earlier unit's results no longer count; the new unit's do.":
+        "以前のユニットの成績は数えられなくなり、新しいユニットの成績が数えられます。",
+    "a draw with equal HP margins, decided by the seeded lot":
+        "引き分け・HP差も同じため、公開シードの抽選で決定",
+    "a draw, decided by the HP margin": "引き分け、HP差で決定",
+    "always open": "常時受付",
+    "always open: every entry or replacement is fought at once":
+        "常時受付：エントリーや差し替えはすぐに対戦します",
+    "place %(n)s": "%(n)s位",
+    ("hill table header", "points"): "勝ち点",
+    "pushed off:": "押し出し：",
+    ("hill table header", "rank"): "順位",
+    "replaced its unit": "ユニットを差し替え",
+    ("hill table header", "unit (player)"): "ユニット（プレイヤー）",
+    "won": "勝ち",
+})
+
+
 def main() -> None:
     with PO.open("rb") as fh:
         catalog = read_po(fh, locale="ja")

@@ -97,7 +97,8 @@ def test_tournament_text_lists_invalid_sheets_and_standings(tmp_path: Path) -> N
     out = CliRunner().invoke(main, ["tournament", str(folder)])
     assert out.exit_code == 0
     assert "left out zz-invalid.txt" in out.stderr
-    assert "4 units, 6 battles" in out.stdout and "rank" in out.stdout
+    assert "4 units, 3 rounds, 6 battles; stopped: every round played" in out.stdout
+    assert "rank" in out.stdout and "(H2H: head-to-head; SB: Sonneborn-Berger" in out.stdout
 
 
 # -- other rulesets: --ruleset, or guessed from the notation ----------------------------------
@@ -183,7 +184,8 @@ def test_margaret_tournament_json(tmp_path: Path, jobs: int) -> None:
     assert out.exit_code == 0, out.output
     assert "ruleset: margaret" in out.stderr and "left out zz-amaryllis.txt" in out.stderr
     data = json.loads(out.stdout)
-    assert set(data) == {"battles", "invalid", "standings"} and len(data["battles"]) == 15
+    assert set(data) == {"battles", "invalid", "format", "byes", "standings"}
+    assert len(data["battles"]) == 15
     entries = {p.name: M.parse_sheet(p.read_text(encoding="utf-8")).entry
                for p in folder.glob("0*.txt")}
     for row in data["battles"]:
@@ -194,5 +196,5 @@ def test_margaret_tournament_json(tmp_path: Path, jobs: int) -> None:
         assert row == {"a": row["a"], "b": row["b"], "round": row["round"],
                        "board": row["board"], **expected}
         assert isinstance(row["final"]["A"], list) and row["by"] in ("death", "overkill", "hp")
-    margins = {x["file"]: x["hp_margin"] for x in data["standings"]}
+    margins = {x["file"]: x["tiebreaks"]["margin"] for x in data["standings"]}
     assert sum(margins.values()) == 0 and sorted(margins) == sorted(entries)

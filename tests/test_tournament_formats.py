@@ -14,7 +14,7 @@ import pytest
 from click.testing import CliRunner
 
 from app.cli import main
-from app.league.schedule import berger_schedule
+from tests.formats.helpers import berger_schedule
 from app.rules.amaryllis import battle, format_sheet, parse_sheet, result_json
 from app.rules.amaryllis.generate import random_unit
 
@@ -45,7 +45,10 @@ def _check_battles(folder: Path, data: dict) -> None:
 def test_round_robin_rounds_are_the_berger_table(tmp_path: Path, n: int) -> None:
     folder = _field(tmp_path, n)
     data = _run(folder, "--format", "round-robin")
-    assert set(data) == {"battles", "invalid", "standings"}  # the shape before formats
+    # every format prints the same shape: the format, its byes, its own standings columns
+    assert set(data) == {"battles", "invalid", "format", "byes", "standings"}
+    assert data["format"]["columns"] == ["head_to_head", "sonneborn_berger", "margin"]
+    assert all(set(s["tiebreaks"]) == set(data["format"]["columns"]) for s in data["standings"])
     _check_battles(folder, data)
     names = sorted(p.name for p in folder.glob("*.txt"))
     got = [(b["round"], b["board"], b["a"], b["b"]) for b in data["battles"]]

@@ -26,6 +26,7 @@ from sqlalchemy import (
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 
+from app.formats import DEFAULT_FORMAT
 from app.rules import DEFAULT_RULESET
 
 NAMING = {
@@ -88,8 +89,8 @@ class League(Base):
     play_until: Mapped[dt.datetime | None] = mapped_column(DateTime(timezone=True))
     # the league's format (``app.formats.find_format``) and its options (JSON, without the seed:
     # the format gets ``seed`` from the column above); the hill keeps its own state here
-    format: Mapped[str] = mapped_column(String(32), default="round-robin",
-                                        server_default="round-robin")
+    format: Mapped[str] = mapped_column(String(32), default=DEFAULT_FORMAT,
+                                        server_default=DEFAULT_FORMAT)
     format_options: Mapped[dict] = mapped_column(JSON, default=dict, server_default="{}")
     format_state: Mapped[dict | None] = mapped_column(JSON)
     created_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
@@ -239,7 +240,7 @@ class OutboxBody(Base):
     """One distinct outbox body, stored once: every header but the per-recipient ones (``To``,
     ``Message-ID``, ``In-Reply-To``, ``References``) and the MIME body, zlib-compressed (RFC 1950)
     and keyed by the SHA-256 of the uncompressed bytes. The standings of a round go to every
-    player with one body; a battle report to both players (``app.league.outbox``)."""
+    player with one body; a battle report to both players (``app.mail.outbox``)."""
 
     __tablename__ = "outbox_bodies"
     sha256: Mapped[str] = mapped_column(String(64), primary_key=True)
@@ -409,19 +410,24 @@ class OrganizerNotice(Base):
 
 
 class RatingChange(Base):
-    """One player's rating change in one rating period (a played round of any league):
-    OpenSkill ``mu``/``sigma`` before and after (``app.formats.ratings``), and the games of the
-    period. The current rating of a player is the ``mu``/``sigma`` of its latest row, the one
-    with the highest id (rows are written by the transaction that marks their round done, so in
-    the order rounds are rated: ``app.league.ratings.latest``, index ``(player_id, id)``); the
-    rows, by id, are its history."""
+    """One player's rating change in one rating period (a played round of a league of one
+    ruleset): OpenSkill ``mu``/``sigma`` before and after (``app.formats.ratings``), and the
+    games of the period. A player has one rating per ruleset: the current one is the
+    ``mu``/``sigma`` of their latest row of that ruleset, the one with the highest id (rows are
+    written by the transaction that marks their round done, so in the order rounds are rated:
+    ``app.league.ratings.latest``, index ``(player_id, ruleset, id)``); those rows, by id, are
+    its history."""
 
     __tablename__ = "rating_changes"
     __table_args__ = (UniqueConstraint("player_id", "round_id"),
-                      Index("ix_rating_changes_player_id_id", "player_id", "id"))
+                      Index("ix_rating_changes_player_id_id", "player_id", "id"),
+                      Index("ix_rating_changes_player_ruleset_id", "player_id", "ruleset", "id"))
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     player_id: Mapped[int] = mapped_column(ForeignKey("players.id"))
     round_id: Mapped[int] = mapped_column(ForeignKey("rounds.id"), index=True)
+    #: the game rated (its league's ruleset): a player has one rating per ruleset
+    ruleset: Mapped[str] = mapped_column(String(32), default=DEFAULT_RULESET,
+                                         server_default=DEFAULT_RULESET)
     period: Mapped[str] = mapped_column(String(120))  # "<league>/<round>"
     mu_before: Mapped[float] = mapped_column(Float)
     sigma_before: Mapped[float] = mapped_column(Float)

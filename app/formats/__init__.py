@@ -16,6 +16,9 @@ import importlib
 
 from app.formats.base import (
     FORMATS,
+    Column,
+    Decision,
+    EntryUpdate,
     Finished,
     Format,
     Game,
@@ -23,6 +26,7 @@ from app.formats.base import (
     NotYet,
     Pairing,
     Points,
+    PushedOff,
     Result,
     Round,
     RoundPairings,
@@ -40,9 +44,12 @@ FORMAT_MODULES: tuple[str, ...] = (
     "app.formats.accumulating",
 )
 
-__all__ = ["FORMATS", "FORMAT_MODULES", "Finished", "Format", "Game", "NextRound", "NotYet",
-           "Pairing", "Points", "Result", "Round", "RoundPairings", "StandingRow", "Standings",
-           "all_formats", "find_format"]
+#: the format of a league created without one (``League.format``'s default)
+DEFAULT_FORMAT = "round-robin"
+
+__all__ = ["DEFAULT_FORMAT", "FORMATS", "FORMAT_MODULES", "Column", "Decision", "EntryUpdate", "Finished", "Format",
+           "Game", "NextRound", "NotYet", "Pairing", "Points", "PushedOff", "Result", "Round",
+           "RoundPairings", "StandingRow", "Standings", "all_formats", "find_format"]
 
 
 def _load_all() -> None:

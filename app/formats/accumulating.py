@@ -24,6 +24,7 @@ from fractions import Fraction
 from typing import Any, ClassVar
 
 from app.formats.base import (
+    Column,
     Finished,
     Format,
     NextRound,
@@ -45,6 +46,8 @@ from app.formats.base import (
 from app.formats.tiebreaks import HALF, ONE, TIEBREAKS, ZERO, ScoreTable, rank, tiebreak_titles
 
 ACC_TIEBREAKS = ("wins", "margin")
+UPDATES_COLUMN = Column("updates", {"ja": "各更新の得点", "en": "points per update"},
+                        {"ja": "更新ごと", "en": "updates"}, "list")
 WIN_RATE = "win-rate"
 
 
@@ -68,6 +71,9 @@ class Accumulating(Format):
     name: ClassVar[str] = "accumulating"
     aliases: ClassVar[tuple[str, ...]] = ("accumulating-round-robin", "prophecy", "プロフェシー")
     titles: ClassVar[Mapping[str, str]] = {"ja": "累積総当たり戦", "en": "accumulating round robin"}
+    replaces_between_rounds: ClassVar[bool] = True
+    all_play_all: ClassVar[bool] = True
+    cross_table: ClassVar[bool] = True
     option_specs: ClassVar[tuple[Option, ...]] = (
         Option("updates", int_parser(1, 1000), REQUIRED,
                {"ja": "更新（総当たり）の回数", "en": "number of updates"}),
@@ -130,7 +136,7 @@ class Accumulating(Format):
         return Points.parse(self._options["points"])
 
     def standings(self, entries: Sequence[int], history: Sequence[Round], *,
-                  inactive: Iterable[int] = ()) -> Standings:
+                  inactive: Iterable[int] = (), state: object = None) -> Standings:
         """Ranked by the total of the update points, then the tiebreaks over all updates."""
         check_history(entries, history)
         out = set(inactive)
@@ -146,6 +152,10 @@ class Accumulating(Format):
                   for e in table.entries}
         rows = rank(table, self.tiebreaks, primary=total, detail=detail)
         return Standings(tuple(rows), self.tiebreaks)
+
+    def detail_columns(self) -> tuple[Column, ...]:
+        """The points of each update, in order (``-`` where the entry did not play)."""
+        return (UPDATES_COLUMN,)
 
     def describe(self, lang: str) -> list[str]:
         tbs = tiebreak_titles(self.tiebreaks, lang)

@@ -210,6 +210,76 @@ NextRound = RoundPairings | NotYet | Finished
 """What :meth:`Format.next_round` answers."""
 
 
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """Who went through a board of a format that decides every board (a knockout), and why.
+
+    Attributes:
+        winner: the entry that goes through.
+        loser: the entry that is beaten (``None`` for a bye).
+        by: ``win`` (the battle's winner), ``margin`` (a draw, the greater HP margin), ``lot``
+            (a draw with equal margins: the seeded lot) or ``bye``.
+        margin: side A's HP margin in the battle (0 for a bye).
+    """
+
+    winner: int
+    loser: int | None
+    by: str
+    margin: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class PushedOff:
+    """An entry that an arrival pushed off a format with a capacity (the hill): its
+    ``place`` in the order that dropped it (``size + 1``, ``size + 2``, …), its points there
+    and its ``age`` (arrivals survived)."""
+
+    entry: int
+    place: int
+    points: Fraction
+    age: int = 0
+
+    def to_json(self) -> dict[str, Any]:
+        """JSON-ready."""
+        return {"entry": self.entry, "place": self.place, "points": fraction_text(self.points),
+                "age": self.age}
+
+
+@dataclass(frozen=True, slots=True)
+class ArrivalRecord:
+    """One arrival in the kept record of a format that fights entries on arrival: its
+    ``number`` (the round), the arriving ``entry``, its ``place`` after it, whether it
+    ``replaced`` its sheet, and the entries it ``pushed_off``."""
+
+    number: int
+    entry: int
+    place: int | None
+    replaced: bool
+    pushed_off: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class EntryUpdate:
+    """What an arrival did in a format that ``fights_on_entry`` (:meth:`Format.apply_entry`).
+
+    Attributes:
+        state: the new kept state.
+        entry: the arriving entry.
+        place: its rank in :attr:`table` after the arrival, or its place in the push-off order
+            when it was pushed off at once.
+        replaced: True when it was already in and replaced its sheet.
+        pushed_off: the entries pushed off (maybe the arriving one), lowest last.
+        table: the standings after the arrival.
+    """
+
+    state: Any
+    entry: int
+    place: int
+    replaced: bool
+    pushed_off: tuple[PushedOff, ...]
+    table: Standings
+
+
 # --------------------------------------------------------------------------- points
 
 
@@ -350,6 +420,73 @@ class Standings:
         return {"columns": list(self.columns), "rows": [r.to_json() for r in self.rows]}
 
 
+@dataclass(frozen=True, slots=True)
+class Column:
+    """One column of a format's standings, as every surface (page, mail, CSV, JSON) shows it.
+
+    Attributes:
+        key: the key of the value in a row: a tiebreak name (``StandingRow.tiebreaks``) or a
+            ``StandingRow.detail`` key; ``points`` for the primary score.
+        titles: ``{"ja": …, "en": …}``, the column's full name (CSV headers, table captions).
+        short: ``{"ja": …, "en": …}``, a short header for narrow tables and text mails.
+        kind: ``number`` (an exact number), ``signed`` (a number shown with its sign: an HP
+            margin), ``code`` (a stable code shown through ``labels``: a knockout's
+            ``status``), ``round`` (a round number or none), ``list`` (numbers per update,
+            ``None`` where the entry did not play).
+        labels: for ``code`` columns, ``{code: {"ja": …, "en": …}}``.
+    """
+
+    key: str
+    titles: Mapping[str, str]
+    short: Mapping[str, str]
+    kind: str = "number"
+    labels: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
+
+    def title(self, lang: str) -> str:
+        """The full title in ``lang`` (English for an unknown language)."""
+        return self.titles.get(lang, self.titles.get("en", self.key))
+
+    def short_title(self, lang: str) -> str:
+        """The short header in ``lang`` (English for an unknown language)."""
+        return self.short.get(lang, self.short.get("en", self.key))
+
+    def text(self, value: Any, lang: str) -> str:
+        """``value`` of this column as the tables print it in ``lang``: numbers as
+        :func:`fraction_text`, codes by their label, a list as ``3 + - + 6``, ``-`` for none."""
+        if value is None:
+            return "-"
+        if self.kind == "code":
+            words = self.labels.get(str(value), {})
+            return words.get(lang, words.get("en", str(value)))
+        if self.kind == "list":
+            return " + ".join("-" if v is None else fraction_text(Fraction(v)) for v in value)
+        if self.kind == "signed" and isinstance(value, (int, Fraction)) and value > 0:
+            return "+" + fraction_text(value)
+        if isinstance(value, (int, Fraction)):
+            return fraction_text(value)
+        if isinstance(value, float):
+            return fraction_text(Fraction(value).limit_denominator(10**6))
+        return str(value)
+
+    def json_value(self, value: Any) -> Any:
+        """``value`` JSON-ready: exact numbers as ``int``/``float``, a list element-wise."""
+        if value is None or self.kind == "code":
+            return value
+        if self.kind == "list":
+            return [None if v is None else fraction_json(Fraction(v)) for v in value]
+        if isinstance(value, (int, Fraction)):
+            return fraction_json(value)
+        return value
+
+
+POINTS_COLUMN = Column("points", {"ja": "勝ち点", "en": "points"}, {"ja": "点", "en": "Pts"})
+"""The primary column of formats ranked by points."""
+
+TIEBREAK_COLUMNS: dict[str, Column] = {}
+"""The standings column of every named tiebreak, by name (filled by ``app.formats.tiebreaks``,
+which every format imports, so that this module needs nothing of it)."""
+
+
 # --------------------------------------------------------------------------- options
 
 
@@ -458,6 +595,28 @@ class Format(ABC):
     titles: ClassVar[Mapping[str, str]]
     option_specs: ClassVar[tuple[Option, ...]] = ()
 
+    # -- capabilities: what the league, mail and web layers read instead of the format's name --
+    #: takes entries at any time and never closes: no entry deadline, entrants public at once
+    always_open: ClassVar[bool] = False
+    #: an entry (or a replacement) is fought at once: :meth:`entry_pairings`, :meth:`apply_entry`
+    fights_on_entry: ClassVar[bool] = False
+    #: keeps a state the rounds do not record (``leagues.format_state``): :meth:`load_state`
+    keeps_state: ClassVar[bool] = False
+    #: a drawn battle is decided by a stated rule (:meth:`decide`, :meth:`decision_text`)
+    decides_draws: ClassVar[bool] = False
+    #: players may replace their entry after entries close, between rounds (fought from the
+    #: next round on; nothing of the new sheet is public before it has fought)
+    replaces_between_rounds: ClassVar[bool] = False
+    #: every round's pairings are known when entries close (stored all at once)
+    pairs_at_close: ClassVar[bool] = False
+    #: each round pits every entry against every other (mail digests, not a report a battle)
+    all_play_all: ClassVar[bool] = False
+    #: a cross-table (every entry against every other) says something about the league
+    cross_table: ClassVar[bool] = False
+    #: how a league of it is shown: ``table`` (standings and rounds), ``bracket`` (who
+    #: advanced, round by round) or ``hill`` (the live table, recent challenges, push-offs)
+    view: ClassVar[str] = "table"
+
     def __init__(self, options: Mapping[str, Any] | None = None) -> None:
         """Validate and keep ``options``. Raises ``ValueError`` naming the bad option: an
         unknown one (the message lists the known ones), a missing required one, or a value its
@@ -514,6 +673,82 @@ class Format(ABC):
         ``None`` when it depends on the results or never ends (double elimination, the hill)."""
         return None
 
+    def schedule(self, entries: Sequence[int]) -> tuple[RoundPairings, ...]:
+        """Every round's pairings, in order, for a format that ``pairs_at_close`` (results
+        never change them): round k is what :meth:`next_round` answers after k − 1 complete
+        rounds with no entry inactive. Raises ``NotImplementedError`` for other formats."""
+        raise NotImplementedError(f"format {self.name} pairs round by round")
+
+    @property
+    def applies_rewrites(self) -> bool:
+        """True when a battle's request to rewrite an entry (``Ruleset.rewrite_request``) is
+        applied between rounds: some later battle can use the rewritten entry
+        (``rules/margaret-hundred.md`` H58; a single round robin ignores them)."""
+        return True
+
+    # -- standings columns --------------------------------------------------------------------
+
+    def primary_column(self) -> Column:
+        """The column of the primary score (``StandingRow.points``): points by default."""
+        return POINTS_COLUMN
+
+    def columns(self) -> tuple[Column, ...]:
+        """Every column after the primary one, in order: the tiebreaks (``tiebreaks``) then the
+        format's own detail columns. Every surface prints exactly these. Raises ``KeyError``
+        for a tiebreak without a column (``app.formats.tiebreaks.TIEBREAKS`` has them all)."""
+        return tuple(TIEBREAK_COLUMNS[n] for n in self.tiebreaks) + self.detail_columns()
+
+    def detail_columns(self) -> tuple[Column, ...]:
+        """The format's own columns of ``StandingRow.detail`` (none by default)."""
+        return ()
+
+    # -- a format that fights entries on arrival (``fights_on_entry``) -------------------------
+
+    def load_state(self, data: Mapping[str, Any] | None) -> Any:
+        """The kept state from its JSON (``None``: the empty state). Formats with
+        ``keeps_state`` override it; others have no state (``None``)."""
+        return None
+
+    def state_json(self, state: Any) -> dict[str, Any] | None:
+        """The JSON of a kept state (the inverse of :meth:`load_state`)."""
+        return None
+
+    def entry_pairings(self, state: Any, entry: int) -> tuple[Pairing, ...]:
+        """The boards ``entry`` fights on arriving (side A), given the kept ``state``. Raises
+        ``NotImplementedError`` unless the format ``fights_on_entry``."""
+        raise NotImplementedError(f"format {self.name} does not fight entries on arrival")
+
+    def apply_entry(self, state: Any, entry: int, results: Mapping[int, Result]) -> EntryUpdate:
+        """Apply ``entry``'s arrival: ``results`` maps each opponent of :meth:`entry_pairings`
+        to the result seen from ``entry`` (side A). Raises ``NotImplementedError`` unless the
+        format ``fights_on_entry``; ``ValueError`` when the results do not fit the pairings."""
+        raise NotImplementedError(f"format {self.name} does not fight entries on arrival")
+
+    def leave(self, state: Any, entry: int) -> Any:
+        """The kept state after ``entry`` left (withdrawn or disqualified); unchanged by
+        default."""
+        return state
+
+    def arrivals(self, state: Any) -> tuple[ArrivalRecord, ...]:
+        """Every arrival in the kept ``state``, oldest first (none by default)."""
+        return ()
+
+    # -- a format that decides drawn battles (``decides_draws``) ---------------------------------
+
+    def decide(self, round_number: int, game: Game) -> Decision | None:
+        """Who goes through ``game`` of round ``round_number`` and how, or ``None`` (no result
+        yet, or the format decides nothing)."""
+        return None
+
+    def decision_text(self, decision: Decision, lang: str) -> str:
+        """Why ``decision.winner`` went through, in ``lang``, with ``{winner}``/``{loser}`` left
+        for the caller's names; ``""`` by default."""
+        return ""
+
+    def draw_rule(self, lang: str) -> str:
+        """The stated rule for drawn battles, in ``lang``; ``""`` by default."""
+        return ""
+
     # -- pairing and standings ----------------------------------------------------------------
 
     @abstractmethod
@@ -529,9 +764,11 @@ class Format(ABC):
 
     @abstractmethod
     def standings(self, entries: Sequence[int], history: Sequence[Round], *,
-                  inactive: Iterable[int] = ()) -> Standings:
+                  inactive: Iterable[int] = (), state: Any = None) -> Standings:
         """The ranked standings of the active entries after ``history`` (games with an inactive
-        entry are ignored). Ties on every criterion share a rank and keep seed order."""
+        entry are ignored). Ties on every criterion share a rank and keep seed order.
+        ``state``: a format that ``keeps_state`` ranks from it when given (the league's kept
+        state after the whole history); others ignore it."""
 
     # -- identity -----------------------------------------------------------------------------
 

@@ -28,6 +28,9 @@ from fractions import Fraction
 from typing import Any, ClassVar
 
 from app.formats.base import (
+    ArrivalRecord,
+    Column,
+    EntryUpdate,
     Format,
     NextRound,
     NotYet,
@@ -35,6 +38,7 @@ from app.formats.base import (
     Option,
     Pairing,
     Points,
+    PushedOff,
     Result,
     Round,
     RoundPairings,
@@ -42,14 +46,18 @@ from app.formats.base import (
     Standings,
     check_history,
     fraction_json,
-    fraction_text,
     int_parser,
     parse_points,
     pending_round,
     register,
 )
+from app.formats.tiebreaks import tiebreak_column
 
 HILL_COLUMNS = ("margin", "wins", "age")
+
+AGE_COLUMN = Column("age", {"ja": "年齢（生き残った挑戦の数）", "en": "age (challenges survived)"},
+                    {"ja": "年齢", "en": "age"})
+"""A member's age: the challenges it has survived."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,22 +78,6 @@ class Totals:
                       self.draws + sign * (score is None),
                       self.losses + sign * (score == 0),
                       self.margin + sign * margin)
-
-
-@dataclass(frozen=True, slots=True)
-class PushedOff:
-    """A member pushed off the hill: its ``place`` in the push-off order of the table that
-    pushed it off (``size + 1``, ``size + 2``, …), its points there and its age."""
-
-    entry: int
-    place: int
-    points: Fraction
-    age: int
-
-    def to_json(self) -> dict[str, Any]:
-        """JSON-ready."""
-        return {"entry": self.entry, "place": self.place, "points": fraction_text(self.points),
-                "age": self.age}
 
 
 @dataclass(frozen=True, slots=True)
@@ -163,25 +155,9 @@ class HillState:
                    {int(m["entry"]): int(m["joined"]) for m in data["members"]}, results, log)
 
 
-@dataclass(frozen=True, slots=True)
-class HillUpdate:
-    """The outcome of one challenge.
-
-    Attributes:
-        state: the new state.
-        entry: the challenger.
-        place: its rank in the table after the challenge (before anyone was pushed off).
-        replaced: True when it was a member that replaced its unit.
-        pushed_off: the members that fell off (maybe the challenger itself), lowest last.
-        table: the hill's standings after the push-offs.
-    """
-
-    state: HillState
-    entry: int
-    place: int
-    replaced: bool
-    pushed_off: tuple[PushedOff, ...]
-    table: Standings
+HillUpdate = EntryUpdate
+"""The outcome of one challenge (:class:`app.formats.base.EntryUpdate`; ``state`` a
+:class:`HillState`)."""
 
 
 def _score(r: Result) -> int | None:
@@ -205,6 +181,10 @@ class Hill(Format):
     name: ClassVar[str] = "hill"
     aliases: ClassVar[tuple[str, ...]] = ("koth", "king-of-the-hill", "ヒル")
     titles: ClassVar[Mapping[str, str]] = {"ja": "ヒル（勝ち残り）", "en": "hill"}
+    always_open: ClassVar[bool] = True
+    fights_on_entry: ClassVar[bool] = True
+    keeps_state: ClassVar[bool] = True
+    view: ClassVar[str] = "hill"
     option_specs: ClassVar[tuple[Option, ...]] = (
         Option("size", int_parser(2, 10000), REQUIRED,
                {"ja": "ヒルの定員", "en": "how many members the hill holds"}),
@@ -227,6 +207,37 @@ class Hill(Format):
     def tiebreaks(self) -> tuple[str, ...]:
         """The hill's fixed columns: ``margin``, ``wins``, ``age``."""
         return HILL_COLUMNS
+
+    def columns(self) -> tuple[Column, ...]:
+        """HP margin and wins (the tiebreaks of those names), then the age."""
+        return (tiebreak_column("margin"), tiebreak_column("wins"), AGE_COLUMN)
+
+    # -- the Format interface of a format that fights entries on arrival ----------------------
+
+    def load_state(self, data: Mapping[str, Any] | None) -> HillState:
+        """The kept state from ``leagues.format_state`` (an empty hill for ``None``/``{}``)."""
+        return HillState.from_json(data, self.points) if data else HillState()
+
+    def state_json(self, state: Any) -> dict[str, Any]:
+        """:meth:`HillState.to_json`."""
+        assert isinstance(state, HillState)
+        return state.to_json()
+
+    def arrivals(self, state: Any) -> tuple[ArrivalRecord, ...]:
+        """The challenges of the hill's log, oldest first."""
+        assert isinstance(state, HillState)
+        return tuple(ArrivalRecord(e.challenge, e.entry, e.place, e.replaced, e.pushed_off)
+                     for e in state.log if e.kind == "challenge")
+
+    def entry_pairings(self, state: Any, entry: int) -> tuple[Pairing, ...]:
+        """:meth:`challenge_pairings`."""
+        assert isinstance(state, HillState)
+        return self.challenge_pairings(state, entry)
+
+    def apply_entry(self, state: Any, entry: int, results: Mapping[int, Result]) -> EntryUpdate:
+        """:meth:`challenge`."""
+        assert isinstance(state, HillState)
+        return self.challenge(state, entry, results)
 
     # -- the hill's own API -------------------------------------------------------------------
 
@@ -276,7 +287,7 @@ class Hill(Format):
         for m in before:
             ages[m] = ages.get(m, 0) + 1
         order = self._order(members, totals, ages, joined)
-        place = self._ranks(order, totals, ages)[newcomer]
+        place = self._ranks(order, totals, ages)[newcomer]  # its push-off place if it falls
         pushed = [PushedOff(m, i, totals[m].points, ages[m])
                   for i, m in enumerate(order, start=1) if i > self.size]
         for p in pushed:
@@ -284,14 +295,17 @@ class Hill(Format):
             ages.pop(p.entry, None)
             joined.pop(p.entry, None)
         order = self._order(order, totals, ages, joined)
+        if newcomer in order:  # its rank after the push-offs, as the table shows it
+            place = self._ranks(order, totals, ages)[newcomer]
         event = HillEvent("challenge", number, newcomer, place, replaced,
                           tuple(p.entry for p in pushed))
         new = HillState(number, tuple(order), totals, ages, joined, res, (*state.log, event))
         return HillUpdate(new, newcomer, place, replaced, tuple(pushed), self.table(new))
 
-    def leave(self, state: HillState, entry: int) -> HillState:
+    def leave(self, state: Any, entry: int) -> HillState:
         """``entry`` leaves the hill (disqualified or withdrawn): its results stop counting.
         A non-member leaves nothing (the state is returned unchanged)."""
+        assert isinstance(state, HillState)
         if entry not in state.members:
             return state
         members = list(state.members)
@@ -378,8 +392,11 @@ class Hill(Format):
                              "challenge")
 
     def standings(self, entries: Sequence[int], history: Sequence[Round], *,
-                  inactive: Iterable[int] = ()) -> Standings:
-        """The current members (pushed-off entries are not ranked: see the state's log)."""
+                  inactive: Iterable[int] = (), state: Any = None) -> Standings:
+        """The current members (pushed-off entries are not ranked: see the state's log), from
+        the kept ``state`` when given, else replayed from ``history``."""
+        if isinstance(state, HillState):
+            return self.table(state)
         return self.table(self.replay(entries, history, inactive=inactive))
 
     def describe(self, lang: str) -> list[str]:

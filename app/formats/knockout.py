@@ -31,6 +31,8 @@ from fractions import Fraction
 from typing import ClassVar
 
 from app.formats.base import (
+    Column,
+    Decision,
     Finished,
     Format,
     Game,
@@ -60,22 +62,15 @@ def _seeding(value: object) -> str:
     return text
 
 
-@dataclass(frozen=True, slots=True)
-class Decision:
-    """Who went through a knockout board, and why.
-
-    Attributes:
-        winner: the entry that goes through.
-        loser: the entry that is beaten (``None`` for a bye).
-        by: ``win`` (the battle's winner), ``margin`` (a draw, the greater HP margin), ``lot``
-            (a draw with equal margins: the seeded lot) or ``bye``.
-        margin: side A's HP margin in the battle (0 for a bye).
-    """
-
-    winner: int
-    loser: int | None
-    by: str
-    margin: int = 0
+SURVIVED_COLUMN = Column("points", {"ja": "勝ち抜いた回戦数", "en": "rounds survived"},
+                         {"ja": "勝抜", "en": "Rds"})
+STATUS_COLUMN = Column("status", {"ja": "状態", "en": "status"}, {"ja": "状態", "en": "status"},
+                       "code", {"champion": {"ja": "優勝", "en": "champion"},
+                                "in": {"ja": "勝ち残り", "en": "still in"},
+                                "out": {"ja": "敗退", "en": "eliminated"}})
+OUT_COLUMN = Column("eliminated_in", {"ja": "敗退した回戦", "en": "eliminated in round"},
+                    {"ja": "敗退", "en": "out in"}, "round")
+LOSSES_COLUMN = Column("losses", {"ja": "敗数", "en": "losses"}, {"ja": "敗", "en": "L"})
 
 
 def bracket_order(size: int) -> list[int]:
@@ -106,6 +101,8 @@ class Knockout(Format):
     aliases: ClassVar[tuple[str, ...]] = ("ko", "elimination", "single-elimination",
                                           "トーナメント")
     titles: ClassVar[Mapping[str, str]] = {"ja": "勝ち抜きトーナメント", "en": "knockout"}
+    decides_draws: ClassVar[bool] = True
+    view: ClassVar[str] = "bracket"
     option_specs: ClassVar[tuple[Option, ...]] = (
         Option("reseed_every_round", parse_bool, False,
                {"ja": "毎回戦ごとに抽選し直す", "en": "draw every round anew"}),
@@ -137,6 +134,17 @@ class Knockout(Format):
         if n_entries < 2:
             return 0
         return (n_entries - 1).bit_length()
+
+    # -- columns ------------------------------------------------------------------------------
+
+    def primary_column(self) -> Column:
+        """Rounds survived (the knockout's primary score)."""
+        return SURVIVED_COLUMN
+
+    def detail_columns(self) -> tuple[Column, ...]:
+        """The status (champion, still in, out), the round of elimination, and the losses in
+        double elimination."""
+        return (STATUS_COLUMN, OUT_COLUMN) + ((LOSSES_COLUMN,) if self.double else ())
 
     # -- decisions ----------------------------------------------------------------------------
 
@@ -280,7 +288,7 @@ class Knockout(Format):
         return RoundPairings(k, _boards(pairs))
 
     def standings(self, entries: Sequence[int], history: Sequence[Round], *,
-                  inactive: Iterable[int] = ()) -> Standings:
+                  inactive: Iterable[int] = (), state: object = None) -> Standings:
         """Ranked by rounds survived (the champion first, then the finalist, the entries out in
         the semifinals sharing third place, …); ``detail``: ``status`` (``champion``, ``in``,
         ``out``), ``eliminated_in`` (round or ``None``), ``losses``."""

@@ -89,8 +89,10 @@ class RoundRobin(Format):
     """
 
     name: ClassVar[str] = "round-robin"
-    aliases: ClassVar[tuple[str, ...]] = ("roundrobin", "rr", "league", "berger")
+    aliases: ClassVar[tuple[str, ...]] = ("roundrobin", "rr", "berger")
     titles: ClassVar[Mapping[str, str]] = {"ja": "総当たり戦", "en": "round robin"}
+    pairs_at_close: ClassVar[bool] = True
+    cross_table: ClassVar[bool] = True
     option_specs: ClassVar[tuple[Option, ...]] = (
         Option("double", parse_bool, False,
                {"ja": "2回総当たり（後半は先後入れ替え）", "en": "play the table twice"}),
@@ -114,6 +116,12 @@ class RoundRobin(Format):
         """``berger_rounds(n)``, twice with ``double``."""
         return berger_rounds(n_entries) * (2 if self.double else 1)
 
+    @property
+    def applies_rewrites(self) -> bool:
+        """Only a double round robin applies rewrite requests (H58: a single one ignores
+        them, since its pairs never meet again)."""
+        return self.double
+
     def round_pairings(self, entries: Sequence[int], round_number: int) -> tuple[Pairing, ...]:
         """The full Berger pairings of round ``round_number`` (1-based, both cycles) as entry
         ids, before any inactive entry is taken out. Raises ``ValueError`` out of range."""
@@ -132,6 +140,14 @@ class RoundRobin(Format):
             else:
                 out.append(Pairing(board, entries[a], entries[b]))
         return tuple(out)
+
+    def schedule(self, entries: Sequence[int]) -> tuple[RoundPairings, ...]:
+        """Every round of the Berger table(s) of ``entries`` (none for fewer than two)."""
+        n = len(entries)
+        if n < 2:
+            return ()
+        return tuple(RoundPairings(k, self.round_pairings(entries, k))
+                     for k in range(1, self.rounds_planned(n) + 1))
 
     def next_round(self, entries: Sequence[int], history: Sequence[Round], *,
                    inactive: Iterable[int] = ()) -> NextRound:
@@ -165,7 +181,7 @@ class RoundRobin(Format):
                                       for i, (a, b) in enumerate(real + byes, start=1)))
 
     def standings(self, entries: Sequence[int], history: Sequence[Round], *,
-                  inactive: Iterable[int] = ()) -> Standings:
+                  inactive: Iterable[int] = (), state: object = None) -> Standings:
         check_history(entries, history)
         table = ScoreTable.build(entries, history, self.points, bye_points=Fraction(0),
                                  inactive=inactive)

@@ -149,7 +149,7 @@ class Swiss(Format):
         return RoundPairings(k, tuple(Pairing(i, a, b) for i, (a, b) in enumerate(pairs, 1)))
 
     def standings(self, entries: Sequence[int], history: Sequence[Round], *,
-                  inactive: Iterable[int] = ()) -> Standings:
+                  inactive: Iterable[int] = (), state: object = None) -> Standings:
         check_history(entries, history)
         table = self._table(entries, history, inactive)
         return Standings(tuple(rank(table, self.tiebreaks)), self.tiebreaks)

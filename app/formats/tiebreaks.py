@@ -36,7 +36,7 @@ from fractions import Fraction
 from math import lcm
 from typing import Any
 
-from app.formats.base import Points, Round, StandingRow
+from app.formats.base import TIEBREAK_COLUMNS, Column, Points, Round, StandingRow
 
 ONE = Fraction(1)
 HALF = Fraction(1, 2)
@@ -234,6 +234,10 @@ TIEBREAKS: dict[str, Tiebreak] = {t.name: t for t in (
 )}
 """Every tiebreak by name."""
 
+TIEBREAK_COLUMNS.update({t.name: Column(t.name, t.titles, t.short,
+                                        "signed" if t.name == "margin" else "number")
+                         for t in TIEBREAKS.values()})
+
 
 def find_tiebreak(name: str) -> Tiebreak:
     """The tiebreak called ``name``. Raises ``ValueError`` listing the known names."""
@@ -285,6 +289,12 @@ def rank(table: ScoreTable, tiebreaks: Sequence[str], *,
             detail=dict((detail or {}).get(e, {})),
         ))
     return rows
+
+
+def tiebreak_column(name: str) -> Column:
+    """The standings column of tiebreak ``name`` (its titles and short header). Raises
+    ``ValueError`` for an unknown name."""
+    return TIEBREAK_COLUMNS[find_tiebreak(name).name]
 
 
 def tiebreak_titles(names: Iterable[str], lang: str) -> list[str]:

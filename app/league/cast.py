@@ -25,7 +25,7 @@ from app.league.privacy import public_name
 
 
 @dataclass(frozen=True, slots=True)
-class _P:
+class CastPlayer:
     """A player as the report builders need it (picklable)."""
 
     address: str
@@ -35,7 +35,7 @@ class _P:
 
 
 @dataclass(frozen=True, slots=True)
-class _E:
+class CastEntry:
     """An entry: its player and status."""
 
     player_id: int
@@ -43,7 +43,7 @@ class _E:
 
 
 @dataclass(frozen=True, slots=True)
-class _S:
+class CastSheet:
     """A sheet version: the texts to parse and whether it is the entry's active one."""
 
     id: int
@@ -55,7 +55,7 @@ class _S:
 
 
 @dataclass(frozen=True, slots=True)
-class _B:
+class Board:
     """A battle's inputs and recorded result (from a row, or just fought)."""
 
     id: int
@@ -70,28 +70,29 @@ class _B:
     hp_a: int | None = None
     hp_b: int | None = None
     engine_version: str | None = None
+    #: side A's tiebreak margin (``Outcome.margin``), once fought
+    margin: int | None = None
 
     @classmethod
-    def of(cls, b: Battle) -> _B:
+    def of(cls, b: Battle) -> Board:
+        """The board of a stored battle with two sides and both sheets."""
         assert b.entry_b_id is not None and b.sheet_a_id and b.sheet_b_id
         return cls(b.id, b.board, b.entry_a_id, b.entry_b_id, b.sheet_a_id, b.sheet_b_id,
-                   b.winner, b.reason, b.turns, b.hp_a, b.hp_b, b.engine_version)
+                   b.winner, b.reason, b.turns, b.hp_a, b.hp_b, b.engine_version, b.margin)
 
 
 @dataclass
-class _Cast:
+class Cast:
     """A plain, picklable snapshot of a league for playing rounds and building reports (in this
     process or in worker processes): entries, players, sheets (each parsed once per process)
     and thread keys (sheet id → Message-ID of the mail that entered it)."""
 
     league_id: int
     league_name: str
-    entries: dict[int, _E]
-    players: dict[int, _P]
-    sheets: dict[int, _S]
+    entries: dict[int, CastEntry]
+    players: dict[int, CastPlayer]
+    sheets: dict[int, CastSheet]
     thread: dict[int, str]
-    sender: str = ""
-    sender_name: str = ""
     units: dict[int, Any] = dataclasses.field(default_factory=dict)
     #: the league's ruleset and its options (``League.ruleset``, ``League.options``)
     ruleset: str = ""
@@ -99,16 +100,20 @@ class _Cast:
 
     @property
     def rules(self) -> Any:
-        """The league's :class:`~app.rules.base.Ruleset` (``ruleset`` with ``options``)."""
+        """The league's :class:`~app.rules.base.Ruleset` (``ruleset`` with ``options``) as its
+        format plays it (``app.league.formats.rules_for``)."""
+        from app.league.formats import rules_for
         from app.rules import ruleset
 
-        return ruleset(self.ruleset, self.options)
+        rs = ruleset(self.ruleset, self.options)
+        return rs if self.fmt is None else rules_for(rs, self.fmt)
 
     def label(self, sheet_id: int) -> str:
         """The ruleset's standings label of sheet ``sheet_id``'s entry (``Ruleset.label``)."""
         return str(self.rules.label(self.unit(sheet_id)))
-    public_url: str = ""  # the web view's base URL: report mails link to their battle's page
-    #: the league's ``app.formats.Format`` (reports of a knockout say how a draw was decided)
+
+    #: the league's ``app.formats.Format`` (a report of a format that decides drawn battles
+    #: says how the draw was decided)
     fmt: Any = None
 
     def unit(self, sheet_id: int) -> Any:
@@ -134,7 +139,8 @@ class _Cast:
         p = self.players[pid]
         return public_name(p.display_name, p.address, pid)
 
-    def player_of(self, entry_id: int) -> _P:
+    def player_of(self, entry_id: int) -> CastPlayer:
+        """The player of entry ``entry_id``."""
         return self.players[self.entries[entry_id].player_id]
 
 
@@ -153,16 +159,18 @@ def thread_id(message_key: str | None) -> str | None:
     return f"<{m.group(0)}>" if m else None
 
 
-def _load_cast(session: Session, league: League, settings: Any = None) -> _Cast:
-    entries = {e.id: _E(e.player_id, e.status)
+def load_cast(session: Session, league: League) -> Cast:
+    """The :class:`Cast` of ``league`` now: every entry, its player and every sheet version,
+    and the Message-ID each sheet came in (to thread the league's mails under it)."""
+    entries = {e.id: CastEntry(e.player_id, e.status)
                for e in session.scalars(select(Entry).where(Entry.league_id == league.id))}
     pids = {e.player_id for e in entries.values()}
-    players = {p.id: _P(p.address, p.display_name or "", p.lang or "ja", p.charset or "utf-8")
+    players = {p.id: CastPlayer(p.address, p.display_name or "", p.lang or "ja", p.charset or "utf-8")
                for p in session.scalars(select(Player).where(Player.id.in_(pids)))} \
         if pids else {}
     rows = list(session.scalars(select(SheetVersion).where(
         SheetVersion.entry_id.in_(list(entries))))) if entries else []
-    sheets = {s.id: _S(s.id, s.entry_id, s.version, s.normalized, s.text, bool(s.active))
+    sheets = {s.id: CastSheet(s.id, s.entry_id, s.version, s.normalized, s.text, bool(s.active))
               for s in rows}
     inbound = {s.id: s.inbound_id for s in rows if s.inbound_id is not None}
     keys: dict[int, str] = {}
@@ -177,14 +185,12 @@ def _load_cast(session: Session, league: League, settings: Any = None) -> _Cast:
             thread[sid] = msgid
     from app.league.formats import format_of
 
-    return _Cast(league.id, league.name, entries, players, sheets, thread,
-                 sender=getattr(settings, "server_address", ""),
-                 sender_name=getattr(settings, "server_name", ""),
-                 ruleset=league.ruleset or "", options=dict(league.options or {}),
-                 public_url=getattr(settings, "public_url", "") or "", fmt=format_of(league))
+    return Cast(league.id, league.name, entries, players, sheets, thread,
+                ruleset=league.ruleset or "", options=dict(league.options or {}),
+                fmt=format_of(league))
 
 
-def _lock_league(session: Session, league_id: int) -> League:
+def lock_league(session: Session, league_id: int) -> League:
     """Lock the league row first and load it as committed: serializes concurrent runners
     (:func:`app.league.entries.lock_league`)."""
     from app.league.entries import lock_league_row

@@ -8,11 +8,10 @@ is imported.
 from __future__ import annotations
 
 import datetime as dt
-import json
 import unicodedata
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
@@ -26,20 +25,12 @@ from app.db.models import (
 from app.league.errors import BadState, EntriesClosed, NoSuchLeague, NotEntered
 from app.league.timeparse import as_utc
 
-if TYPE_CHECKING:
-    from app.rules import Ruleset
-
-
-def league_ruleset(league: Any) -> Ruleset:
-    """The ruleset ``league`` plays (``app.rules.league_ruleset``: the one cached door)."""
-    from app.rules import league_ruleset as door
-
-    return door(league)
-
 
 def engine_version(league: Any = None) -> str:
     """The current engine version of ``league``'s ruleset (``Ruleset.engine_version``; the
     default ruleset's without a league)."""
+    from app.rules import league_ruleset
+
     return str(league_ruleset(league).engine_version)
 
 
@@ -149,10 +140,15 @@ def lock_league_row(session: Session, league_id: int) -> League:
     if league is None:
         raise NoSuchLeague(f"league {league_id} no longer exists")
     return league
+
+
 def _replacing_between_updates(league: League) -> bool:
-    """An accumulating round robin takes replacement sheets of seated entries between updates
-    (the next update fights the active sheets of when it is played: ``app.league.play``)."""
-    return (league.format or "") == "accumulating" and league.state in ("closed", "running")
+    """A format that ``replaces_between_rounds`` (an accumulating round robin) takes
+    replacement sheets of seated entries after entries close (the next round fights the active
+    sheets of when it is played: ``app.league.play``)."""
+    from app.league.formats import format_of
+
+    return league.state in ("closed", "running") and format_of(league).replaces_between_rounds
 
 
 def _check_open(league: League, now: dt.datetime) -> None:
@@ -188,7 +184,9 @@ def submit_entry(session: Session, league: League, player: Player, sheet_text: s
     """
     lock_league(session, league)
     _check_open(league, now)
-    rules = league_ruleset(league)
+    from app.league.formats import league_rules
+
+    rules = league_rules(league)
     result = rules.parse_sheet(sheet_text)
     if not result.ok or result.entry is None:
         return SubmitOutcome(False, result, False, None)
@@ -236,10 +234,9 @@ def withdraw(session: Session, league: League, player: Player, *, now: dt.dateti
     if entry is None or entry.status != "active":
         raise NotEntered(f"{player.address} has no entry in {league.name!r}")
     entry.status = "withdrawn"
-    if (league.format or "") == "hill":  # its results stop counting on the hill at once
-        from app.league.hill import leave
+    from app.league.formats import leave
 
-        leave(session, league, entry)
+    leave(league, entry)  # a kept format state (the hill) stops counting it at once
 
 
 def active_sheet(session: Session, entry: Entry) -> SheetVersion | None:

@@ -19,11 +19,12 @@ from app.db.models import (
     Round,
 )
 from app.db.session import transaction
-from app.league.cast import _B, _load_cast, _lock_league
-from app.league.entries import _entry, get_league, league_ruleset, normalize_address
+from app.league.cast import Board, load_cast, lock_league
+from app.league.entries import _entry, get_league, normalize_address
 from app.league.errors import BadState, NotEntered
-from app.league.play import _report_rows, side_hp
-from app.league.results import queue_standings
+from app.league.formats import leave, league_rules
+from app.league.notify import Notices
+from app.league.battles import side_hp
 
 _log = logging.getLogger("amaryllis.league")
 
@@ -40,10 +41,7 @@ def disqualify(session: Session, league: League, address: str, *, now: dt.dateti
     if entry.status == "disqualified":
         return
     entry.status = "disqualified"
-    if (league.format or "") == "hill":  # its results stop counting on the hill at once
-        from app.league.hill import leave
-
-        leave(session, league, entry)
+    leave(league, entry)  # a kept format state (the hill) stops counting it at once
     round_ids = select(Round.id).where(Round.league_id == league.id)
     session.execute(
         update(Battle)
@@ -74,11 +72,12 @@ def engine_note(battle: Battle, outcome: Any, lang: str, current: str) -> tuple[
     return note(recorded, current, same, lang), same
 
 
-def resend(factory: sessionmaker[Session], settings: Any, league_name: str,
+def resend(factory: sessionmaker[Session], mail: Notices, league_name: str,
            round_number: int, *, now: dt.datetime | None = None,
            request_key: str | None = None) -> int:
     """Queue the battle reports of round ``round_number`` and its standings again, to every
-    player (new dedupe keys ending ``:resend<k>``, k = 1, 2, …). The logs are recomputed; a
+    player (new dedupe keys ending ``:resend<k>``, k = 1, 2, …), through ``mail`` (the mail
+    layer's :class:`~app.league.notify.Notices`). The logs are recomputed; a
     changed engine version is noted and never changes the recorded result
     (:func:`engine_note`). Games of disqualified entries are skipped. Returns the number of mails
     queued. With ``request_key`` (an organizer request, ``app.mail.requests``) the keys end
@@ -86,12 +85,11 @@ def resend(factory: sessionmaker[Session], settings: Any, league_name: str,
     Raises :class:`NoSuchLeague`, or :class:`BadState` when the round does not exist or
     is not played yet."""
     from app.db.models import utcnow
-    from app.league.outbox import existing_keys, insert_rows
 
     now = now or utcnow()
     with transaction(factory) as session:
-        league = _lock_league(session, get_league(session, league_name).id)
-        rules = league_ruleset(league)
+        league = lock_league(session, get_league(session, league_name).id)
+        rules = league_rules(league)
         current = str(rules.engine_version)
         rnd = session.scalar(select(Round).where(Round.league_id == league.id,
                                                  Round.number == round_number))
@@ -102,7 +100,7 @@ def resend(factory: sessionmaker[Session], settings: Any, league_name: str,
                            "round-not-played")
         suffix = (f":resend-{request_key}" if request_key
                   else f":resend{_next_resend(session, league, rnd)}")
-        cast = _load_cast(session, league, settings)
+        cast = load_cast(session, league)
         queued = 0
         for b in session.scalars(select(Battle).where(Battle.round_id == rnd.id,
                                                       Battle.state == "done")
@@ -115,14 +113,10 @@ def resend(factory: sessionmaker[Session], settings: Any, league_name: str,
             result = rules.battle(cast.unit(b.sheet_a_id), cast.unit(b.sheet_b_id), log=True)
             outcome = rules.outcome(result)
             notes = {lg: engine_note(b, outcome, lg, current) for lg in ("ja", "en")}
-            rows = _report_rows(cast, rnd.number, _B.of(b), result, now, key_suffix=suffix,
-                                notes=notes)
-            known = existing_keys(session, [r["dedupe_key"] for r in rows])
-            rows = [r for r in rows if r["dedupe_key"] not in known]
-            insert_rows(session, rows)
-            queued += len(rows)
-        queued += queue_standings(session, settings, league, round_number, now=now, cast=cast,
-                                  key_suffix=suffix)
+            queued += mail.queue_rows(session, mail.report_rows(
+                cast, rnd.number, Board.of(b), result, now, key_suffix=suffix, notes=notes))
+        queued += mail.queue_standings(session, league, round_number, now=now, cast=cast,
+                                       key_suffix=suffix)
         return queued
 
 

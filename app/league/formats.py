@@ -1,5 +1,6 @@
 """The league side of ``app.formats``: a league's :class:`~app.formats.base.Format`, its history
-from the stored rounds and battles, and the next round asked of the format and stored.
+from the stored rounds and battles, its kept state, and the next round asked of the format and
+stored.
 
 The league stores only rounds, boards (one battle row per board, bye rows included) and results;
 ``docs/formats.md`` ("How the league layer drives a format"). :func:`store_next_round` is called
@@ -7,20 +8,27 @@ at close (round 1) and in the transaction that marks a round done (round k + 1):
 answer is a pure function of the stored history, so a crash before that commit costs nothing,
 the next attempt asks again and gets the same boards.
 
+Nothing here names a format: what varies is read from the format's declared capabilities
+(``pairs_at_close``, ``always_open``, ``keeps_state``, …).
+
 Mapping of rows to the format's values:
 
 * entries in **seat order** (seats are given at close in entry order), every seated entry;
 * ``inactive``: seated entries no longer ``active`` (disqualified, withdrawn);
-* a battle ``done`` → ``Result(winner, margin)`` with ``margin`` = ``hp_a − hp_b`` (the
-  ruleset's ``Outcome.margin``); ``void`` (an entry was disqualified before it was fought) → a
-  walkover for the side still active (``Result(side, 0)``; the format ignores games with an
-  inactive entry in the standings); ``pending`` → no result (the round is not complete).
+* a battle ``done`` → ``Result(winner, margin)`` with ``margin`` = ``battles.margin``, the
+  ruleset's ``Outcome.margin`` (the one margin of every format and tiebreak; ``hp_a − hp_b``
+  only for rows stored before the column existed); ``void`` (an entry was disqualified before
+  it was fought) → a walkover for the side still active (``Result(side, 0)``; the format ignores
+  games with an inactive entry in the standings); ``pending`` → no result.
 """
 
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Iterable
+import hashlib
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from typing import Any
 
 from sqlalchemy import func, select
@@ -28,38 +36,86 @@ from sqlalchemy.orm import Session
 
 from app.db.models import Battle, Entry, League, Round, SheetVersion
 from app.db.session import bulk_insert
-from app.formats import Finished, Format, NotYet, Pairing, Result, RoundPairings, find_format
+from app.formats import (
+    DEFAULT_FORMAT,
+    Finished,
+    Format,
+    NotYet,
+    Pairing,
+    Result,
+    RoundPairings,
+    Standings,
+    find_format,
+)
 from app.formats import Round as FRound
+from app.league.errors import BadState
+from app.league.timeparse import as_utc, format_duration
+from app.rules import Ruleset, league_ruleset
 
-#: the round robin's options come from the league's own columns (``double``, points)
-ROUND_ROBIN = "round-robin"
 
 
-def format_of(league: League) -> Format:
+def format_of(league: Any) -> Format:
     """The league's format instance: ``find_format(league.format)`` with ``format_options``
-    and the league's ``seed`` (a round robin also takes ``double`` and the points from the
-    league's columns, so leagues from before formats play exactly as they did). Raises
+    and the league's ``seed``. Options a format takes that the league also keeps in its own
+    columns (``double``, ``points``: leagues from before formats) come from the columns when
+    the stored options lack them, so old leagues play exactly as they did. Raises
     ``ValueError`` for a stored name or option the format does not know."""
-    name = league.format or ROUND_ROBIN
-    opts: dict[str, Any] = dict(league.format_options or {})
-    cls = find_format(name)
+    cls = find_format(getattr(league, "format", None) or DEFAULT_FORMAT)
+    opts: dict[str, Any] = dict(getattr(league, "format_options", None) or {})
     known = {o.name for o in cls.option_specs}
     if "points" in known and "points" not in opts:
         opts["points"] = f"{league.points_win}/{league.points_draw}/{league.points_loss}"
     if "double" in known and "double" not in opts:
         opts["double"] = bool(league.double)
-    opts["seed"] = league.seed or ""
+    opts["seed"] = getattr(league, "seed", None) or ""
     return cls(opts)
 
 
-def check_format(name: str, options: dict[str, Any]) -> tuple[str, dict[str, Any]]:
+def rules_for(ruleset: Ruleset, fmt: Format) -> Ruleset:
+    """``ruleset`` as a league of format ``fmt`` plays it: without rewrite requests when the
+    format plays no later battle to apply them to (``Format.applies_rewrites``, H58), so its
+    record and its outcomes say so."""
+    return ruleset if fmt.applies_rewrites else ruleset.without_rewrites()
+
+
+def league_rules(league: Any) -> Ruleset:
+    """The ruleset ``league``'s sheets are read and its battles fought and reported with: the
+    one door ``app.rules.league_ruleset`` (its ruleset with its options), as its format plays
+    it (:func:`rules_for`). Raises ``ValueError`` for an unknown ruleset or format."""
+    return rules_for(league_ruleset(league), format_of(league))
+
+
+def check_format(name: str, options: Mapping[str, Any]) -> tuple[str, dict[str, Any]]:
     """Validate a format name and its options for ``league create``: ``(canonical name,
-    normalized options without the seed)``. Raises ``ValueError`` naming the problem."""
+    normalized options given, without the seed)``. Raises ``ValueError`` naming the problem."""
     cls = find_format(name)
     fmt = cls({**options, "seed": ""})
-    normalized = {k: v for k, v in fmt.options.items() if k != "seed" and k in
-                  {str(o).strip().lower().replace("-", "_") for o in options}}
-    return cls.name, normalized
+    given = {str(o).strip().lower().replace("-", "_") for o in options}
+    return cls.name, {k: v for k, v in fmt.options.items() if k != "seed" and k in given}
+
+
+def set_format(league: League, name: str, options: Mapping[str, Any]) -> Format:
+    """Give a league that is still open (no round yet) its format: validated by the format
+    itself (``ValueError`` naming the bad option or name), stored canonical with its normalized
+    options. A format that is ``always_open`` has no entry deadline. Options the league also
+    keeps in its own columns (``double``; ``points`` when whole numbers) are copied there, so
+    every reader of the columns agrees. Returns the league's format."""
+    canonical, normalized = check_format(name, options)
+    if "double" in normalized:
+        league.double = bool(normalized["double"])
+    if "points" in normalized:
+        try:
+            w, d, l_ = (int(x) for x in str(normalized["points"]).split("/"))
+        except ValueError:
+            pass  # fractional points live in the format's options only
+        else:
+            league.points_win, league.points_draw, league.points_loss = w, d, l_
+    league.format = canonical
+    league.format_options = normalized
+    fmt = format_of(league)
+    if fmt.always_open:
+        league.entry_deadline = None
+    return fmt
 
 
 def seat_order(session: Session, league: League) -> list[Entry]:
@@ -72,50 +128,148 @@ def seat_order(session: Session, league: League) -> list[Entry]:
 def result_of(b: Any, active: set[int]) -> Result | None:
     """The format's :class:`Result` of a stored battle (see the module docstring): ``b`` a
     :class:`Battle` or a row with its ``entry_a_id``, ``entry_b_id``, ``state``, ``winner``,
-    ``hp_a`` and ``hp_b``."""
+    ``margin``, ``hp_a`` and ``hp_b``."""
     if b.entry_b_id is None:
         return None
     if b.state == "done":
-        return Result(b.winner if b.winner in (0, 1) else None,
-                      int(b.hp_a or 0) - int(b.hp_b or 0))
+        margin = b.margin if b.margin is not None else int(b.hp_a or 0) - int(b.hp_b or 0)
+        return Result(b.winner if b.winner in (0, 1) else None, int(margin))
     if b.state == "void":
         return Result(0 if b.entry_a_id in active else 1 if b.entry_b_id in active else None)
     return None
 
 
+@dataclass
+class HistoryCache:
+    """A league's done rounds as the format's :class:`~app.formats.base.Round` values, kept
+    across the rounds of one run (``app.league.play``): a done round never changes (results
+    stand; ``app.league.fixes`` voids only pending battles), so after each round only the rounds
+    not yet cached are read (99 rounds of a 100-entry round robin read 4,950 battle rows once,
+    not once per round).
+
+    Attributes:
+        rounds: the cached rounds by number (every one was done when read).
+        active: the active entries the cached results were read with (a walkover depends on
+            them; a change of the set empties the cache).
+    """
+
+    rounds: dict[int, FRound] = field(default_factory=dict)
+    active: frozenset[int] = frozenset()
+
+
 def history_of(session: Session, league: League, *, upto: int | None = None,
-               active: set[int] | None = None) -> list[FRound]:
-    """The rounds stored so far (up to round ``upto``) as the format's history."""
+               active: set[int] | None = None, cache: HistoryCache | None = None) -> list[FRound]:
+    """The rounds stored so far (up to round ``upto``) as the format's history; with ``cache``
+    (this league's), rounds done before are taken from it and newly done ones added."""
     if active is None:
         active = {e.id for e in seat_order(session, league) if e.status == "active"}
-    # the columns a result needs, not whole battles (their JSON outcome and final state)
-    q = (select(Round.number, Battle.board, Battle.entry_a_id, Battle.entry_b_id, Battle.state,
-                Battle.winner, Battle.hp_a, Battle.hp_b)
+    if cache is not None and cache.active != frozenset(active):
+        cache.rounds.clear()
+        cache.active = frozenset(active)
+    known = set(cache.rounds) if cache is not None else set()
+    q = (select(Round.number, Round.state, Battle.board, Battle.entry_a_id, Battle.entry_b_id,
+                Battle.state, Battle.winner, Battle.margin, Battle.hp_a, Battle.hp_b)
          .join(Battle, Battle.round_id == Round.id)
          .where(Round.league_id == league.id).order_by(Round.number, Battle.board))
     if upto is not None:
         q = q.where(Round.number <= upto)
+    if known:
+        q = q.where(Round.number.not_in(known))
     by_round: dict[int, list[tuple[Pairing, Result | None]]] = {}
-    for b in session.execute(q).all():
-        number = b.number
+    done: set[int] = set()
+    for row in session.execute(q).all():
+        number, round_state, board, a, b, state, winner, margin, hp_a, hp_b = row
         by_round.setdefault(number, []).append(
-            (Pairing(b.board, b.entry_a_id, b.entry_b_id), result_of(b, active)))
-    out = []
-    for number in sorted(by_round):
-        boards = by_round[number]
-        out.append(FRound.of(number, [p for p, _ in boards],
-                             {p.board: r for p, r in boards if r is not None}))
-    return out
+            (Pairing(board, a, b), result_of(_Row(a, b, state, winner, margin, hp_a, hp_b),
+                                             active)))
+        if round_state == "done":
+            done.add(number)
+    fresh: dict[int, FRound] = {}
+    for number, boards in by_round.items():
+        fresh[number] = FRound.of(number, [p for p, _ in boards],
+                                  {p.board: r for p, r in boards if r is not None})
+    if cache is not None:
+        cache.rounds.update({n: r for n, r in fresh.items() if n in done})
+    rounds = {**(cache.rounds if cache is not None else {}), **fresh}
+    return [rounds[n] for n in sorted(rounds) if upto is None or n <= upto]
 
 
-def inputs(session: Session, league: League, *, upto: int | None = None
-           ) -> tuple[Format, list[int], list[FRound], set[int]]:
+@dataclass(frozen=True, slots=True)
+class _Row:
+    entry_a_id: int
+    entry_b_id: int | None
+    state: str
+    winner: int | None
+    margin: int | None
+    hp_a: int | None
+    hp_b: int | None
+
+
+#: the last kept states read, by (league id, digest of the stored JSON): reading a hill's state
+#: recomputes every member's totals (~20,000 results on a hill of 200), so a process that
+#: answers one arrival after another reuses the state it made. The digest is of the very JSON in
+#: the row, so a state another process stored (or a rolled-back one) is never mistaken.
+_STATES: dict[tuple[int, str], Any] = {}
+
+
+def _digest(data: Any) -> str:
+    return hashlib.sha256(json.dumps(data, sort_keys=True, separators=(",", ":"))
+                          .encode()).hexdigest()
+
+
+def state_of(league: League, fmt: Format | None = None) -> Any:
+    """The league's kept format state (``Format.load_state`` of ``leagues.format_state``;
+    ``None`` for a format that keeps none)."""
+    fmt = fmt or format_of(league)
+    if not fmt.keeps_state:
+        return None
+    data = league.format_state or None
+    if data is None:
+        return fmt.load_state(None)
+    key = (league.id, _digest(data))
+    state = _STATES.get(key)
+    if state is None:
+        state = fmt.load_state(data)
+        remember_state(league, state, fmt)
+    return state
+
+
+def remember_state(league: League, state: Any, fmt: Format) -> None:
+    """Store ``state`` as the league's kept state (``leagues.format_state``) and keep it
+    parsed for this process."""
+    data = fmt.state_json(state)
+    league.format_state = data
+    if len(_STATES) > 8:
+        _STATES.clear()
+    _STATES[(league.id, _digest(data))] = state
+
+
+def leave(league: League, entry: Any) -> None:
+    """``entry`` leaves its league (withdrawn or disqualified): a format that keeps a state
+    (the hill) stops counting its results at once; nothing for other formats."""
+    fmt = format_of(league)
+    if fmt.keeps_state:
+        remember_state(league, fmt.leave(state_of(league, fmt), entry.id), fmt)
+
+
+def inputs(session: Session, league: League, *, upto: int | None = None,
+           cache: HistoryCache | None = None) -> tuple[Format, list[int], list[FRound], set[int]]:
     """``(format, entries in seat order, history, inactive)`` of a league."""
     seated = seat_order(session, league)
     active = {e.id for e in seated if e.status == "active"}
     inactive = {e.id for e in seated if e.status != "active"}
     return (format_of(league), [e.id for e in seated],
-            history_of(session, league, upto=upto, active=active), inactive)
+            history_of(session, league, upto=upto, active=active, cache=cache), inactive)
+
+
+def format_standings(session: Session, league: League, *, upto: int | None = None,
+                     cache: HistoryCache | None = None) -> tuple[Format, Standings]:
+    """The league's format and its standings after round ``upto`` (default: everything
+    stored), through ``Format.standings``: the one standings pipeline of every format. A format
+    that keeps a state ranks from it when asked for the latest standings."""
+    fmt, entries, history, inactive = inputs(session, league, upto=upto, cache=cache)
+    state = state_of(league, fmt) if upto is None and fmt.keeps_state else None
+    return fmt, fmt.standings(entries, history, inactive=inactive, state=state)
 
 
 def next_answer(session: Session, league: League) -> Any:
@@ -160,18 +314,46 @@ def store_rounds(session: Session, league: League,
                  state="pending" if p.b is not None else "done",
                  reason=None if p.b is not None else "bye", winner=None,
                  fought_at=None if p.b is not None else now)
-            for rnd, (answer, _) in zip(rounds, answers) for p in answer.pairings]
+            for rnd, (answer, _) in zip(rounds, answers, strict=True) for p in answer.pairings]
     bulk_insert(session, Battle, rows)
     session.flush()
     return rounds
+
+
+def store_first_rounds(session: Session, league: League, entries: list[int], *,
+                       now: dt.datetime) -> Round | str:
+    """At close: store what the format pairs now. A format that ``pairs_at_close`` has its
+    whole schedule stored at once (results never change it, so its rounds are known, mailed
+    and shown from the start; round k is due at ``now + (k − 1) × rounds_every``); any other
+    its first round (due now with an interval, else unscheduled). Returns the first round, or
+    why there is none (``Finished.reason``). Raises :class:`BadState` (``bad-interval``) for a
+    round that would be due past the year 9999."""
+    fmt = format_of(league)
+    every = dt.timedelta(seconds=league.rounds_every_s) if league.rounds_every_s else None
+    if not fmt.pairs_at_close:
+        return advance(session, league, scheduled_at=now if every else None, now=now)
+    table: list[tuple[RoundPairings, dt.datetime | None]] = []
+    for answer in fmt.schedule(entries):
+        try:
+            at = (now + (answer.round - 1) * every) if every else None
+        except OverflowError:
+            raise BadState(f"league {league.name!r}: round {answer.round} would be scheduled "
+                           f"past the year 9999 (rounds every "
+                           f"{format_duration(league.rounds_every_s or 0)})",
+                           "bad-interval") from None
+        table.append((answer, at))
+    if not table:
+        return "too-few-entries"
+    return store_rounds(session, league, table, now=now)[0]
 
 
 def advance(session: Session, league: League, *, scheduled_at: dt.datetime | None,
             now: dt.datetime) -> Round | str:
     """Ask the format for the next round and store it (:func:`store_round`), or answer why not:
     ``Finished.reason`` (the league is finished: ``all-rounds-played``, ``champion``, …) or
-    ``NotYet.reason`` (``waiting-for-entries``: the hill). A round already stored and not done
-    is returned as it is (``results-pending`` of the last round: nothing new to ask)."""
+    ``NotYet.reason`` (``waiting-for-entries``: an always-open format). A round already stored
+    and not done is returned as it is (``results-pending`` of the last round: nothing new to
+    ask)."""
     answer = next_answer(session, league)
     if isinstance(answer, RoundPairings):
         return store_round(session, league, answer, scheduled_at=scheduled_at, now=now)
@@ -184,6 +366,21 @@ def advance(session: Session, league: League, *, scheduled_at: dt.datetime | Non
     return answer.reason
 
 
+def next_scheduled_at(league: League, rnd: Round, now: dt.datetime) -> dt.datetime | None:
+    """When the round after ``rnd`` is due: ``rounds_every`` after ``rnd``'s own time (so the
+    timetable set at close holds), ``None`` without an interval. Raises :class:`BadState`
+    (``bad-interval``) past the year 9999."""
+    if not league.rounds_every_s:
+        return None
+    base = as_utc(rnd.scheduled_at) or now
+    try:
+        return base + dt.timedelta(seconds=league.rounds_every_s)
+    except OverflowError:
+        raise BadState(f"league {league.name!r}: round {rnd.number + 1} would be scheduled past "
+                       f"the year 9999 (rounds every {format_duration(league.rounds_every_s)})",
+                       "bad-interval") from None
+
+
 def describe(league: League, lang: str) -> list[str]:
     """What the league's format is and how the next round is paired, one line each, in ``lang``
     (standings mails, reports, ``league show``)."""
@@ -191,34 +388,10 @@ def describe(league: League, lang: str) -> list[str]:
 
 
 def rounds_planned(session: Session, league: League) -> int | None:
-    """How many rounds the league will play (``None`` when it depends on results)."""
+    """How many rounds the league will play (``None`` when it depends on results or never
+    ends)."""
     n = (session.scalar(select(func.count()).select_from(Entry).where(
         Entry.league_id == league.id, Entry.seat.is_not(None))) or 0) \
         if league.state != "open" else 0
-    return format_of(league).rounds_planned(n)
-
-
-def entry_ids(entries: Iterable[Entry]) -> list[int]:
-    """The ids of ``entries`` in order."""
-    return [e.id for e in entries]
-
-
-def set_format(league: League, name: str, options: dict[str, Any]) -> None:
-    """Give a league that is still open (no round yet) its format: validated by the format
-    itself (``ValueError`` naming the bad option or name), stored canonical with its normalized
-    options. A hill has no entry deadline (always open); a round robin's ``double`` and
-    ``points`` options set the league's own columns."""
-    canonical, normalized = check_format(name, options)
-    if canonical == ROUND_ROBIN:
-        if "double" in normalized:
-            league.double = bool(normalized.pop("double"))
-        if "points" in normalized:
-            try:
-                w, d, l_ = (int(x) for x in str(normalized.pop("points")).split("/"))
-            except ValueError:
-                raise ValueError("a round robin league takes whole points (W/D/L)") from None
-            league.points_win, league.points_draw, league.points_loss = w, d, l_
-    league.format = canonical
-    league.format_options = normalized
-    if canonical == "hill":
-        league.entry_deadline = None
+    fmt = format_of(league)
+    return None if fmt.always_open else fmt.rounds_planned(n)

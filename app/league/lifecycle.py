@@ -4,7 +4,7 @@ the schedule) and :func:`tick`, which does whatever is due.
 A league moves ``open`` → ``closed`` (entries closed, seats and round 1 fixed) → ``running``
 (first round started) → ``finished`` (the format has nothing more to pair); ``docs/league.md``.
 Each next round is asked of the league's format when a round is done (``app.league.play``).
-A hill never closes (``app.league.hill``).
+A format that is ``always_open`` (the hill) never closes (``app.league.challenge``).
 """
 
 from __future__ import annotations
@@ -24,11 +24,12 @@ from app.db.models import (
     SheetVersion,
 )
 from app.db.session import transaction
-from app.league.cast import _lock_league
+from app.league.cast import lock_league
 from app.league.entries import _check_open, active_sheet, find_league, open_leagues
 from app.league.errors import BadState, LeagueError
+from app.league.formats import format_of, set_format, store_first_rounds
+from app.league.notify import Notices
 from app.league.play import _play_rounds
-from app.league.results import queue_standings
 from app.league.timeparse import as_utc, format_duration, iso
 
 _log = logging.getLogger("amaryllis.league")
@@ -56,20 +57,24 @@ def create_league(session: Session, name: str, *, entry_deadline: dt.datetime,
                   rounds_every: dt.timedelta | None = None,
                   points: tuple[int, int, int] = (3, 1, 0), double: bool = False,
                   password: str | None = None, ruleset: str | None = None,
-                  options: dict[str, Any] | None = None, now: dt.datetime) -> League:
+                  options: dict[str, Any] | None = None, format: str | None = None,
+                  format_options: dict[str, Any] | None = None, now: dt.datetime) -> League:
     """Create an open league. ``name``: 1-64 characters, see :func:`check_league_name` (unique
     ignoring case, :func:`find_league`); ``points``: win, draw,
     loss, each in ``0 .. MAX_POINTS`` (1000) with win >= draw >= loss; ``entry_deadline``
     after ``now`` and at most ``MAX_DEADLINE_AHEAD`` (10 years) ahead; ``rounds_every`` (when
     given) from ``MIN_ROUNDS_EVERY`` (1 minute) to ``MAX_ROUNDS_EVERY`` (365 days), so that
-    every round of the schedule has a representable time; ``ruleset`` (default ``amaryllis``)
-    the game it plays, with its league ``options`` validated by the ruleset and stored
-    normalized (``Ruleset.options``).
+    every round of the schedule has a representable time; ``ruleset`` (default: the default
+    ruleset) the game it plays, with its league ``options`` validated by the ruleset and stored
+    normalized (``Ruleset.options``); ``format`` (default: a round robin) how it is paired, with
+    its ``format_options`` validated by the format (``app.league.formats.set_format``; a format
+    that is always open gets no deadline).
 
     Raises :class:`BadState` (codes ``bad-name``, ``league-exists``, ``bad-deadline``,
-    ``bad-points``, ``bad-interval``, ``bad-ruleset``, ``bad-option``) for a taken or bad name, a
-    deadline out of range, bad points, an interval out of range, an unknown ruleset or a bad
-    option (the message names it)."""
+    ``bad-points``, ``bad-interval``, ``bad-ruleset``, ``bad-option``, ``bad-format``) for a
+    taken or bad name, a deadline out of range, bad points, an interval out of range, an
+    unknown ruleset or a bad option, an unknown format or a bad format option (the message
+    names it)."""
     rs = check_ruleset(ruleset, options)
     name = check_league_name(name)
     existing = find_league(session, name)
@@ -98,6 +103,13 @@ def create_league(session: Session, name: str, *, entry_deadline: dt.datetime,
     league = League(name=name, entry_deadline=deadline, rounds_every_s=every, points_win=w,
                     points_draw=d, points_loss=l_, double=double, password=password,
                     state="open", created_at=now, ruleset=rs.name, options=rs.options)
+    if format is not None or format_options:
+        from app.formats import DEFAULT_FORMAT
+
+        try:
+            set_format(league, format or DEFAULT_FORMAT, dict(format_options or {}))
+        except ValueError as exc:
+            raise BadState(str(exc), "bad-format") from exc
     session.add(league)
     session.flush()
     return league
@@ -171,7 +183,7 @@ def check_league_name(name: str) -> str:
 
 
 def close_entries(session: Session, league: League, *, now: dt.datetime,
-                  settings: Any = None) -> None:
+                  mail: Notices | None = None) -> None:
     """Close entries: seat the active entries (in order of entry, seat 0 first) and store the
     rounds the league's format pairs now (``app.league.formats``), with each side's active sheet
     version fixed: a round robin's whole Berger table (results never change it, so its rounds
@@ -181,24 +193,22 @@ def close_entries(session: Session, league: League, *, now: dt.datetime,
     Round k is scheduled at ``now + (k - 1) × rounds_every``, unscheduled without an interval
     (the organizer runs rounds). When the format
     has nothing to pair (fewer than two entries) the league is finished at once.
-    With ``settings`` (the server's :class:`app.config.Settings`), every seated player is mailed
-    the pairings of round 1 (the standings "before round 1", :func:`queue_standings` with round 0),
+    With ``mail`` (the mail layer's :class:`~app.league.notify.Notices`), every seated player is
+    mailed the pairings of round 1 (the standings "before round 1", round 0),
     so the first round is known before any battle; with fewer than two entries, the seated player
     is mailed (the same way, threaded under their entry) that the league did not take place.
-    Raises :class:`BadState` unless the league is open, and for a hill (always open).
+    Raises :class:`BadState` unless the league is open, and for a format that is always open.
 
     Takes the league lock first (:func:`app.league.entries.lock_league`): entries submitted
     at the same moment either commit before it (and are seated) or wait and find the league
     closed (issue 9.1).
     """
-    _lock_league(session, league.id)
+    lock_league(session, league.id)
     if league.state != "open":
         raise BadState(f"league {league.name!r} is {league.state}, not open")
-    if (league.format or "") == "hill":
-        raise BadState(f"league {league.name!r} is a hill: it is always open", "hill")
-    from app.formats import RoundPairings
-    from app.formats.round_robin import RoundRobin
-    from app.league.formats import advance, format_of, store_rounds
+    if format_of(league).always_open:
+        raise BadState(f"league {league.name!r} is always open: it has no entries to close",
+                       "always-open")
     from app.league.ownership import expire_pending
 
     expire_pending(session, league, now)  # no replacement or withdrawal waits past the close
@@ -213,58 +223,24 @@ def close_entries(session: Session, league: League, *, now: dt.datetime,
     for seat, e in enumerate(seated):
         e.seat = seat
     session.flush()
-    every = dt.timedelta(seconds=league.rounds_every_s) if league.rounds_every_s else None
-    fmt = format_of(league)
-    if isinstance(fmt, RoundRobin):
-        # results never change a Berger table: its rounds are stored at once, as the format
-        # pairs them (round k is what next_round answers after k - 1 rounds: tests/league)
-        ids = [e.id for e in seated]
-        first: Round | str = "too-few-entries"
-        table: list[tuple[RoundPairings, dt.datetime | None]] = []
-        for k in range(1, fmt.rounds_planned(len(ids)) + 1 if len(ids) >= 2 else 1):
-            try:
-                at = (now + (k - 1) * every) if every else None
-            except OverflowError:
-                raise BadState(f"league {league.name!r}: round {k} would be scheduled past the "
-                               f"year 9999 (rounds every "
-                               f"{format_duration(league.rounds_every_s or 0)})",
-                               "bad-interval") from None
-            table.append((RoundPairings(k, fmt.round_pairings(ids, k)), at))
-        if table:  # every round in one go: one sheet query, one bulk insert of the battles
-            first = store_rounds(session, league, table, now=now)[0]
-    else:
-        first = advance(session, league, scheduled_at=now if every else None, now=now)
+    first = store_first_rounds(session, league, [e.id for e in seated], now=now)
     league.state = "finished" if isinstance(first, str) else "closed"
     league.next_round_at = None if isinstance(first, str) else first.scheduled_at
-    if settings is not None and seated:
+    if mail is not None and seated:
         # the pairings of round 1 or, with fewer than two entries, the news that the league
         # did not take place (the standings templates' "cancelled" text)
         session.flush()
-        queue_standings(session, settings, league, 0, now=now)
+        mail.queue_standings(session, league, 0, now=now)
 
 
-def next_scheduled_at(league: League, rnd: Round, now: dt.datetime) -> dt.datetime | None:
-    """When the round after ``rnd`` is due: ``rounds_every`` after ``rnd``'s own time (so the
-    timetable set at close holds), ``None`` without an interval. Raises :class:`BadState`
-    (``bad-interval``) past the year 9999."""
-    if not league.rounds_every_s:
-        return None
-    base = as_utc(rnd.scheduled_at) or now
-    try:
-        return base + dt.timedelta(seconds=league.rounds_every_s)
-    except OverflowError:
-        raise BadState(f"league {league.name!r}: round {rnd.number + 1} would be scheduled past "
-                       f"the year 9999 (rounds every {format_duration(league.rounds_every_s)})",
-                       "bad-interval") from None
-
-
-def tick(factory: sessionmaker[Session], settings: Any, *, now: dt.datetime,
+def tick(factory: sessionmaker[Session], mail: Notices | None, *, now: dt.datetime,
          stop: Any = None) -> list[str]:
     """Do whatever is due at ``now``: close entries of open leagues past their deadline and play
     every scheduled round whose time has come (in order). Idempotent: a second call at the same
     ``now`` does nothing. Returns one line per thing done.
 
-    Each league is handled on its own (its own transactions): an error in one league (a
+    ``mail`` (the mail layer's :class:`~app.league.notify.Notices`) queues what players are
+    told. Each league is handled on its own (its own transactions): an error in one league (a
     :class:`LeagueError` or anything unexpected, e.g. a schedule out of the date range) rolls
     back that league's step, is logged at ERROR (logger ``amaryllis.league``, with the league
     name) and comes back as a line ``error in league <name>: …``; the other leagues still
@@ -283,9 +259,9 @@ def tick(factory: sessionmaker[Session], settings: Any, *, now: dt.datetime,
     for lid, lname in due:
         try:
             with transaction(factory) as session:
-                league = _lock_league(session, lid)
+                league = lock_league(session, lid)
                 if league.state == "open":
-                    close_entries(session, league, now=now, settings=settings)
+                    close_entries(session, league, now=now, mail=mail)
                     done.append(f"closed entries of {league.name}")
         except Exception as exc:  # noqa: BLE001 - one league must not stop the others
             done.append(_tick_error(lname, "closing entries", exc))
@@ -314,7 +290,7 @@ def tick(factory: sessionmaker[Session], settings: Any, *, now: dt.datetime,
                 failed.add(lid)  # another worker plays this league's rounds
                 continue
             try:
-                played = _play_rounds(factory, settings, rounds, now, stop)
+                played = _play_rounds(factory, mail, rounds, now, stop)
                 for _, name, number in played:
                     done.append(f"played round {number} of {name}")
                 if not played:

@@ -31,10 +31,12 @@ from app.db.models import (
     Round,
 )
 from app.db.session import bulk_update, transaction
-from app.league.cast import _B, _Cast, _load_cast, _lock_league
+from app.league.battles import battle_values
+from app.league.cast import Board, Cast, load_cast, lock_league
 from app.league.entries import get_league
 from app.league.errors import BadState
-from app.league.results import GamesCache, queue_standings
+from app.league.formats import HistoryCache
+from app.league.notify import Notices, RewriteNotice
 
 _log = logging.getLogger("amaryllis.league")
 
@@ -45,14 +47,6 @@ BATCH = 100
 
 #: test hook: SIGKILL the process after this many battles fought (``docs/league.md``)
 KILL_ENV = "AMARYLLIS_LEAGUE_KILL_AFTER_BATTLES"
-
-
-def _final_json(outcome: Any) -> dict[str, Any]:
-    """``battles.final``: each side's final fighters (``Fighter.to_json``), ``{"a": …, "b": …}``;
-    a side of one fighter is that fighter's object (the shape battles had before parties), a
-    party a list."""
-    sides = [[f.to_json() for f in side] for side in outcome.final]
-    return {k: (side[0] if len(side) == 1 else side) for k, side in zip(("a", "b"), sides, strict=True)}
 
 
 def _kill_hook(counter: list[int]) -> None:
@@ -75,80 +69,14 @@ def _batch_size() -> int:
     return _env_int("AMARYLLIS_LEAGUE_BATCH", BATCH, 1)
 
 
-def _report_rows(cast: _Cast, round_number: int, b: _B, result: Any, now: dt.datetime, *,
-                 key_suffix: str = "", notes: dict[str, tuple[str, bool]] | None = None,
-                 skip: set[str] | frozenset[str] = frozenset()) -> list[dict[str, Any]]:
-    """The outbox rows of the battle report to both players (dedupe keys
-    ``report:<battle id>:<side><key_suffix>``, those in ``skip`` left out): text and HTML in each
-    player's language and charset, threaded under the mail that entered the player's active
-    sheet; rendered once per language, built once per (language, charset) and stamped per
-    recipient (``app.league.outbox``). ``result`` is the logged engine run of the two sheets;
-    ``b`` holds the recorded result the header states. ``notes`` maps a language to ``(engine
-    note, show the log)`` (see :func:`engine_note`; default: no note, log shown). A non-empty
-    ``key_suffix`` (a resend) marks the subject as resent. No database needed."""
-    from app.league.outbox import Copy, build_rows
-    from app.reports.battle import render_report
-    from app.reports.league_battle import (
-        LeagueBattleContext,
-        render_league_battle,
-        subject,
-    )
-    from app.web.urls import mail_link
-
-    groups: dict[tuple[str, str], list[Copy]] = {}
-    for side, entry_id, sheet_id in ((0, b.entry_a_id, b.sheet_a_id),
-                                     (1, b.entry_b_id, b.sheet_b_id)):
-        key = f"report:{b.id}:{side}{key_suffix}"
-        if key in skip:
-            continue
-        player = cast.player_of(entry_id)
-        lang = player.lang if player.lang in ("ja", "en") else "ja"
-        groups.setdefault((lang, player.charset), []).append(
-            Copy(key, player.address, cast.thread.get(sheet_id)))
-    rs = cast.rules
-    ua, ub = cast.unit(b.sheet_a_id), cast.unit(b.sheet_b_id)
-    name_a, name_b = rs.label(ua), rs.label(ub)
-    winner = {0: "A", 1: "B"}.get(b.winner, "") if b.winner is not None else ""
-    outcome = rs.outcome(result)
-    rows: list[dict[str, Any]] = []
-    parts: dict[str, tuple[str, str, str]] = {}  # lang -> (subject, text, html): any charset
-    for (lang, charset), copies in groups.items():
-        if lang not in parts:
-            note, show_log = (notes or {}).get(lang, ("", True))
-            report = rs.report(ua, ub, result, lang=lang) if show_log else None
-            ctx = LeagueBattleContext(
-                league=cast.league_name, round=round_number, board=b.board,
-                player_a=cast.name(b.entry_a_id), unit_a=name_a,
-                player_b=cast.name(b.entry_b_id), unit_b=name_b, winner=winner,
-                winner_unit=(name_a if b.winner == 0 else name_b) if winner else "",
-                reason=b.reason or "", turns=b.turns or 0,
-                hp=(int(b.hp_a or 0), int(b.hp_b or 0)),
-                report=render_report(report, fmt="text") if report is not None else "",
-                engine_version=b.engine_version or "", engine_note=note,
-                ruleset=rs.name, header=_record(rs, lang),
-                finals=_finals(outcome, lang) if rs.final_lines else ((), ()),
-                battle=report,
-                url=mail_link(cast.public_url, cast.league_name, b.id),
-                decision=_decision(cast, round_number, b, lang),
-            )
-            parts[lang] = (subject(ctx, lang, resent=bool(key_suffix)),
-                           render_league_battle(ctx, lang=lang, fmt="text"),
-                           render_league_battle(ctx, lang=lang, fmt="html"))
-        subj, text, html = parts[lang]
-        rows += build_rows(
-            copies, kind="report", now=now, sender=cast.sender, sender_name=cast.sender_name,
-            subject=subj, text=text, html=html, charset=charset, auto_submitted="auto-generated")
-    return rows
-
-
-def _record(rs: Any, lang: str) -> tuple[str, ...]:
+def report_record(rs: Any, lang: str) -> tuple[str, ...]:
     """The ruleset record a report header prints (``Ruleset.describe``): always where the
     ruleset asks for it (``report_record``), else only with non-default options."""
     return tuple(rs.describe(lang)) if rs.options or rs.report_record else ()
 
 
-def _finals(outcome: Any, lang: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
-    """Each side's final swordmasters in words, present ones front first then exited ones
+def final_lines(outcome: Any, lang: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """Each side's final fighters in words, present ones front first then exited ones
     (``Outcome.final``): ``name HP 7/15`` (``exited`` marked)."""
     from app.reports.i18n import gettext
 
@@ -164,33 +92,18 @@ def _finals(outcome: Any, lang: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
     return out[0], out[1]
 
 
-def side_hp(outcome: Any, side: int) -> int:
-    """``battles.hp_a``/``hp_b``: a one-fighter side's final HP (negative: overkill, also when it
-    died), a party's summed final HP of the fighters still present (``Outcome.hp``)."""
-    fighters = outcome.final[side]
-    return int(fighters[0].hp) if len(fighters) == 1 else int(outcome.hp(side))
-
-
-def battle_values(rs: Any, result: Any, version: str) -> dict[str, Any]:
-    """The ``battles`` column values of a fought result (``Ruleset.outcome``): ``winner``,
-    ``reason`` (the termination), ``turns``, ``hp_a``/``hp_b`` (:func:`side_hp`), ``margin`` (side A's tiebreak margin), ``outcome`` (``Outcome.to_json``),
-    ``final`` (:func:`_final_json`), ``engine_version``."""
-    o = rs.outcome(result)
-    return dict(engine_version=version, winner=o.winner, reason=o.termination, turns=o.turns,
-                hp_a=side_hp(o, 0), hp_b=side_hp(o, 1), margin=o.margin, outcome=o.to_json(),
-                final=_final_json(o))
-def _decision(cast: _Cast, round_number: int, b: _B, lang: str) -> str:
-    """A knockout's drawn battle: who goes through and by which stated rule (HP margin, then
-    the published seed's lot: ``Knockout.decide``), in ``lang``; ``""`` otherwise."""
+def decision_text(cast: Cast, round_number: int, b: Board, lang: str) -> str:
+    """A drawn battle of a format that decides draws (``Format.decides_draws``: a knockout):
+    who goes through and by which stated rule (``Format.decide``, ``Format.draw_rule``), in
+    ``lang``; ``""`` otherwise."""
     from app.formats import Game, Pairing, Result
-    from app.formats.knockout import Knockout
 
     fmt = cast.fmt
-    if not isinstance(fmt, Knockout) or b.winner is not None or b.reason is None:
+    if fmt is None or not fmt.decides_draws or b.winner is not None or b.reason is None:
         return ""
-    game = Game(Pairing(b.board, b.entry_a_id, b.entry_b_id),
-                Result(None, int(b.hp_a or 0) - int(b.hp_b or 0)))
-    d = fmt.decide(round_number, game)
+    margin = b.margin if b.margin is not None else int(b.hp_a or 0) - int(b.hp_b or 0)
+    d = fmt.decide(round_number, Game(Pairing(b.board, b.entry_a_id, b.entry_b_id),
+                                      Result(None, int(margin))))
     if d is None:
         return ""
     unit = cast.unit(b.sheet_a_id if d.winner == b.entry_a_id else b.sheet_b_id)
@@ -198,10 +111,11 @@ def _decision(cast: _Cast, round_number: int, b: _B, lang: str) -> str:
         ("。" if lang == "ja" else ". ") + fmt.draw_rule(lang)
 
 
-def _fight(cast: _Cast, round_number: int, pending: list[_B],
+def _fight(cast: Cast, mail: Notices | None, round_number: int, pending: list[Board],
            now: dt.datetime) -> list[tuple[int, dict[str, Any], list[dict[str, Any]]]]:
-    """Fight ``pending`` battles: for each, ``(battle id, result column values, report rows)``.
-    Pure computation (no database), so it runs in this process or in a worker."""
+    """Fight ``pending`` battles: for each, ``(battle id, result column values, report rows)``
+    (the rows of ``mail.report_rows``; none without ``mail``). Pure computation (no database),
+    so it runs in this process or in a worker."""
     rules = cast.rules
     version = str(rules.engine_version)
     out = []
@@ -210,26 +124,28 @@ def _fight(cast: _Cast, round_number: int, pending: list[_B],
         values = battle_values(rules, result, version)
         fought = dataclasses.replace(p, winner=values["winner"], reason=values["reason"],
                                      turns=values["turns"], hp_a=values["hp_a"],
-                                     hp_b=values["hp_b"], engine_version=version)
+                                     hp_b=values["hp_b"], margin=values["margin"],
+                                     engine_version=version)
         values["state"] = "done"
-        out.append((p.id, values, _report_rows(cast, round_number, fought, result, now)))
+        rows = mail.report_rows(cast, round_number, fought, result, now) if mail else []
+        out.append((p.id, values, rows))
     return out
 
 
 #: a worker process's casts of this run, by the key the parent gave (``id`` of its cast)
-_WORKER_CASTS: dict[int, _Cast] = {}
+_WORKER_CASTS: dict[int, Cast] = {}
 
 
-def _worker_fight(args: tuple[int, bytes, int, list[_B], dt.datetime]) -> list[
+def _worker_fight(args: tuple[int, bytes, Notices | None, int, list[Board], dt.datetime]) -> list[
         tuple[int, dict[str, Any], list[dict[str, Any]]]]:
     """:func:`_fight` in a worker process. The cast (units parsed, ≈ 70 KB pickled at 100
     entries) travels pickled once by the parent as ``bytes`` with every task of its league and
     is unpickled once per worker (kept by its key), not once per task."""
-    key, blob, number, chunk, now = args
+    key, blob, mail, number, chunk, now = args
     cast = _WORKER_CASTS.get(key)
     if cast is None:
         cast = _WORKER_CASTS[key] = pickle.loads(blob)
-    return _fight(cast, number, chunk, now)
+    return _fight(cast, mail, number, chunk, now)
 
 
 def _workers(pending: int) -> int:
@@ -241,25 +157,25 @@ def _workers(pending: int) -> int:
     return min(8, os.cpu_count() or 1) if pending >= 500 else 0
 
 
-def _apply(session: Session, results: list[tuple[int, dict[str, Any], list[dict[str, Any]]]],
+def _apply(session: Session, mail: Notices | None,
+           results: list[tuple[int, dict[str, Any], list[dict[str, Any]]]],
            now: dt.datetime, counter: list[int]) -> None:
-    """Store fought battles and queue their reports, in the caller's transaction. Battles no
-    longer pending (another runner did them) and report keys already queued are skipped."""
-    from app.league.outbox import existing_keys, insert_rows
-
+    """Store fought battles and queue their reports (``mail.queue_rows``), in the caller's
+    transaction. Battles no longer pending (another runner did them) and report keys already
+    queued are skipped."""
     ids = [bid for bid, _, _ in results]
     pending = set(session.scalars(select(Battle.id).where(Battle.id.in_(ids),
                                                           Battle.state == "pending")))
     fresh = [r for r in results if r[0] in pending]
-    known = existing_keys(session, [row["dedupe_key"] for _, _, rows in fresh for row in rows])
     updates: list[dict[str, Any]] = []
     out: list[dict[str, Any]] = []
     for bid, values, rows in fresh:
         updates.append(dict(values, id=bid, fought_at=now))
-        out += [row for row in rows if row["dedupe_key"] not in known]
+        out += rows
         _kill_hook(counter)
     bulk_update(session, Battle, updates)  # one statement on PostgreSQL (same columns each)
-    insert_rows(session, out)
+    if mail is not None and out:
+        mail.queue_rows(session, out)
 
 
 @dataclass
@@ -270,10 +186,10 @@ class _Prepared:
     league_name: str
     round_id: int
     number: int
-    cast: _Cast
-    chunks: list[list[_B]]
-    #: the league's games of done rounds, shared by the rounds of this run (standings)
-    games: GamesCache | None = None
+    cast: Cast
+    chunks: list[list[Board]]
+    #: the league's done rounds, shared by the rounds of this run (standings, next pairings)
+    history: HistoryCache | None = None
 
 
 def _chunk_size(pending: int, workers: int) -> int:
@@ -286,9 +202,9 @@ def _chunk_size(pending: int, workers: int) -> int:
     return size
 
 
-def _prepare_rounds(factory: sessionmaker[Session], settings: Any, league_id: int,
+def _prepare_rounds(factory: sessionmaker[Session], league_id: int,
                     round_ids: list[int], size: int,
-                    casts: dict[int, _Cast] | None = None) -> list[_Prepared]:
+                    casts: dict[int, Cast] | None = None) -> list[_Prepared]:
     """Load the pending battles of rounds ``round_ids`` of league ``league_id`` (in that
     order) in chunks of ``size`` (:func:`_chunk_size`), in one transaction (one lock, one
     query for every round's battles: a 99-round Berger table is prepared before the first
@@ -296,7 +212,7 @@ def _prepare_rounds(factory: sessionmaker[Session], settings: Any, league_id: in
     out. Every sheet is parsed here, so a bad sheet fails before any work. ``casts`` keeps one
     cast per league across the rounds of a run (sheets are parsed once)."""
     with transaction(factory) as session:
-        league = _lock_league(session, league_id)
+        league = lock_league(session, league_id)
         stored = {r.id: r for r in session.scalars(
             select(Round).where(Round.id.in_(round_ids))
             .execution_options(populate_existing=True))}
@@ -305,22 +221,22 @@ def _prepare_rounds(factory: sessionmaker[Session], settings: Any, league_id: in
             return []
         if league.state == "closed":
             league.state = "running"
-        cast = (casts or {}).get(league_id) or _load_cast(session, league, settings)
-        if (league.format or "") == "accumulating":
+        cast = (casts or {}).get(league_id) or load_cast(session, league)
+        if cast.fmt is not None and cast.fmt.replaces_between_rounds:
             for rnd in todo:
                 _refresh_sheets(session, rnd.id)
-            cast = _load_cast(session, league, settings)  # replacements since the last update
+            cast = load_cast(session, league)  # replacements since the last round
         if casts is not None:
             casts[league_id] = cast
-        pending: dict[int, list[_B]] = {rnd.id: [] for rnd in todo}
+        pending: dict[int, list[Board]] = {rnd.id: [] for rnd in todo}
         for round_id, *row in session.execute(
                 select(Battle.round_id, Battle.id, Battle.board, Battle.entry_a_id,
                        Battle.entry_b_id, Battle.sheet_a_id, Battle.sheet_b_id, Battle.winner,
                        Battle.reason, Battle.turns, Battle.hp_a, Battle.hp_b,
-                       Battle.engine_version)
+                       Battle.engine_version, Battle.margin)
                 .where(Battle.round_id.in_(list(pending)), Battle.state == "pending")
                 .order_by(Battle.round_id, Battle.board)).all():
-            pending[round_id].append(_B(*row))
+            pending[round_id].append(Board(*row))
         assert all(b.entry_b_id is not None and b.sheet_a_id and b.sheet_b_id
                    for battles in pending.values() for b in battles)
         numbers = [(rnd.id, rnd.number) for rnd in todo]
@@ -333,14 +249,22 @@ def _prepare_rounds(factory: sessionmaker[Session], settings: Any, league_id: in
             for rid, number in numbers]
 
 
-def _refresh_sheets(session: Session, round_id: int) -> None:
-    """An accumulating update fights the units as they are when it is played: the pending
-    battles of ``round_id`` take each side's active sheet now (a replacement since the update
-    was paired counts)."""
+def _refresh_sheets(session: Session, round_id: int | None = None, *,
+                    league_id: int | None = None, entries: set[int] | None = None) -> None:
+    """Pending battles fight the units as they are when they are played: those of round
+    ``round_id`` (a format that ``replaces_between_rounds``: a replacement since the round was
+    paired counts), or those of league ``league_id`` with one of ``entries`` (entries just
+    rewritten), take each side's active sheet now."""
     from app.db.models import SheetVersion
 
-    rows = list(session.scalars(select(Battle).where(Battle.round_id == round_id,
-                                                     Battle.state == "pending")))
+    q = select(Battle).where(Battle.state == "pending")
+    if round_id is not None:
+        q = q.where(Battle.round_id == round_id)
+    if league_id is not None:
+        q = q.where(Battle.round_id.in_(select(Round.id).where(Round.league_id == league_id)))
+    if entries is not None:
+        q = q.where(Battle.entry_a_id.in_(entries) | Battle.entry_b_id.in_(entries))
+    rows = list(session.scalars(q))
     eids = {e for b in rows for e in (b.entry_a_id, b.entry_b_id) if e is not None}
     if not eids:
         return
@@ -354,29 +278,29 @@ def _refresh_sheets(session: Session, round_id: int) -> None:
     session.flush()
 
 
-def _store_chunk(factory: sessionmaker[Session], prep: _Prepared,
+def _store_chunk(factory: sessionmaker[Session], mail: Notices | None, prep: _Prepared,
                  results: list[tuple[int, dict[str, Any], list[dict[str, Any]]]],
-                 now: dt.datetime, counter: list[int], *, settings: Any = None) -> bool:
+                 now: dt.datetime, counter: list[int], *, last: bool = False) -> bool:
     """Store one chunk of fought battles with their reports in one transaction. Returns False
     when the round was finished meanwhile (by another runner).
 
-    With ``settings`` (the round's last chunk) the round is also finished
-    (:func:`_finish_round`) in that same transaction; then raises :class:`BadState`, after
-    committing the chunk, if battles of the round are still pending."""
+    The round's ``last`` chunk also finishes the round (:func:`_finish_round`) in that same
+    transaction; then raises :class:`BadState`, after committing the chunk, if battles of the
+    round are still pending."""
     with transaction(factory) as session:
-        league = _lock_league(session, prep.league_id)
+        league = lock_league(session, prep.league_id)
         rnd = session.get(Round, prep.round_id, populate_existing=True)
         assert rnd is not None
         if rnd.state == "done":
             return False
         if results:
-            _apply(session, results, now, counter)
+            _apply(session, mail, results, now, counter)
         _renew_play(session, prep.league_id)
-        if settings is None:
+        if not last:
             return True
         left = _pending(session, prep.round_id)
         if not left:
-            _finish_round(session, settings, league, rnd, now, prep.cast, prep.games)
+            _finish_round(session, mail, league, rnd, now, prep.cast, prep.history)
             return True
     raise BadState(f"round {prep.number} still has {left} pending battles", "round-incomplete")
 
@@ -387,30 +311,87 @@ def _pending(session: Session, round_id: int) -> int:
         Battle.round_id == round_id, Battle.state == "pending")) or 0
 
 
-def _close_round(factory: sessionmaker[Session], settings: Any, prep: _Prepared,
+def _close_round(factory: sessionmaker[Session], mail: Notices | None, prep: _Prepared,
                  now: dt.datetime) -> bool:
     """Finish a round whose battles are all stored (:func:`_finish_round`) in one transaction:
     :func:`_store_chunk` with no battles. Returns False when it was done already. Raises
     :class:`BadState` if battles are pending."""
-    return _store_chunk(factory, prep, [], now, [0], settings=settings)
+    return _store_chunk(factory, mail, prep, [], now, [0], last=True)
 
 
-def _finish_round(session: Session, settings: Any, league: League, rnd: Round,
-                  now: dt.datetime, cast: _Cast, games: GamesCache | None = None) -> None:
+def apply_rewrites(session: Session, league: League, rnd: Round,
+                   cast: Cast | None = None) -> tuple[RewriteNotice, ...]:
+    """Apply the entry rewrites the battles of ``rnd`` ask for (``Ruleset.rewrite_request``,
+    ``rules/margaret-hundred.md`` H58), when the league's format plays later battles
+    (``Format.applies_rewrites``): in the published pairing order (board order), an entry's
+    last request winning, each rewritten entry gets a new active sheet version that copies the
+    registered sheet its opponent fought that battle with, and its pending battles take it.
+    Returns what was applied, in board order (empty for a format that ignores rewrites)."""
+    from app.db.models import SheetVersion
+    from app.league.formats import format_of, league_rules
+    from app.league.standings import entry_names
+    from app.rules import Outcome
+
+    if not format_of(league).applies_rewrites:
+        return ()
+    rules = cast.rules if cast is not None else league_rules(league)
+    chosen: dict[int, tuple[Battle, int]] = {}  # entry -> (battle, source sheet id)
+    for b in session.scalars(select(Battle).where(Battle.round_id == rnd.id,
+                                                  Battle.state == "done",
+                                                  Battle.entry_b_id.is_not(None))
+                             .order_by(Battle.board)):
+        if not b.outcome:
+            continue
+        request = rules.rewrite_request(Outcome.from_json(b.outcome))
+        if request is None:
+            continue
+        side, source = request
+        target = b.entry_a_id if side == 0 else b.entry_b_id
+        sheet = b.sheet_a_id if source == 0 else b.sheet_b_id
+        assert target is not None and sheet is not None
+        chosen.pop(target, None)  # the last one wins, in board order
+        chosen[target] = (b, sheet)
+    if not chosen:
+        return ()
+    sheets = {sv.id: sv for sv in session.scalars(select(SheetVersion).where(
+        SheetVersion.id.in_({sid for _, sid in chosen.values()})
+        | (SheetVersion.entry_id.in_(chosen) & SheetVersion.active)))}
+    names = entry_names(session, set(chosen))
+    notices = []
+    for target, (b, sid) in sorted(chosen.items(), key=lambda kv: kv[1][0].board):
+        src = sheets[sid]
+        old = next((sv for sv in sheets.values() if sv.entry_id == target and sv.active), None)
+        top = session.scalar(select(func.max(SheetVersion.version))
+                             .where(SheetVersion.entry_id == target)) or 0
+        if old is not None:
+            old.active = False
+        session.add(SheetVersion(entry_id=target, version=top + 1, text=src.text,
+                                 normalized=src.normalized, unit_name=src.unit_name,
+                                 lang=src.lang, active=True, inbound_id=None, created_at=rnd.done_at))
+        notices.append(RewriteNotice(rnd.number, b.board, target, names.get(target, "?"),
+                                     old.unit_name if old is not None else "",
+                                     src.entry_id, src.unit_name))
+    session.flush()
+    _refresh_sheets(session, league_id=league.id, entries=set(chosen))
+    return tuple(notices)
+
+
+def _finish_round(session: Session, mail: Notices | None, league: League, rnd: Round,
+                  now: dt.datetime, cast: Cast, history: HistoryCache | None = None) -> None:
     """Close a round whose battles are all done: mark it done, rate it (one rating period,
-    ``app.league.ratings``), store the next round as the format pairs it after these results
-    (a round stored already, e.g. the whole Berger table of a league from before formats, is
-    simply next) or finish the league, then queue the standings, with the next pairings, to
-    every seated active player (``games``: the league's games cache of this run). All in the
-    caller's transaction."""
-    from app.league.formats import advance
-    from app.league.lifecycle import next_scheduled_at
+    ``app.league.ratings``), apply the entry rewrites its battles ask for
+    (:func:`apply_rewrites`), store the next round as the format pairs it after these results
+    (a round stored already, e.g. a round robin's whole table, is simply next) or finish the
+    league, then queue the standings, with the next pairings, to every seated active player
+    (``history``: the league's history cache of this run). All in the caller's transaction."""
+    from app.league.formats import advance, next_scheduled_at
     from app.league.ratings import rate_round
 
     rnd.state = "done"
     rnd.done_at = now
     session.flush()
     rate_round(session, league, rnd)
+    rewrites = apply_rewrites(session, league, rnd, cast)
     nxt = session.scalar(select(Round).where(Round.league_id == league.id,
                                              Round.state != "done", Round.id != rnd.id)
                          .order_by(Round.number).limit(1))
@@ -424,14 +405,19 @@ def _finish_round(session: Session, settings: Any, league: League, rnd: Round,
     else:
         league.next_round_at = nxt.scheduled_at
     session.flush()
-    queue_standings(session, settings, league, rnd.number, now=now, cast=cast, games=games)
+    if mail is not None:
+        mail.queue_standings(session, league, rnd.number, now=now,
+                             cast=load_cast(session, league) if rewrites else cast,
+                             history=history, rewrites=rewrites)
 
 
-def run_round(factory: sessionmaker[Session], settings: Any, league_name: str, *,
+def run_round(factory: sessionmaker[Session], mail: Notices | None, league_name: str, *,
               all_rounds: bool = False, round_number: int | None = None,
               now: dt.datetime, stop: Any = None) -> list[int]:
     """Play the next round of ``league_name`` (all remaining rounds with ``all_rounds``; only
-    round ``round_number`` when given), whatever their scheduled time. Returns the numbers of the
+    round ``round_number`` when given), whatever their scheduled time; ``mail`` (the mail
+    layer's :class:`~app.league.notify.Notices`) queues the reports and standings, ``None``
+    none. Returns the numbers of the
     rounds that were played (``[]`` when there was nothing to do, e.g. round ``round_number`` is
     done already or the league is finished).
 
@@ -453,7 +439,7 @@ def run_round(factory: sessionmaker[Session], settings: Any, league_name: str, *
             pending = [r for r in rounds if r.state != "done"]
             chosen = pending if all_rounds else pending[:1]
         todo = [(league.id, league.name, r.id, r.number) for r in chosen if r.state != "done"]
-    played = [number for _, _, number in _play_rounds(factory, settings, todo, now, stop)]
+    played = [number for _, _, number in _play_rounds(factory, mail, todo, now, stop)]
     # the format pairs each round after the one before: keep asking while rounds appear
     while all_rounds and round_number is None and played and not (stop is not None and stop.is_set()):
         with transaction(factory) as session:
@@ -463,7 +449,7 @@ def run_round(factory: sessionmaker[Session], settings: Any, league_name: str, *
                 .order_by(Round.number))]
         if not more:
             break
-        got = [number for _, _, number in _play_rounds(factory, settings, more, now, stop)]
+        got = [number for _, _, number in _play_rounds(factory, mail, more, now, stop)]
         if not got:
             break
         played += got
@@ -542,7 +528,7 @@ def _pool_init() -> None:
         pass
 
 
-def _play_rounds(factory: sessionmaker[Session], settings: Any,
+def _play_rounds(factory: sessionmaker[Session], mail: Notices | None,
                  todo: list[tuple[int, str, int, int]],
                  now: dt.datetime, stop: Any = None) -> list[tuple[int, str, int]]:
     """Play rounds ``(league id, league name, round id, round number)`` in order; returns those
@@ -563,7 +549,7 @@ def _play_rounds(factory: sessionmaker[Session], settings: Any,
         pending = session.scalar(select(func.count()).select_from(Battle).where(
             Battle.round_id.in_([rid for _, _, rid, _ in todo]), Battle.state == "pending")) or 0
     workers = _workers(pending)
-    casts: dict[int, _Cast] = {}
+    casts: dict[int, Cast] = {}
     size = _chunk_size(pending, workers)
     counter = [0]
     played: list[tuple[int, str, int]] = []
@@ -575,21 +561,20 @@ def _play_rounds(factory: sessionmaker[Session], settings: Any,
     try:
         preps: list[_Prepared] = []
         for lid, group in itertools.groupby(todo, key=lambda t: t[0]):
-            preps += _prepare_rounds(factory, settings, lid, [rid for _, _, rid, _ in group],
-                                     size, casts)
-        caches: dict[int, GamesCache] = {}
+            preps += _prepare_rounds(factory, lid, [rid for _, _, rid, _ in group], size, casts)
+        caches: dict[int, HistoryCache] = {}
         for prep in preps:
-            prep.games = caches.setdefault(prep.league_id, GamesCache())
+            prep.history = caches.setdefault(prep.league_id, HistoryCache())
         if pool is not None:
             blobs: dict[int, bytes] = {}
             for prep in preps:  # once per cast (every round of a league shares one)
                 if id(prep.cast) not in blobs:
                     blobs[id(prep.cast)] = pickle.dumps(prep.cast)
             results: Iterator[list[tuple[int, dict[str, Any], list[dict[str, Any]]]]] = \
-                pool.imap(_worker_fight, [(id(prep.cast), blobs[id(prep.cast)], prep.number,
+                pool.imap(_worker_fight, [(id(prep.cast), blobs[id(prep.cast)], mail, prep.number,
                                            chunk, now) for prep in preps for chunk in prep.chunks])
         else:
-            results = (_fight(prep.cast, prep.number, chunk, now)
+            results = (_fight(prep.cast, mail, prep.number, chunk, now)
                        for prep in preps for chunk in prep.chunks)
         for prep in preps:
             alive = True
@@ -601,14 +586,14 @@ def _play_rounds(factory: sessionmaker[Session], settings: Any,
                 if not alive:
                     continue
                 if i < len(prep.chunks) - 1:
-                    alive = _store_chunk(factory, prep, chunk_results, now, counter)
+                    alive = _store_chunk(factory, mail, prep, chunk_results, now, counter)
                 else:  # the last chunk closes the round in its transaction
-                    alive = closed = _store_chunk(factory, prep, chunk_results, now, counter,
-                                                  settings=settings)
+                    alive = closed = _store_chunk(factory, mail, prep, chunk_results, now,
+                                                  counter, last=True)
             if not prep.chunks:  # stored already (a resumed round): close it on its own
                 if stop is not None and stop.is_set():
                     return played
-                closed = _close_round(factory, settings, prep, now)
+                closed = _close_round(factory, mail, prep, now)
             if closed:
                 played.append((prep.league_id, prep.league_name, prep.number))
     finally:

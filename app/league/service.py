@@ -9,7 +9,9 @@ The contract is ``docs/contracts.md`` (section League); the lifecycle and the ch
 - :mod:`app.league.lifecycle` — creating and finding leagues, closing entries, :func:`tick`;
 - :mod:`app.league.cast` — the picklable snapshot of a league for play and reports;
 - :mod:`app.league.play` — playing rounds in crash-safe batches;
-- :mod:`app.league.results` — standings and the standings mails;
+- :mod:`app.league.formats` — a league's format, history and rounds, its ruleset as it plays it;
+- :mod:`app.league.standings` — the one standings pipeline (every format, every surface);
+- :mod:`app.league.challenge` — arrivals fought at once (an always-open format: the hill);
 - :mod:`app.league.fixes` — organizer fixes (disqualify, resend);
 - :mod:`app.league.queries` — the read queries shared by the CLI, mail and the web view.
 
@@ -28,7 +30,6 @@ from app.league.entries import (
     find_league,
     get_league,
     get_or_create_player,
-    league_ruleset,
     normalize_address,
     open_leagues,
     submit_entry,
@@ -45,8 +46,9 @@ from app.league.lifecycle import (
     set_options,
     tick,
 )
+from app.league.formats import league_rules as league_ruleset
 from app.league.play import KILL_ENV, run_round
-from app.league.results import render_standings, standings, standings_context
+from app.league.standings import render_standings, standings, standings_context
 
 __all__ = [
     "BadState", "EntriesClosed", "KILL_ENV", "LeagueError", "NoSuchLeague", "NotEntered",

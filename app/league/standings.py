@@ -1,240 +1,230 @@
-"""League standings: points, then tiebreaks head-to-head, Sonneborn-Berger, total HP margin.
+"""The one standings pipeline: a league's standings as its format ranks them
+(``Format.standings``, through ``app.league.formats``), with public names, units and ratings
+attached: the :class:`app.reports.standings.StandingsTable` that the web page, both parts of the
+standings mail, ``standings.csv`` and the league's JSON all render (so they always agree).
 
-Pure functions over plain values (no database). ``app.league.service.standings`` feeds them from
-the battle rows. The order (issue #3, documented in ``docs/league.md``):
-
-1. **points**: the league's points per win, draw and loss (default 3/1/0); a bye scores nothing
-   (with an odd field every entry has exactly one bye per cycle, so it is even for all);
-2. **head-to-head**: the points scored in the games *between the entries tied on points* (a
-   mini-league of the tied group; computed once per group of equal points);
-3. **Sonneborn-Berger**: the sum of the final points of every opponent beaten, plus half the final
-   points of every opponent drawn (counted per game, so twice in a double round-robin);
-4. **HP margin**: the sum over all games of the ruleset's tiebreak margin (``Outcome.margin``:
-   for Amaryllis and Margaret own final HP − opponent's final HP, which may be negative
-   (overkill); for Margaret Hundred the judge's totals);
-
-entries still equal on all four share a rank (standard competition ranking: 1, 2, 2, 4).
+Every format goes through it, round robin included; there is no other standings path. What a
+line shows of an entry is public: the player's public name (``app.league.privacy``) and the unit
+of the newest sheet that has fought (a replacement made between rounds is shown only once it has
+fought; before any battle, the sheet the entry was seated with).
 """
 
 from __future__ import annotations
 
-from collections import Counter, defaultdict
-from dataclasses import dataclass
-from fractions import Fraction
+from dataclasses import replace
+from typing import Any
+
+from sqlalchemy import case, func, select
+from sqlalchemy.orm import Session
+
+from app.db.models import Battle, Entry, League, Player, Round, SheetVersion
+from app.formats import Format, Standings
+from app.league import ratings as rt
+from app.league.formats import HistoryCache, format_standings, rounds_planned
+from app.league.notify import RewriteNotice
+from app.league.privacy import public_name
+from app.league.timeparse import iso
+from app.reports.standings import PairingView, StandingLine, StandingsContext, StandingsTable
 
 
-@dataclass(frozen=True, slots=True)
-class GameResult:
-    """One fought battle between entries ``a`` and ``b`` (entry ids).
-
-    ``winner`` is 0 (a won), 1 (b won) or ``None`` (draw); ``hp_a``/``hp_b`` the final HP;
-    ``margin`` side a's tiebreak margin (``Outcome.margin``, HP), ``None`` for ``hp_a - hp_b``.
-    """
-
-    a: int
-    b: int
-    winner: int | None
-    hp_a: int
-    hp_b: int
-    margin: int | None = None
-
-    @property
-    def diff(self) -> int:
-        """Side a's margin: :attr:`margin`, or ``hp_a - hp_b`` when it is not known."""
-        return self.hp_a - self.hp_b if self.margin is None else self.margin
-
-
-@dataclass(frozen=True, slots=True)
-class Points:
-    """Points per win, draw and loss (``--points 3/1/0``)."""
-
-    win: int = 3
-    draw: int = 1
-    loss: int = 0
-
-    @classmethod
-    def parse(cls, text: str) -> Points:
-        """Parse ``W/D/L`` (e.g. ``3/1/0``). Raises ``ValueError`` on anything else, including
-        negative numbers or a win worth less than a draw or a draw less than a loss."""
-        parts = text.strip().split("/")
-        if len(parts) != 3 or not all(p.strip().isdigit() for p in parts):
-            raise ValueError(f"points must look like 3/1/0 (win/draw/loss), got {text!r}")
-        w, d, l_ = (int(p) for p in parts)
-        if not w >= d >= l_:
-            raise ValueError(f"points must satisfy win >= draw >= loss, got {text!r}")
-        return cls(w, d, l_)
-
-    def __str__(self) -> str:
-        return f"{self.win}/{self.draw}/{self.loss}"
+def public_units(session: Session, league_id: int, entry_ids: set[int] | list[int]) -> dict[int, str]:
+    """Entry id → the unit name others may see (see the module docstring): the newest sheet of
+    the entry in a fought battle, else the sheet of its first stored battle, else its active
+    sheet (leagues whose sheets are public before any round: an always-open format, or the
+    entrants list an organizer shows)."""
+    ids = sorted(set(entry_ids))
+    if not ids:
+        return {}
+    b, r = Battle, Round
+    fought: dict[int, int] = {}
+    seated: dict[int, int] = {}
+    for side_entry, side_sheet in ((b.entry_a_id, b.sheet_a_id), (b.entry_b_id, b.sheet_b_id)):
+        q = (select(side_entry, func.max(case((b.state == "done", side_sheet))),
+                    func.min(side_sheet))
+             .join(r, b.round_id == r.id)
+             .where(r.league_id == league_id, side_entry.in_(ids), side_sheet.is_not(None))
+             .group_by(side_entry))
+        for eid, newest, oldest in session.execute(q):
+            if newest is not None:
+                fought[eid] = max(fought.get(eid, 0), int(newest))
+            seated[eid] = min(seated.get(eid, 10**18), int(oldest))
+    active = {eid: sid for eid, sid in session.execute(
+        select(SheetVersion.entry_id, SheetVersion.id).where(SheetVersion.entry_id.in_(ids),
+                                                             SheetVersion.active))}
+    chosen = {eid: fought.get(eid) or seated.get(eid) or active.get(eid) for eid in ids}
+    sids = {sid for sid in chosen.values() if sid}
+    names = {sid: name for sid, name in session.execute(
+        select(SheetVersion.id, SheetVersion.unit_name).where(SheetVersion.id.in_(sids)))} \
+        if sids else {}
+    return {eid: names.get(sid, "") if sid else "" for eid, sid in chosen.items()}
 
 
-@dataclass(frozen=True, slots=True)
-class Score:
-    """An entry's line in the standings before names are attached.
+def _format_rows(session: Session, league: League, upto: int | None,
+                 history: HistoryCache | None) -> tuple[Format, Standings]:
+    """The format's standings; before entries close (no seat yet) every active entry with a
+    sheet is listed at zero, in entry order."""
+    if league.state == "open" and not _seated(session, league):
+        from app.league.formats import format_of
 
-    Attributes:
-        entry: the entry id.
-        rank: 1-based rank; equal for entries that tie on every criterion (``shared`` is True).
-        played, wins, draws, losses, byes: counts of games (a bye is not a game played).
-        points: league points.
-        head_to_head: points scored against the entries tied with it on points (0 when untied).
-        sonneborn_berger: see the module docstring (a ``Fraction``: halves occur).
-        hp_margin: total own HP − opponent HP over all games.
-        shared: True when another entry has the same rank.
-        tiebreaks: a non-round-robin format's own tiebreaks after the points, ``(name, text)``
-            in the format's order (``buchholz``, ``sonneborn_berger``, ``margin``…; ``()`` for a
-            round robin, whose columns are the fields above).
-    """
-
-    entry: int
-    rank: int
-    played: int
-    wins: int
-    draws: int
-    losses: int
-    byes: int
-    points: int
-    head_to_head: int
-    sonneborn_berger: Fraction
-    hp_margin: int
-    shared: bool
-    tiebreaks: tuple[tuple[str, str], ...] = ()
+        fmt = format_of(league)
+        ids = [eid for eid, in session.execute(
+            select(Entry.id).join(SheetVersion, SheetVersion.entry_id == Entry.id)
+            .where(Entry.league_id == league.id, Entry.status == "active", SheetVersion.active)
+            .order_by(Entry.id))]
+        if fmt.keeps_state:
+            return format_standings(session, league, upto=upto, cache=history)
+        return fmt, fmt.standings(ids, [])
+    return format_standings(session, league, upto=upto, cache=history)
 
 
-def compute(entries: list[int], games: list[GameResult], points: Points = Points(),
-            byes: dict[int, int] | None = None) -> list[Score]:
-    """Rank ``entries`` (entry ids, in seat order for a stable listing) from ``games``.
-
-    Games involving an entry not in ``entries`` (e.g. a disqualified one) are ignored.
-    ``byes`` maps entry id to the number of byes taken (shown only; a bye scores nothing).
-    Returns one :class:`Score` per entry, best first; ties on every criterion keep the order of
-    ``entries``. Raises ``ValueError`` when ``entries`` has duplicates.
-    """
-    if len(set(entries)) != len(entries):
-        raise ValueError("duplicate entry ids")
-    known = set(entries)
-    games = [g for g in games if g.a in known and g.b in known and g.a != g.b]
-    pts: dict[int, int] = defaultdict(int)
-    wins: dict[int, int] = defaultdict(int)
-    draws: dict[int, int] = defaultdict(int)
-    losses: dict[int, int] = defaultdict(int)
-    margin: dict[int, int] = defaultdict(int)
-
-    def game_points(g: GameResult, side: int) -> int:
-        if g.winner is None:
-            return points.draw
-        return points.win if g.winner == side else points.loss
-
-    win, draw, loss = points.win, points.draw, points.loss
-    for g in games:
-        a, b, w = g.a, g.b, g.winner
-        if w is None:
-            draws[a] += 1
-            draws[b] += 1
-            pts[a] += draw
-            pts[b] += draw
-        elif w == 0:
-            wins[a] += 1
-            losses[b] += 1
-            pts[a] += win
-            pts[b] += loss
-        elif w == 1:
-            losses[a] += 1
-            wins[b] += 1
-            pts[a] += loss
-            pts[b] += win
-        else:  # no side won: a loss for both, as game_points says
-            losses[a] += 1
-            losses[b] += 1
-            pts[a] += loss
-            pts[b] += loss
-        diff = g.hp_a - g.hp_b if g.margin is None else g.margin  # GameResult.diff
-        margin[a] += diff
-        margin[b] -= diff
-
-    # Sonneborn-Berger doubled, in integers (a draw adds half the opponent's points): exact,
-    # and ordered like the halves it stands for
-    sb2: dict[int, int] = defaultdict(int)
-    for g in games:
-        if g.winner is None:
-            sb2[g.a] += pts[g.b]
-            sb2[g.b] += pts[g.a]
-        elif g.winner == 0:
-            sb2[g.a] += 2 * pts[g.b]
-        elif g.winner == 1:
-            sb2[g.b] += 2 * pts[g.a]
-
-    groups: dict[int, int] = defaultdict(int)
-    for e in entries:
-        groups[pts[e]] += 1
-    h2h: dict[int, int] = defaultdict(int)
-    for g in games:
-        if pts[g.a] == pts[g.b] and groups[pts[g.a]] > 1:
-            h2h[g.a] += game_points(g, 0)
-            h2h[g.b] += game_points(g, 1)
-
-    def key(e: int) -> tuple[int, int, int, int]:
-        return (pts[e], h2h[e], sb2[e], margin[e])
-
-    order = sorted(entries, key=key, reverse=True)  # sorted() is stable: ties keep seat order
-    keys = [key(e) for e in order]
-    # equal keys are adjacent once sorted: each shares the rank of the first of its run
-    first = [0] * len(order)
-    for i in range(1, len(order)):
-        first[i] = first[i - 1] if keys[i] == keys[i - 1] else i
-    count = Counter(keys)
-    scores: list[Score] = []
-    for i, e in enumerate(order):
-        scores.append(Score(
-            entry=e, rank=1 + first[i], played=wins[e] + draws[e] + losses[e], wins=wins[e],
-            draws=draws[e], losses=losses[e], byes=(byes or {}).get(e, 0), points=pts[e],
-            head_to_head=h2h[e], sonneborn_berger=Fraction(sb2[e], 2), hp_margin=margin[e],
-            shared=count[keys[i]] > 1,
-        ))
-    return scores
+def _seated(session: Session, league: League) -> bool:
+    return bool(session.scalar(select(func.count()).select_from(Entry).where(
+        Entry.league_id == league.id, Entry.seat.is_not(None))))
 
 
-@dataclass(frozen=True, slots=True)
-class StandingRow:
-    """A line of the published standings: a :class:`Score` with the names attached.
+def standings_table(session: Session, league: League, *, upto_round: int | None = None,
+                    history: HistoryCache | None = None, secret: bool = False) -> StandingsTable:
+    """The standings of ``league`` after round ``upto_round`` (default: everything played) as
+    the read model every surface renders. Active entries are ranked (disqualified and withdrawn
+    ones and their games are left out, as the format says); ``history``: the league's
+    :class:`~app.league.formats.HistoryCache` of this run; ``secret``: the units are left out
+    (a league whose sheets are still secret). Ratings are the players' ratings in the league's
+    game."""
+    fmt, table = _format_rows(session, league, upto_round, history)
+    eids = [r.entry for r in table.rows]
+    owners: dict[int, int] = {eid: pid for eid, pid in session.execute(
+        select(Entry.id, Entry.player_id).where(Entry.id.in_(eids)))} if eids else {}
+    players = {pid: public_name(dn, addr, pid) for pid, dn, addr in session.execute(
+        select(Player.id, Player.display_name, Player.address)
+        .where(Player.id.in_(set(owners.values()))))} if owners else {}
+    units = {} if secret else public_units(session, league.id, eids)
+    rated = rt.latest(session, set(owners.values()), league.ruleset or "") if owners else {}
+    columns = fmt.columns()
+    lines = []
+    for r in table.rows:
+        if r.entry not in owners:
+            continue
+        pid = owners[r.entry]
+        values = tuple(_value(r, c.key) for c in columns)
+        rating = rated.get(pid)
+        lines.append(StandingLine(
+            rank=r.rank, shared=r.shared, entry_id=r.entry, player_id=pid, name=players[pid],
+            unit=units.get(r.entry, ""), played=r.played, wins=r.wins, draws=r.draws,
+            losses=r.losses, byes=r.byes, points=r.points, values=values,
+            rating=None if rating is None else rating.mu - 3.0 * rating.sigma))
+    return StandingsTable(fmt.name, fmt.view, fmt.primary_column(), columns, tuple(lines))
 
-    Attributes:
-        rank, shared, played, wins, draws, losses, byes, points, head_to_head, hp_margin: as in
-            :class:`Score`.
-        sonneborn_berger: as in :class:`Score` (a ``Fraction``; :attr:`sb_text` prints it).
-        entry_id, player_id: database ids.
-        address: the player's mail address (for the player and the operator only, never shown to
-            others); name: the public name (``app.league.privacy.public_name``: the display name,
-            else the masked address with the player id).
-        unit: the name of the unit on the entry's active sheet.
-        tiebreaks: a non-round-robin format's own tiebreaks as ``(name, text)`` (:class:`Score`).
-    """
 
-    rank: int
-    shared: bool
-    entry_id: int
-    player_id: int
-    address: str
-    name: str
-    unit: str
-    played: int
-    wins: int
-    draws: int
-    losses: int
-    byes: int
-    points: int
-    head_to_head: int
-    sonneborn_berger: Fraction
-    hp_margin: int
-    tiebreaks: tuple[tuple[str, str], ...] = ()
+def _value(row: Any, key: str) -> Any:
+    for name, value in row.tiebreaks:
+        if name == key:
+            return value
+    return row.detail.get(key)
 
-    @property
-    def sb_text(self) -> str:
-        """Sonneborn-Berger as text: ``12`` or ``12.5``."""
-        v = self.sonneborn_berger
-        return str(v.numerator) if v.denominator == 1 else f"{float(v):g}"
 
-    @property
-    def rank_text(self) -> str:
-        """``3`` or ``3=`` when the rank is shared."""
-        return f"{self.rank}=" if self.shared else str(self.rank)
+def standings(session: Session, league: League, *, upto_round: int | None = None) -> list[
+        StandingLine]:
+    """The standings lines of ``league`` (:func:`standings_table`), best first."""
+    return list(standings_table(session, league, upto_round=upto_round).lines)
+
+
+def standings_context(session: Session, league: League, *, upto_round: int | None = None,
+                      history: HistoryCache | None = None,
+                      rewrites: tuple[RewriteNotice, ...] = ()) -> StandingsContext:
+    """The :class:`~app.reports.standings.StandingsContext` of ``league`` after
+    ``upto_round`` (default: the last round done): the table, the next round's pairings, the
+    disqualified players, the format's description, and the entry ``rewrites`` applied after
+    that round; ``history`` as for :func:`standings_table`."""
+    from app.league.formats import format_of
+
+    rounds = list(session.execute(
+        select(Round.id, Round.number, Round.state, Round.scheduled_at, Round.done_at)
+        .where(Round.league_id == league.id).order_by(Round.number)))
+    done = [r.number for r in rounds if r.state == "done"]
+    after = upto_round if upto_round is not None else (max(done) if done else 0)
+    table = standings_table(session, league, upto_round=after, history=history)
+    # the round after "after round N" is N+1 (the first numbered above N), whatever its state:
+    # standings resent after later rounds were played still show the pairings that followed N
+    nxt = next((r for r in rounds if r.number > after), None)
+    pairings: list[PairingView] = []
+    if nxt is not None:
+        boards = list(session.execute(
+            select(Battle.board, Battle.entry_a_id, Battle.entry_b_id, Battle.state)
+            .where(Battle.round_id == nxt.id).order_by(Battle.board)))
+        ids = {e for _, a, b, _ in boards for e in (a, b) if e is not None}
+        names = entry_names(session, ids)
+        units = public_units(session, league.id, ids)
+        for board, ea, eb, state in boards:
+            if state == "void":
+                continue
+            pairings.append(PairingView(board, names.get(ea, "?"), units.get(ea, "?"),
+                                        names.get(eb, "?") if eb else None,
+                                        units.get(eb, "?") if eb else None))
+    dq = [public_name(name, address, pid) for name, address, pid in session.execute(
+        select(Player.display_name, Player.address, Player.id)
+        .join(Entry, Entry.player_id == Player.id)
+        .where(Entry.league_id == league.id, Entry.status == "disqualified")
+        .order_by(Entry.id))]
+    if league.state == "finished" and after == max(done, default=0):
+        state = "finished"
+    else:
+        state = league.state if league.state != "finished" else "running"
+    fmt = format_of(league)
+    planned = rounds_planned(session, league) if rounds else None
+    return StandingsContext(
+        league=league.name, state=state, after_round=after,
+        rounds_total=max(planned, len(rounds)) if planned is not None else None,
+        table=table,
+        points=_points_rule(fmt),
+        next_round=nxt.number if nxt else None,
+        next_round_at=(iso(nxt.done_at if nxt.state == "done" and nxt.done_at
+                           else nxt.scheduled_at) if nxt else ""),
+        next_pairings=pairings, disqualified=dq,
+        format_titles=dict(fmt.titles),
+        format_lines={lang: fmt.describe(lang) for lang in ("ja", "en")},
+        rewrites=_rewrite_lines(rewrites),
+    )
+
+
+def _points_rule(fmt: Format) -> str:
+    """The format's ``W/D/L`` points rule, ``""`` when it scores otherwise (a knockout; the
+    win-rate points of an accumulating league, which its description explains)."""
+    rule = str(fmt.options.get("points", ""))
+    return rule if rule.count("/") == 2 else ""
+
+
+def _rewrite_lines(rewrites: tuple[RewriteNotice, ...]) -> dict[str, list[str]]:
+    from app.reports.i18n import gettext
+
+    out: dict[str, list[str]] = {}
+    for lang in ("ja", "en"):
+        _ = gettext(lang)
+        out[lang] = [_("Round %(round)s board %(board)s: %(name)s's entry %(old)s is now "
+                       "%(new)s (a rewrite the battle asked for)")
+                     % {"round": r.round, "board": r.board, "name": r.name, "old": r.old_unit,
+                        "new": r.source_unit} for r in rewrites]
+    return out if rewrites else {}
+
+
+def entry_names(session: Session, entry_ids: set[int] | list[int]) -> dict[int, str]:
+    """Entry id → its player's public name."""
+    ids = list(set(entry_ids))
+    if not ids:
+        return {}
+    return {eid: public_name(dn, addr, pid) for eid, pid, dn, addr in session.execute(
+        select(Entry.id, Player.id, Player.display_name, Player.address)
+        .join(Player, Entry.player_id == Player.id).where(Entry.id.in_(ids)))}
+
+
+def render_standings(session: Session, league: League, *, lang: str, fmt: str = "text",
+                     upto_round: int | None = None, public_url: str = "") -> str:
+    """The standings of ``league`` rendered in ``lang`` (``ja``/``en``) as ``fmt``
+    (``text``/``html``; with ``public_url``, the HTML links to the league's page). Raises
+    ``ValueError`` for an unknown language or format."""
+    from app.reports.standings import render_standings_context
+    from app.reports.urls import mail_link
+
+    ctx = standings_context(session, league, upto_round=upto_round)
+    return render_standings_context(replace(ctx, url=mail_link(public_url, league.name)),
+                                    lang=lang, fmt=fmt)
+

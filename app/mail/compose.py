@@ -29,10 +29,7 @@ from email.policy import default as default_policy
 from email.utils import format_datetime, formataddr, make_msgid
 from typing import Any
 
-from sqlalchemy import select
-from sqlalchemy.orm import Session
-
-from app.db.models import OutboxMessage, utcnow
+from app.db.models import utcnow
 
 log = logging.getLogger(__name__)
 
@@ -352,7 +349,7 @@ def shared_bytes(
     ``In-Reply-To``, ``References``): ``From``, ``Subject``, ``Date``, ``Auto-Submitted``,
     ``MIME-Version`` and the content — a text part (``charset``: ``utf-8`` or ``iso-2022-jp``)
     and, when ``html`` is given, an HTML alternative (always UTF-8). A family of mails to many
-    recipients (``app.league.outbox``) shares these bytes; :func:`build_message` adds the rest.
+    recipients (``app.mail.outbox``) shares these bytes; :func:`build_message` adds the rest.
 
     Built with the ``email`` package's compat32 MIME classes (``email.mime``), which write what
     they are given without re-parsing every header into objects: a third of the time of an
@@ -471,51 +468,3 @@ def build_message(
         msg.set_raw("In-Reply-To", parent[0])
         msg.set_raw("References", fold_ids("References", refs))
     return msg
-
-
-def enqueue(
-    session: Session,
-    *,
-    dedupe_key: str,
-    message: EmailMessage,
-    kind: str = "reply",
-    inbound_id: int | None = None,
-) -> OutboxMessage:
-    """Queue ``message`` in the outbox in the caller's transaction, once per ``dedupe_key``.
-
-    Returns the new row, or the existing row when ``dedupe_key`` was queued before (so a step
-    re-run after a crash queues nothing twice). Envelope addresses come from the ``From`` and
-    ``To`` headers; the bytes are stored as the row's own head and a shared, compressed body
-    (``app.league.outbox.store_bodies``).
-    """
-    from app.league.outbox import store_bodies
-
-    existing = session.scalar(select(OutboxMessage).where(OutboxMessage.dedupe_key == dedupe_key))
-    if existing is not None:
-        return existing
-    values = outbox_values(message, dedupe_key=dedupe_key, kind=kind, inbound_id=inbound_id)
-    store_bodies(session, [values])
-    row = OutboxMessage(**values)
-    session.add(row)
-    session.flush()
-    return row
-
-
-def outbox_values(message: EmailMessage, *, dedupe_key: str, kind: str,
-                  inbound_id: int | None = None) -> dict[str, object]:
-    """The column values of the outbox row for ``message``: envelope addresses from the ``From``
-    and ``To`` headers, its Message-ID, ``head`` (its per-recipient header lines) and ``body``
-    (the rest; stored by :func:`app.league.outbox.store_bodies`)."""
-    from app.league.outbox import split_message
-
-    head, body = split_message(message.as_bytes())
-    return dict(
-        dedupe_key=dedupe_key,
-        message_id=str(message["Message-ID"]),
-        recipient=message["To"].addresses[0].addr_spec,
-        sender=message["From"].addresses[0].addr_spec,
-        head=head,
-        body=body,
-        kind=kind,
-        inbound_id=inbound_id,
-    )

@@ -79,7 +79,8 @@ def flush(session: Session, settings: Any, *, now: dt.datetime) -> int:
     """Queue one digest mail per organizer with every waiting notice, unless a digest went less
     than ``notice_digest_minutes`` ago (then they wait for the next pass). Returns the number of
     mails queued (0 without organizers or notices)."""
-    from app.mail.compose import build_message, enqueue
+    from app.mail.compose import build_message
+    from app.mail.outbox import enqueue
 
     if not settings.organizers:
         return 0

@@ -42,28 +42,15 @@ from app.mail import protect
 from app.mail.commands import REGISTRY, is_organizer, parse_command
 from app.mail.commands.context import MailContext, Outcome
 from app.mail.commands.player import cmd_help
-from app.mail.compose import build_message, enqueue, msg_ids, reply_subject
-from app.mail.decode import DecodedMail, decode_message
+from app.mail.decode import decode_message
 from app.mail.grammar import is_chat
-from app.mail.sheets import looks_like_sheet, sample_units, split_sheets, split_sheets_at
+from app.mail.reply import queue_reply
+from app.mail.sheets import looks_like_sheet
 from app.mail.storable import clean_display_name, column_text
 
 log = logging.getLogger(__name__)
 
-__all__ = ["Outcome", "handle", "process_one", "process_pending", "render_mail", "requeue_shunted",
-           "sample_units", "split_sheets", "split_sheets_at"]
-
-#: characters of the player's subject repeated in a reply's subject
-MAX_REPLY_SUBJECT = 160
-
-
-def render_mail(name: str, lang: str, /, **context: Any) -> str:
-    """Render ``templates/mail/<name>.txt`` in ``lang`` (StrictUndefined) with ``context``
-    (:func:`app.reports.render.render_mail`: one template, the catalogs give the language)."""
-    from app.reports.render import render_mail as render
-
-    return render(name, lang, **context)
-
+__all__ = ["Outcome", "handle", "process_one", "process_pending", "requeue_shunted"]
 
 def handle(ctx: MailContext) -> Outcome:
     """Handle one stored message (``ctx.row``) in the caller's transaction and return what was
@@ -137,37 +124,6 @@ def handle(ctx: MailContext) -> Outcome:
 # driving
 
 
-def _queue_reply(session: Session, settings: Settings, row: InboundMessage, mail: DecodedMail,
-                 player: Player | None, lang: str, template: str, context: dict[str, Any],
-                 html: str | None, now: dt.datetime, to: str | None = None,
-                 subject: str | None = None) -> None:
-    """Render the reply and queue it (dedupe key ``reply:<inbound id>``), threaded under the
-    mail's Message-ID (``In-Reply-To``/``References`` as msg-ids: ``app.mail.compose``). It goes
-    to ``to`` (an entry's registered address) or the sender — never to a ``Reply-To``."""
-    plus_local, _, plus_domain = settings.server_address.partition("@")
-    shown = mail.subject[:MAX_REPLY_SUBJECT] + ("…" if len(mail.subject) > MAX_REPLY_SUBJECT else "")
-    base = {"lang": lang, "subject": shown, "cut_lines": mail.cut_lines,
-            "plus_local": plus_local, "plus_domain": plus_domain or "localhost",
-            "max_lines": settings.max_lines, "notes": mail.notes[:20], "server": settings.server_address,
-            "league": "", "detail": "", "open": [], "mine": [], "code": "", "action": "", "summary": "",
-            "key": ""}
-    base.update(context)
-    text = render_mail(template, lang, **base)
-    raw = {k.lower(): str(v) for k, v in mail.message.raw_items()
-           if k.lower() in ("message-id", "references")} if mail.message is not None else {}
-    own = msg_ids(raw.get("message-id", ""))
-    in_reply_to = own[0] if own else None
-    refs = msg_ids(raw.get("references", ""))
-    charset = player.charset if player is not None else "utf-8"
-    out = build_message(
-        sender=settings.server_address, sender_name=settings.server_name,
-        to=to or mail.sender or row.sender,
-        subject=subject or reply_subject(shown or "Amaryllis"), text=text, html=html,
-        in_reply_to=in_reply_to, references=refs, charset=charset, now=now,
-    )
-    enqueue(session, dedupe_key=f"reply:{row.id}", message=out, kind="reply", inbound_id=row.id)
-
-
 def process_one(settings: Settings, factory: sessionmaker[Session], inbound_id: int, *,
                 now: dt.datetime | None = None) -> str | None:
     """Process one stored message (see the module docstring). Returns its new status, or
@@ -184,7 +140,7 @@ def process_one(settings: Settings, factory: sessionmaker[Session], inbound_id: 
             handler.stage = "reply"
             if out.reply is not None and handler.mail is not None:
                 template, ctx = out.reply
-                _queue_reply(s, settings, row, handler.mail, handler.player, handler.lang, template,
+                queue_reply(s, settings, row, handler.mail, handler.player, handler.lang, template,
                              ctx, out.html, now, to=out.to, subject=out.subject)
             row.status = out.status
             row.rules = out.rules or None
@@ -215,7 +171,7 @@ def process_one(settings: Settings, factory: sessionmaker[Session], inbound_id: 
             row = s.get(InboundMessage, inbound_id)
             player = s.scalar(select(Player).where(Player.address == (handler.mail.sender if handler.mail else "")))
             assert row is not None and handler.mail is not None
-            _queue_reply(s, settings, row, handler.mail, player, handler.lang, template, ctx, None, now)
+            queue_reply(s, settings, row, handler.mail, player, handler.lang, template, ctx, None, now)
     return status
 
 

@@ -25,6 +25,7 @@ from sqlalchemy.orm import Session, sessionmaker
 from app.db.leases import lease_over, owner_id
 from app.db.models import InboundMessage, LeagueRequest, Player, Round, utcnow
 from app.db.session import transaction
+from app.mail.league_mail import LeagueMail
 from app.reports.i18n import gettext
 
 log = logging.getLogger(__name__)
@@ -85,11 +86,13 @@ def _perform(factory: sessionmaker[Session], settings: Any, req: LeagueRequest,
         if req.kind == "run":
             numbers = [int(n) for n in params.get("rounds", [])]
             for number in numbers:
-                svc.run_round(factory, settings, name, round_number=number, now=now, stop=stop)
+                svc.run_round(factory, LeagueMail.of(settings), name, round_number=number, now=now,
+                              stop=stop)
             return "organizer", {"action": "run", "league": name,
                                  "summary": run_summary(factory, name, numbers, lang)}, "done"
         number = int(params["round"])
-        n = svc.resend(factory, settings, name, number, now=now, request_key=f"r{req.id}")
+        n = svc.resend(factory, LeagueMail.of(settings), name, number, now=now,
+                       request_key=f"r{req.id}")
         summary = gettext(lang)("Round %(number)s of %(name)s sent again: %(n)s mails (reports and "
                                 "standings) queued.") % {"number": number, "name": name, "n": n}
         return "organizer", {"action": "resend", "league": name, "summary": summary}, "done"
@@ -102,7 +105,7 @@ def _answer(factory: sessionmaker[Session], settings: Any, req_id: int, template
             context: dict[str, Any], state: str, now: dt.datetime) -> None:
     """Queue the answer under the organizer's mail and close the request, in one transaction."""
     from app.mail.decode import decode_message
-    from app.mail.pipeline import _queue_reply
+    from app.mail.reply import queue_reply
 
     with transaction(factory) as s:
         req = s.get(LeagueRequest, req_id)
@@ -114,7 +117,7 @@ def _answer(factory: sessionmaker[Session], settings: Any, req_id: int, template
                                   max_bytes=settings.max_mail_bytes,
                                   max_line_chars=settings.max_line_chars, omitted=row.omitted)
             player = s.scalar(select(Player).where(Player.address == mail.sender))
-            _queue_reply(s, settings, row, mail, player, req.lang, template, context, None, now)
+            queue_reply(s, settings, row, mail, player, req.lang, template, context, None, now)
         req.state, req.done_at = state, now
         req.result = {"template": template, "summary": str(context.get("summary") or
                                                            context.get("detail") or "")}

@@ -270,6 +270,7 @@ def _league(out: Path, lang: str, echo: Callable[[str], None], timeout: float, i
     """The league itself: entries by mail, closing, every round, the reports (see the module
     docstring); the work folder, mail stack, settings and database are ready."""
     from app.db.session import transaction
+    from app.mail.league_mail import LeagueMail
 
     mail_dir = out / "mail"
 
@@ -335,13 +336,14 @@ def _league(out: Path, lang: str, echo: Callable[[str], None], timeout: float, i
 
     with transaction(factory) as session:
         league = service.get_league(session, LEAGUE)
-        service.close_entries(session, league, now=_now(), settings=settings)
+        service.close_entries(session, league, now=_now(), mail=LeagueMail.of(settings))
         entries = sum(1 for e in league.entries if e.status == "active")
         rounds_total = len(league.rounds)
     summary.entries = entries
     echo(f"\n[organizer] entries closed: {entries} units, {rounds_total} rounds (Berger table)")
 
-    summary.rounds = service.run_round(factory, settings, LEAGUE, all_rounds=True, now=_now())
+    summary.rounds = service.run_round(factory, LeagueMail.of(settings), LEAGUE, all_rounds=True,
+                                       now=_now())
     echo(f"[organizer] rounds played: {', '.join(map(str, summary.rounds)) or 'none'}")
     with factory() as session:
         from sqlalchemy import func, select

@@ -30,7 +30,6 @@ import datetime as dt
 import json
 import logging
 import os
-import signal
 import socket
 import sys
 import threading
@@ -41,7 +40,9 @@ from typing import Any
 
 import structlog
 
+from app import PROGRAM
 from app.config import Endpoint, Settings
+from app.signals import install_stop_handlers, restore_handlers
 
 __all__ = ["configure_logging", "serve", "Heartbeat", "connect_imap", "HEARTBEAT_FILE"]
 
@@ -86,9 +87,9 @@ def configure_logging(*, json_logs: bool | None = None, level: int = logging.INF
     )
     handler = logging.StreamHandler(sys.stderr)
     handler.setFormatter(formatter)
-    handler.set_name("amaryllis")
+    handler.set_name(PROGRAM)
     root = logging.getLogger()
-    for old in [h for h in root.handlers if h.get_name() == "amaryllis"]:
+    for old in [h for h in root.handlers if h.get_name() == PROGRAM]:
         root.removeHandler(old)
     root.addHandler(handler)
     root.setLevel(level)
@@ -325,35 +326,6 @@ def _announces_mail(responses: Any) -> bool:
     return False
 
 
-def install_stop_handlers(stop: threading.Event) -> dict[int, Any]:
-    """Make SIGTERM and SIGINT set ``stop`` (a graceful stop: the current unit of work is finished, exit
-    code 0); a second signal while stopping restores the default action, so a third one kills at once.
-    Only possible in the main thread (returns ``{}`` elsewhere). Returns the previous handlers, for
-    :func:`restore_handlers`."""
-    previous: dict[int, Any] = {}
-    if threading.current_thread() is not threading.main_thread():
-        return previous
-
-    def _on_signal(signum: int, _frame: Any) -> None:
-        if stop.is_set():  # a second signal: the next one kills the process at once
-            log.warning("stop_requested_again", signal=signal.Signals(signum).name,
-                        note="finishing the current unit of work; send the signal again to kill")
-            signal.signal(signum, signal.SIG_DFL)
-            return
-        log.info("stop_requested", signal=signal.Signals(signum).name)
-        stop.set()
-
-    for sig in (signal.SIGTERM, signal.SIGINT):
-        previous[sig] = signal.signal(sig, _on_signal)
-    return previous
-
-
-def restore_handlers(previous: dict[int, Any]) -> None:
-    """Put back the signal handlers :func:`install_stop_handlers` replaced."""
-    for sig, handler in previous.items():
-        signal.signal(sig, handler)
-
-
 def serve(settings: Settings, *, stop: threading.Event | None = None,
           install_signal_handlers: bool = True) -> int:
     """Run the poller, the scheduler and the sender until SIGTERM/SIGINT (or ``stop`` is set).
@@ -405,8 +377,9 @@ def _serve(settings: Settings, stop: threading.Event) -> int:
 
     def tick() -> list[str]:
         from app.mail import requests
+        from app.mail.league_mail import LeagueMail
 
-        done = service.tick(factory, settings, now=utcnow(), stop=stop)
+        done = service.tick(factory, LeagueMail.of(settings), now=utcnow(), stop=stop)
         done += requests.run_pending(factory, settings, now=utcnow(), stop=stop)
         if done:
             log.info("ticked", actions=list(done))

@@ -37,6 +37,7 @@ from typing import Any
 
 from sqlalchemy import func, inspect, select, text
 
+from app import PROGRAM
 from app.config import Settings
 
 __all__ = ["collect_status", "healthy", "render_status", "serve_liveness"]
@@ -268,7 +269,7 @@ def _pid_owner(pid: int) -> str:
     if not _pid_alive(pid):
         return "gone"
     if pid == os.getpid() or not sys.platform.startswith("linux"):
-        return "amaryllis"
+        return PROGRAM
     proc = Path(f"/proc/{pid}")
     try:
         fields = (proc / "stat").read_text().rsplit(")", 1)[1].split()
@@ -287,12 +288,12 @@ def _pid_owner(pid: int) -> str:
     if not cmdline:  # exiting (its memory already freed), unless a kernel thread took the pid
         kthread = len(fields) > 6 and fields[6].isdigit() and int(fields[6]) & 0x00200000
         return "other" if kthread else "gone"
-    return "amaryllis" if _names_amaryllis(cmdline) else "other"
+    return PROGRAM if _names_amaryllis(cmdline) else "other"
 
 
 def _names_amaryllis(cmdline: bytes) -> bool:
     """True when a ``/proc/<pid>/cmdline`` is the server's."""
-    return b"amaryllis" in cmdline or b"app.cli" in cmdline
+    return PROGRAM.encode() in cmdline or b"app.cli" in cmdline
 
 
 def _pid_alive(pid: int) -> bool:

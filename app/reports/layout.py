@@ -67,3 +67,37 @@ def turn_title(lang: str, n: int | str, last: int | None = None) -> str:
     if last is None or last == n:
         return _("Turn %(n)s") % {"n": n}
     return _("Turns %(first)s–%(last)s") % {"first": n, "last": last}
+
+
+def text_width(text: str) -> int:
+    """The columns ``text`` takes in a fixed-width font: 2 for East Asian wide and full-width
+    characters (Unicode ``East_Asian_Width`` W and F: kana, kanji, ``１２３``), 0 for combining
+    marks, 1 for the rest (Unicode Standard Annex #11)."""
+    import unicodedata
+
+    width = 0
+    for ch in text:
+        if unicodedata.combining(ch):
+            continue
+        width += 2 if unicodedata.east_asian_width(ch) in ("W", "F") else 1
+    return width
+
+
+def text_table(rows: Sequence[Sequence[object]], left: Sequence[int] = ()) -> str:
+    """``rows`` (the first is the header) as a plain-text table for text mails: each column as
+    wide as its widest cell (:func:`text_width`, so Japanese text lines up), cells two spaces
+    apart, right-aligned but for the column indexes in ``left``; trailing spaces trimmed; one
+    line per row, each ending in a newline."""
+    cells = [[str(c) for c in row] for row in rows]
+    if not cells:
+        return ""
+    widths = [max(text_width(r[i]) for r in cells if i < len(r))
+              for i in range(max(len(r) for r in cells))]
+    out = []
+    for row in cells:
+        parts = []
+        for i, c in enumerate(row):
+            pad = " " * (widths[i] - text_width(c))
+            parts.append(c + pad if i in left else pad + c)
+        out.append("  ".join(parts).rstrip() + "\n")
+    return "".join(out)

@@ -3,7 +3,7 @@ result and why, an engine note) around the battle report of
 ``app.reports.battle.render_battle`` (both sheets and the turn-by-turn log, rules §3).
 
 The body is the same for both players of a battle (in each one's language), so it is built once
-per language (see ``app.league.outbox``). Templates:
+per language (see ``app.mail.outbox``). Templates:
 ``templates/reports/league_battle.{txt,html}`` (words shared by both in ``reports/_league_battle.txt``).
 """
 
@@ -41,7 +41,7 @@ class LeagueBattleContext:
             language, for the HTML part's layout (sheets side by side, per turn the lines and a
             state table with HP bars), or ``None`` (the HTML part then shows ``report`` as text,
             or no log at all when ``report`` is empty too).
-        url: the battle's page on the web view (``app.web.urls.mail_link``, with the
+        url: the battle's page on the web view (``app.reports.urls.mail_link``, with the
             ``public_url`` setting), or ``""`` for no link.
         ruleset: the league's ruleset name (``League.ruleset``).
         header: the ruleset and its league options, one line each (``Ruleset.describe``);

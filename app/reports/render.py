@@ -24,12 +24,13 @@ FORMATS = {"text": "txt", "html": "html"}
 def environment(lang: str = "ja") -> Environment:
     """The Jinja ``Environment`` of the mails and reports in ``lang`` (``StrictUndefined``;
     autoescape for ``*.html`` only; trailing newlines kept; the catalog of ``lang`` installed,
-    ``lang``, :func:`app.reports.layout.turn_blocks` and :func:`~app.reports.layout.turn_title`
-    globals). Raises ``ValueError`` for an unknown language."""
-    from app.reports.layout import turn_blocks, turn_title
+    ``lang``, :func:`app.reports.layout.turn_blocks`, :func:`~app.reports.layout.turn_title` and
+    :func:`~app.reports.layout.text_table` globals). Raises ``ValueError`` for an unknown language."""
+    from app.reports.layout import text_table, turn_blocks, turn_title
 
     return i18n.environment(lang, kind="text", name="mail",
-                            globals={"turn_blocks": turn_blocks, "turn_title": turn_title})
+                            globals={"turn_blocks": turn_blocks, "turn_title": turn_title,
+                                     "text_table": text_table})
 
 
 def template_name(name: str, lang: str, fmt: str) -> str:

@@ -40,9 +40,11 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from app import NAME
 from app.league import queries as q
 from app.reports import i18n
-from app.web import payloads, urls
+from app.reports import urls
+from app.web import payloads
 from app.web.db import read_only_engine, read_sessions, reading
 
 log = logging.getLogger("amaryllis.web")
@@ -145,7 +147,7 @@ def cross_cells_html(c: q.CrossTable, prefix: str, letters: dict[str, str]) -> l
 
 
 GLOBALS: dict[str, Any] = {"urls": urls, "iso": payloads.iso, "fmt_time": _fmt_time,
-                           "signed": _signed, "duration": _duration, "TIEBREAKS": q.TIEBREAKS,
+                           "signed": _signed, "duration": _duration,
                            "CROSS_BLOCK": q.CROSS_BLOCK, "link": lambda path: path,
                            "cross_cells_html": cross_cells_html}
 FILTERS: dict[str, Any] = {"zen": _zen}
@@ -260,7 +262,7 @@ class WebApp:
     makes the links of feeds absolute; ``server_name`` names the feeds' author; ``feed_domain``
     is the authority of the feeds' ``tag:`` ids."""
 
-    def __init__(self, engine: Engine, *, public_url: str = "", server_name: str = "Amaryllis",
+    def __init__(self, engine: Engine, *, public_url: str = "", server_name: str = NAME,
                  feed_domain: str = "localhost") -> None:
         self.engine = engine
         self.sessions = read_sessions(engine)
@@ -397,15 +399,12 @@ class WebApp:
         with reading(self.sessions) as s:
             view = q.league_view(s, request.path_params["name"], with_cross=False,
                                  with_rounds=False)
-        if view is None or view.secret:
+        if view is None or view.secret or view.table is None:
             return self.not_found(request)
-        rows = [[x.rank, int(x.shared), x.entry.player.id, x.entry.player.name, x.entry.unit,
-                 x.points, x.played, x.wins, x.draws, x.losses, x.byes, x.head_to_head,
-                 x.sb_text, x.hp_margin] for x in view.standings]
-        return self.csv(request, "standings.csv",
-                        ["rank", "shared", "player_id", "player", "unit", "points", "played",
-                         "wins", "draws", "losses", "byes", "head_to_head", "sonneborn_berger",
-                         "hp_margin"], rows)
+        lang, _asked = choose_lang(request)
+        table = view.table
+        return self.csv(request, "standings.csv", table.csv_header(),
+                        [table.csv_row(x, lang) for x in table.lines])
 
     def battles_csv(self, request: Request) -> Response:
         with reading(self.sessions) as s:
@@ -488,7 +487,7 @@ def _cell(value: Any) -> Any:
 
 
 def create_app(*, database_url: str | None = None, engine: Engine | None = None,
-               public_url: str = "", server_name: str = "Amaryllis",
+               public_url: str = "", server_name: str = NAME,
                feed_domain: str = "localhost") -> Starlette:
     """The Starlette application of the web view over ``engine`` (or a new read-only engine on
     ``database_url``). Raises ``ValueError`` when neither is given."""

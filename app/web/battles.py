@@ -89,7 +89,8 @@ def cache_info() -> dict[str, int]:
 
 def ruleset_of(view: BattleView) -> Ruleset:
     """The league's ruleset instance. Raises ``ValueError`` for an unknown ruleset or options."""
-    return ruleset(view.ruleset, view.options or None)
+    rs = ruleset(view.ruleset, view.options or None)
+    return rs if view.rewrites else rs.without_rewrites()
 
 
 def _same(view: BattleView, outcome: Outcome) -> bool:

@@ -23,7 +23,7 @@ from app.db.models import League
 from app.league import queries as q
 from app.league.timeparse import as_utc
 from app.reports import i18n
-from app.web import urls
+from app.reports import urls
 
 #: entries in a feed
 LIMIT = 50
@@ -75,7 +75,7 @@ def _entries(session: Session, league: League, web: Any, base: str,
     })
     if not q.sheets_public(league):
         return out
-    for rnd in q.recent_results(session, league.name, rounds=LIMIT, boards=BOARDS):
+    for rnd in q.recent_results(session, league.name, rounds=LIMIT, boards_per_round=BOARDS):
         out.append({
             "id": _tag(web.feed_domain, league, "rounds", rnd.number),
             "title": _("League %(name)s: results of round %(n)s") % {"name": league.name,

@@ -14,9 +14,10 @@ import datetime as dt
 from typing import Any
 
 from app.league import queries as q
-from app.web import urls
+from app.reports import urls
+from app.reports.standings import StandingLine, StandingsTable
 
-VERSION = 1
+VERSION = 2
 
 
 def iso(value: dt.datetime | None) -> str | None:
@@ -46,11 +47,13 @@ def entry_ref(e: q.EntryRef | None) -> dict[str, Any] | None:
 def summary(s: q.LeagueSummary) -> dict[str, Any]:
     return {
         "name": s.name, "url": urls.league(s.name), "ruleset": s.ruleset,
-        "rules_url": urls.rules(s.ruleset), "format": s.format, "state": s.state,
-        "phase": s.phase, "entries": s.entries, "rounds_total": s.rounds_total,
-        "rounds_done": s.rounds_done, "next_round": s.next_round,
-        "next_round_at": iso(s.next_round_at), "entry_deadline": iso(s.entry_deadline),
-        "created_at": iso(s.created_at),
+        "rules_url": urls.rules(s.ruleset), "format": s.format,
+        "format_titles": dict(s.format_titles), "view": s.view, "state": s.state,
+        "phase": s.phase, "always_open": s.always_open, "entries": s.entries,
+        "rounds_total": s.rounds_total, "rounds_done": s.rounds_done,
+        "next_round": s.next_round, "next_round_at": iso(s.next_round_at),
+        "entry_deadline": iso(s.entry_deadline), "created_at": iso(s.created_at),
+        "winners": [player_ref(p) for p in s.winners],
     }
 
 
@@ -68,21 +71,35 @@ def board(name: str, b: q.BoardLine) -> dict[str, Any]:
         "round": b.round, "board": b.board, "a": entry_ref(b.a), "b": entry_ref(b.b),
         "state": b.state, "winner": _winner(b.winner), "reason": b.reason, "turns": b.turns,
         "hp": list(b.hp) if b.hp is not None else None,
+        "advanced": _winner(b.advanced), "decided_by": b.decided_by,
     }
 
 
-def standing(s: q.StandingLine) -> dict[str, Any]:
+def standing(table: StandingsTable, s: StandingLine) -> dict[str, Any]:
+    """One line of a league's standings: rank, the entry, the counts, and the format's values
+    (``points`` and every column's value keyed by the column, ``StandingsTable.line_json``)."""
     return {
-        "rank": s.rank, "shared": s.shared, "entry": entry_ref(s.entry), "played": s.played,
-        "wins": s.wins, "draws": s.draws, "losses": s.losses, "byes": s.byes,
-        "points": s.points, "head_to_head": s.head_to_head,
-        "sonneborn_berger": float(s.sonneborn_berger), "hp_margin": s.hp_margin,
+        "rank": s.rank, "shared": s.shared,
+        "entry": {"entry": s.entry_id, "player": player_ref(q.PlayerRef(s.player_id, s.name)),
+                  "unit": s.unit or None},
+        "played": s.played, "wins": s.wins, "draws": s.draws, "losses": s.losses,
+        "byes": s.byes, **table.line_json(s),
     }
+
+
+def standings(table: StandingsTable | None) -> dict[str, Any] | None:
+    """A league's standings: ``format``, ``view``, ``columns`` (the primary score first, then
+    every column the format declares, each with its titles) and ``rows``."""
+    if table is None:
+        return None
+    return {"format": table.format, "view": table.view, "columns": table.columns_json(),
+            "rows": [standing(table, x) for x in table.lines]}
 
 
 def round_line(name: str, r: q.RoundLine) -> dict[str, Any]:
     return {
         "number": r.number, "url": urls.round_(name, r.number), "state": r.state,
+        "note": r.note or None,
         "scheduled_at": iso(r.scheduled_at), "done_at": iso(r.done_at), "battles": r.battles,
         "battles_done": r.battles_done,
         "boards": [board(name, b) for b in r.boards] if r.boards is not None else None,
@@ -105,13 +122,19 @@ def cross(name: str, c: q.CrossTable | None) -> dict[str, Any] | None:
 
 def settings(s: q.LeagueSettings) -> dict[str, Any]:
     return {
-        "ruleset": s.ruleset, "format": s.format,
-        "points": {"win": s.points[0], "draw": s.points[1], "loss": s.points[2]},
-        "double": s.double, "rounds_every_s": s.rounds_every_s,
+        "ruleset": s.ruleset, "format": s.format, "format_options": s.format_options,
+        "format_lines": dict(s.format_lines), "rounds_every_s": s.rounds_every_s,
         "entry_deadline": iso(s.entry_deadline), "seed": s.seed,
         "password_required": s.password_required, "show_entrants": s.show_entrants,
-        "options": s.options,
+        "options": s.options, "ruleset_lines": dict(s.ruleset_lines),
     }
+
+
+def arrival(a: q.ArrivalLine) -> dict[str, Any]:
+    """One arrival (a hill's challenge): number, entry, place, replaced, pushed off, when."""
+    return {"number": a.number, "entry": entry_ref(a.entry), "place": a.place,
+            "replaced": a.replaced, "pushed_off": [entry_ref(e) for e in a.pushed_off],
+            "done_at": iso(a.done_at)}
 
 
 def league(v: q.LeagueView) -> dict[str, Any]:
@@ -119,7 +142,7 @@ def league(v: q.LeagueView) -> dict[str, Any]:
     return _doc(
         "league", league=summary(v.summary), settings=settings(v.settings), secret=v.secret,
         entrants=[entry_ref(e) for e in v.entrants], after_round=v.after_round,
-        tiebreaks=list(q.TIEBREAKS), standings=[standing(s) for s in v.standings],
+        standings=standings(v.table), arrivals=[arrival(a) for a in v.arrivals],
         rounds=[round_line(name, r) for r in v.rounds],
         disqualified=[player_ref(p) for p in v.disqualified], cross_table=cross(name, v.cross),
         links={"standings_csv": urls.league_file(name, "standings.csv"),
@@ -173,14 +196,16 @@ def player(v: q.PlayerView) -> dict[str, Any]:
     return _doc("player", player=player_ref(v.player), entries=[{
         "league": e.league, "league_url": urls.league(e.league), "league_state": e.league_state,
         "status": e.status, "unit": e.unit or None,
-        "standing": standing(e.standing) if e.standing is not None else None,
+        "standing": (standing(e.table, e.standing)
+                     if e.standing is not None and e.table is not None else None),
+        "columns": e.table.columns_json() if e.table is not None else None,
         "boards": [board(e.league, b) for b in e.boards]} for e in v.entries],
-        rating=None if v.rating is None else {
-            "ordinal": round(v.rating.ordinal, 3), "mu": round(v.rating.mu, 3),
-            "sigma": round(v.rating.sigma, 3), "games": v.rating.games,
+        ratings=[{
+            "ruleset": r.ruleset, "ordinal": round(r.ordinal, 3), "mu": round(r.mu, 3),
+            "sigma": round(r.sigma, 3), "games": r.games,
             "history": [{"league": h.league, "round": h.round, "before": round(h.before, 3),
                          "after": round(h.after, 3), "wins": h.wins, "draws": h.draws,
-                         "losses": h.losses} for h in v.rating.history]})
+                         "losses": h.losses} for h in r.history]} for r in v.ratings])
 
 
 def rules(page: Any) -> dict[str, Any]:

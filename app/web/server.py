@@ -211,7 +211,7 @@ def run_web(settings: Any, *, host: str | None = None, port: int | None = None) 
     """``amaryllis web``: serve until SIGTERM/SIGINT, then stop within about ``GRACE`` seconds.
     Returns the exit code (0). Raises ``RuntimeError`` when the schema is not current or the
     address cannot be bound."""
-    from app.ops.serve import install_stop_handlers, restore_handlers
+    from app.signals import install_stop_handlers, restore_handlers
 
     stop = threading.Event()
     previous = install_stop_handlers(stop)

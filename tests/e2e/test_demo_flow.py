@@ -82,7 +82,7 @@ def test_the_demo_starts_clean_and_prints_progress_and_summary(demo) -> None:
     assert str(out / "mail") in stdout
     # the standings table is printed, one row per active unit
     for name in ("グリスク", "ヌト", "Iron Wall", "Viper", "ハヤテ", "カガミ", "Medic", "ドク"):
-        assert f"（{name}）" in stdout.split("Standings:")[1]
+        assert f"{name}（" in stdout.split("Standings:")[1]  # unit（player）
 
 
 def test_every_player_mail_went_through_imap_and_got_exactly_one_threaded_reply(demo) -> None:

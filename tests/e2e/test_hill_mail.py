@@ -65,8 +65,13 @@ def test_ten_entries_one_by_one_each_reply_has_results_and_place(
         members = min(i + 1, SIZE)
         if place.group(1):
             assert 1 <= int(place.group(1)) <= members and int(place.group(2)) == members
-        table = re.findall(r"^\S+\s+\d+\s+\d+/\d+/\d+\s+-?\d+\s+\d+\s+(U\d+) \(", text, re.M)
+        # rank, points, W/D/L, then the hill's columns (HP margin, wins, age), then the unit
+        table = re.findall(r"^(\S+)\s+\d+\s+\d+/\d+/\d+\s+[+-]?\d+\s+\d+\s+\d+\s+(U\d+) \((.*)$",
+                           text, re.M)
         assert len(table) == members, text
+        if place.group(1):  # the place said is the rank the table shows the player at
+            (mine,) = [rank for rank, _u, rest in table if rest.rstrip().endswith("<- you")]
+            assert mine.rstrip("=") == place.group(1), text
         for m in got:
             if m.rcpt_tos != [f"hp{i}@example.org"]:
                 body = m.parsed().get_body(("plain",)).get_content()

@@ -34,6 +34,7 @@ from sqlalchemy.pool import NullPool
 from app.db.models import Battle, Entry, League, OutboxMessage, Player, Round
 from app.db.session import session_factory, transaction
 from app.league import service as svc
+from app.mail.league_mail import LeagueMail
 from tests.faults.helpers import ROOT, WAIT, crash_loop_module, until
 from tests.league.helpers import fill_league
 from tests.mail.conftest import make_settings
@@ -48,7 +49,7 @@ def _setup(url: str, data: Path, closed_at: dt.datetime) -> None:
     fill_league(factory, "spring", PLAYERS, rounds_every=dt.timedelta(minutes=1))
     with transaction(factory) as s:
         svc.close_entries(s, svc.get_league(s, "spring"), now=closed_at,
-                          settings=make_settings(url, data_dir=data))
+                          mail=LeagueMail.of(make_settings(url, data_dir=data)))
     factory.kw["bind"].dispose()
 
 
@@ -100,7 +101,8 @@ def test_postgres_restarted_mid_round_and_mid_send_changes_nothing(tmp_path, mod
         for u in (reference, url):
             _setup(u, tmp_path / "setup", closed_at)
         ref_factory = session_factory(reference, migrate=False)
-        assert svc.run_round(ref_factory, make_settings(reference, data_dir=tmp_path / "ref"),
+        assert svc.run_round(ref_factory,
+                             LeagueMail.of(make_settings(reference, data_dir=tmp_path / "ref")),
                              "spring", all_rounds=True, now=closed_at) == list(range(1, ROUNDS + 1))
         ref_factory.kw["bind"].dispose()
         expected = _league(reference)

@@ -19,7 +19,8 @@ from sqlalchemy import func, select
 
 from app.db.models import OutboxMessage
 from app.db.session import transaction
-from app.mail.compose import build_message, enqueue
+from app.mail.compose import build_message
+from app.mail.outbox import enqueue
 from tests.faults.helpers import ROOT, crash_loop_module
 from tests.servers import FaultySink, FrozenServer
 

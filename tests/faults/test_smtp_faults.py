@@ -12,7 +12,8 @@ from sqlalchemy import select
 
 from app.db.models import OutboxMessage
 from app.db.session import transaction
-from app.mail.compose import build_message, enqueue
+from app.mail.compose import build_message
+from app.mail.outbox import enqueue
 from app.mail.send import backoff, send_once
 from tests.mail.conftest import make_settings
 from tests.servers import DroppingServer, FaultySink, SunkMessage

@@ -13,7 +13,8 @@ import sys
 from pathlib import Path
 
 from app.db.session import transaction
-from app.mail.compose import build_message, enqueue
+from app.mail.compose import build_message
+from app.mail.outbox import enqueue
 from app.mail.send import backoff, requeue, send_once
 from tests.mail.conftest import make_settings
 from tests.servers import FaultySink

@@ -20,8 +20,9 @@ from app.db.session import transaction
 from app.formats import RoundPairings
 from app.league import service as svc
 from app.league.formats import format_of, history_of, inputs, seat_order
-from app.league.schedule import berger_schedule
-from tests.league.helpers import DEADLINE, T0, enter_players, fill_league, sheet_text
+from tests.formats.helpers import berger_schedule
+from app.mail.league_mail import LeagueMail
+from tests.league.helpers import DEADLINE, enter_players, fill_league, sheet_text
 
 
 def _rounds(s, name: str) -> list[list[tuple[int, int | None]]]:  # type: ignore[no-untyped-def]
@@ -39,7 +40,7 @@ def test_round_robin_rounds_are_the_formats_answers_and_the_berger_table(
     fill_league(factory, "rr", n, double=double)
     with transaction(factory) as s:
         svc.close_entries(s, svc.get_league(s, "rr"), now=DEADLINE)
-    svc.run_round(factory, settings, "rr", all_rounds=True, now=DEADLINE)
+    svc.run_round(factory, LeagueMail.of(settings), "rr", all_rounds=True, now=DEADLINE)
     with transaction(factory) as s:
         league = svc.get_league(s, "rr")
         assert league.state == "finished"
@@ -82,14 +83,14 @@ def test_swiss_league_by_cli_never_repeats_a_pair_and_one_bye_each(cli, db_url) 
         assert len(byes) == 4 and set(byes.values()) == {1}
         text = svc.render_standings(s, svc.get_league(s, "sw"), lang="en")
         assert "Format:" in text and "Buchholz" in text and "(final)" in text
-        assert "Ratings across leagues" in text
+        assert "Ratings are each player's rating in this game" in text
         # the table's columns are the Swiss tiebreaks, not a round robin's (a black-box test)
         header = next(line for line in text.splitlines() if line.startswith("Rank"))
-        assert "Buchholz" in header and "H2H" not in header, text
+        assert "Bu" in header and "H2H" not in header and "Buchholz" in text, text
         assert "head-to-head" not in text, text
         ja = svc.render_standings(s, svc.get_league(s, "sw"), lang="ja")
         assert "ブッフホルツ" in ja, ja
-        assert "3/1/0.\n" in text, text  # the points line ends its line
+        assert "  - points 3/1/0 (win/draw/loss)" in text, text  # the format's own words
     f.kw["bind"].dispose()
 
 
@@ -108,7 +109,7 @@ def test_knockout_league_is_complete_and_redrawn_from_the_published_seed(
 
         set_format(league, "knockout", {"reseed-every-round": "yes"})
         svc.close_entries(s, league, now=DEADLINE)
-    svc.run_round(factory, settings, "ko", all_rounds=True, now=DEADLINE)
+    svc.run_round(factory, LeagueMail.of(settings), "ko", all_rounds=True, now=DEADLINE)
     with transaction(factory) as s:
         league = svc.get_league(s, "ko")
         assert league.state == "finished"
@@ -148,7 +149,7 @@ def test_accumulating_league_totals_are_the_sum_of_updates_with_replacement(
 
         set_format(league, "accumulating", {"updates": 3})
         svc.close_entries(s, league, now=DEADLINE)
-    assert svc.run_round(factory, settings, "acc", now=DEADLINE) == [1]
+    assert svc.run_round(factory, LeagueMail.of(settings), "acc", now=DEADLINE) == [1]
     with transaction(factory) as s:  # a replacement between updates
         league = svc.get_league(s, "acc")
         p0 = svc.get_or_create_player(s, "P0@Example.org")
@@ -157,7 +158,7 @@ def test_accumulating_league_totals_are_the_sum_of_updates_with_replacement(
         newcomer = svc.get_or_create_player(s, "late@example.org")
         with pytest.raises(svc.EntriesClosed):
             svc.submit_entry(s, league, newcomer, sheet_text(41, "en"), now=DEADLINE)
-    assert svc.run_round(factory, settings, "acc", all_rounds=True, now=DEADLINE) == [2, 3]
+    assert svc.run_round(factory, LeagueMail.of(settings), "acc", all_rounds=True, now=DEADLINE) == [2, 3]
     with transaction(factory) as s:
         league = svc.get_league(s, "acc")
         rounds = list(s.scalars(select(Round).where(Round.league_id == league.id)
@@ -169,14 +170,14 @@ def test_accumulating_league_totals_are_the_sum_of_updates_with_replacement(
             Battle.round_id.in_([r.id for r in rounds[1:]]), Battle.entry_a_id == e0.id))}
         assert len(sheets) == 1 and sheets != {b.sheet_a_id for b in s.scalars(select(Battle).where(
             Battle.round_id == rounds[0].id, Battle.entry_a_id == e0.id))}
-        from app.league.results import standings_context
-
-        ctx = standings_context(s, league)
+        ctx = svc.standings_context(s, league)
         for row in ctx.rows:
-            ups = ctx.updates[row.entry_id]
+            ups = ctx.table.value(row, "updates")
             assert len(ups) == 3 and Fraction(row.points) == sum(Fraction(u) for u in ups)
         text = svc.render_standings(s, league, lang="en")
-        assert "Points per update:" in text and "accumulating round robin: 3 updates" in text
+        assert "points per update" in text and "accumulating round robin: 3 updates" in text
+        # each line shows the points of every update, e.g. "3 + 6 + 0"
+        assert all(" + ".join(ctx.table.cells(r, "en")[-1:]) in text for r in ctx.rows)
 
 
 def test_the_scheduler_plays_a_swiss_league_round_after_round(factory, settings) -> None:
@@ -185,8 +186,8 @@ def test_the_scheduler_plays_a_swiss_league_round_after_round(factory, settings)
         from app.league.formats import set_format
 
         set_format(svc.get_league(s, "tk"), "swiss", {"rounds": 3})
-    svc.tick(factory, settings, now=DEADLINE)  # closes entries, plays round 1 (due at close)
-    done = svc.tick(factory, settings, now=DEADLINE + dt.timedelta(hours=2, minutes=1))
+    svc.tick(factory, LeagueMail.of(settings), now=DEADLINE)  # closes entries, plays round 1 (due at close)
+    done = svc.tick(factory, LeagueMail.of(settings), now=DEADLINE + dt.timedelta(hours=2, minutes=1))
     assert done == ["played round 2 of tk", "played round 3 of tk"]
     with transaction(factory) as s:
         league = svc.get_league(s, "tk")
@@ -201,8 +202,8 @@ def test_a_drawn_knockout_battle_report_states_the_rule(factory) -> None:
     import dataclasses
 
     from app.formats.seeding import draw_lot
-    from app.league.cast import _B, _load_cast
-    from app.league.play import _decision
+    from app.league.cast import Board, load_cast
+    from app.league.play import decision_text as _decision
 
     fill_league(factory, "kd", 4)
     with transaction(factory) as s:
@@ -213,8 +214,8 @@ def test_a_drawn_knockout_battle_report_states_the_rule(factory) -> None:
         set_format(league, "knockout", {})
         svc.close_entries(s, league, now=DEADLINE)
         b = s.scalars(select(Battle).where(Battle.entry_b_id.is_not(None))).first()
-        cast = _load_cast(s, league)
-        row = dataclasses.replace(_B.of(b), winner=None, reason="draw", hp_a=7, hp_b=7)
+        cast = load_cast(s, league)
+        row = dataclasses.replace(Board.of(b), winner=None, reason="draw", hp_a=7, hp_b=7)
         units = {e: cast.unit(sid) for e, sid in ((b.entry_a_id, b.sheet_a_id),
                                                     (b.entry_b_id, b.sheet_b_id))}
         lot = draw_lot("lot-seed", 1, b.entry_a_id, b.entry_b_id)

@@ -9,9 +9,10 @@ from sqlalchemy import func, select
 from app.db.models import Entry, OutboxMessage, RatingChange
 from app.db.session import transaction
 from app.formats.hill import Hill, HillState
-from app.league import hill as hl
+from app.league import challenge as hl
 from app.league import service as svc
-from app.league.formats import format_of, history_of
+from app.league.formats import format_of, format_standings, history_of, seat_order
+from app.mail.league_mail import LeagueMail
 from tests.league.helpers import DEADLINE, T0, sheet_text
 
 
@@ -32,7 +33,7 @@ def test_challenges_keep_at_most_n_and_announce_push_offs(factory, settings) -> 
             p = svc.get_or_create_player(s, f"h{i}@example.org", display_name=f"H{i}", lang="en")
             assert svc.submit_entry(s, league, p, sheet_text(i, "en"), now=T0).accepted
             entry = s.scalar(select(Entry).where(Entry.player_id == p.id))
-            ch = hl.challenge(s, league, entry, now=T0, settings=settings)
+            ch = hl.arrive(s, league, entry, now=T0, mail=LeagueMail.of(settings))
             assert ch.number == i + 1
             assert len(ch.boards) == min(i, size)          # against every member
             assert len(ch.table) == min(i + 1, size)        # never more than N
@@ -40,7 +41,7 @@ def test_challenges_keep_at_most_n_and_announce_push_offs(factory, settings) -> 
             assert [t.rank for t in ch.table][0] == "1"
             seen_off += [p.entry_id for p in ch.pushed_off]
             others_off += sum(1 for p in ch.pushed_off if p.entry_id != entry.id)
-            members = hl.members(s, league)
+            members = [r.entry for r in format_standings(s, league)[1].rows]
             assert entry.id in members or entry.id in seen_off
             table = svc.standings(s, league)  # the league's standings are the hill's table
             assert [r.entry_id for r in table] == members
@@ -51,7 +52,7 @@ def test_challenges_keep_at_most_n_and_announce_push_offs(factory, settings) -> 
         # the kept state is the replay of the stored challenges
         hill = format_of(league)
         assert isinstance(hill, Hill)
-        entries = hl.seated(s, league)
+        entries = [e.id for e in seat_order(s, league)]
         replay = hill.replay(entries, history_of(s, league))
         kept = HillState.from_json(league.format_state, hill.points)
         assert replay.members == kept.members and dict(replay.ages) == dict(kept.ages)
@@ -72,10 +73,10 @@ def test_a_replacement_challenges_again_without_its_old_results(factory, setting
         for i, p in enumerate(players):
             svc.submit_entry(s, league, p, sheet_text(i), now=T0)
             e = s.scalar(select(Entry).where(Entry.player_id == p.id))
-            hl.challenge(s, league, e, now=T0, settings=settings)
+            hl.arrive(s, league, e, now=T0, mail=LeagueMail.of(settings))
             entries.append(e)
         svc.submit_entry(s, league, players[0], sheet_text(10), now=T0)
-        ch = hl.challenge(s, league, entries[0], now=T0, settings=settings)
+        ch = hl.arrive(s, league, entries[0], now=T0, mail=LeagueMail.of(settings))
         assert ch.replaced and len(ch.boards) == 2 and len(ch.table) == 3
         assert {t.wins + t.draws + t.losses for t in ch.table} == {2}
 
@@ -87,10 +88,10 @@ def test_a_withdrawn_member_leaves_the_hill(factory, settings) -> None:
         for i, p in enumerate(players):
             svc.submit_entry(s, league, p, sheet_text(i), now=T0)
             e = s.scalar(select(Entry).where(Entry.player_id == p.id))
-            hl.challenge(s, league, e, now=T0, settings=settings)
+            hl.arrive(s, league, e, now=T0, mail=LeagueMail.of(settings))
         gone = s.scalar(select(Entry).where(Entry.player_id == players[1].id))
         svc.withdraw(s, league, players[1], now=T0)
-        assert gone.id not in hl.members(s, league) and len(hl.members(s, league)) == 2
+        assert gone.id not in [r.entry for r in format_standings(s, league)[1].rows] and len([r.entry for r in format_standings(s, league)[1].rows]) == 2
         table = svc.standings(s, league)
         assert gone.id not in {r.entry_id for r in table}
         assert {r.played for r in table} == {1}

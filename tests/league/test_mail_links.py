@@ -17,6 +17,7 @@ from app.config import Settings
 from app.db.models import Battle, OutboxMessage
 from app.db.session import transaction
 from app.league import service as svc
+from app.mail.league_mail import LeagueMail
 from tests.league.helpers import DEADLINE, fill_league
 
 PUBLIC = "https://leagues.example.org/amaryllis"
@@ -39,7 +40,7 @@ def test_round_mails_link_to_their_pages_and_show_no_address(
     fill_league(factory, name, 3, langs=("ja", "en"))
     with transaction(factory) as s:
         svc.close_entries(s, svc.get_league(s, name), now=DEADLINE)
-    assert svc.run_round(factory, settings, name, now=DEADLINE) == [1]
+    assert svc.run_round(factory, LeagueMail.of(settings), name, now=DEADLINE) == [1]
     with factory() as s:
         battle_ids = set(s.scalars(select(Battle.id).where(Battle.entry_b_id.is_not(None))))
     mails = _mails(factory)

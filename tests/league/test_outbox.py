@@ -11,7 +11,7 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from app.db.models import OutboxMessage
 from app.db.session import transaction
-from app.league.outbox import Copy, queue_copies
+from app.mail.outbox import Copy, queue_copies
 from tests.league.helpers import T0
 
 BODY = dict(sender="league@example.net", sender_name="Amaryllis League",

@@ -18,6 +18,7 @@ from app.db.models import League
 from app.db.session import session_factory, transaction
 from app.league import service as svc
 from app.league import play
+from app.mail.league_mail import LeagueMail
 from tests.league.helpers import DEADLINE, T0, enter_players, fill_league
 
 Factory = sessionmaker[Session]
@@ -65,7 +66,7 @@ def test_one_leagues_bad_schedule_does_not_stop_tick(factory: Factory, settings:
         s.execute(League.__table__.update().where(League.name == "big3")
                   .values(rounds_every_s=BAD_EVERY))
     with caplog.at_level(logging.ERROR, logger="amaryllis.league"):
-        done = svc.tick(factory, settings, now=LATE)
+        done = svc.tick(factory, LeagueMail.of(settings), now=LATE)
     assert "closed entries of good" in done and "played round 1 of good" in done
     errors = [line for line in done if line.startswith("error in league big3:")]
     assert len(errors) == 1 and "year 9999" in errors[0]
@@ -89,7 +90,7 @@ def test_an_unexpected_error_while_playing_is_isolated(factory: Factory, setting
         return real(factory, settings, league_id, *args, **kwargs)
 
     monkeypatch.setattr(play, "_prepare_rounds", broken)
-    done = svc.tick(factory, settings, now=DEADLINE)
+    done = svc.tick(factory, LeagueMail.of(settings), now=DEADLINE)
     assert "played round 1 of b" in done
     assert "error in league a: playing rounds failed: RuntimeError: disk on fire" in done
 
@@ -250,7 +251,7 @@ def test_a_league_of_one_mails_the_player_it_did_not_take_place(factory: Factory
 
     fill_league(factory, "solo", 1, langs=(lang,))
     with transaction(factory) as s:
-        svc.close_entries(s, svc.get_league(s, "solo"), now=DEADLINE, settings=settings)
+        svc.close_entries(s, svc.get_league(s, "solo"), now=DEADLINE, mail=LeagueMail.of(settings))
     with transaction(factory) as s:
         assert svc.get_league(s, "solo").state == "finished"
         mails = list(s.scalars(select(OutboxMessage)))
@@ -275,7 +276,7 @@ def test_a_league_of_one_mails_the_player_it_did_not_take_place(factory: Factory
                                    "対戦は行われていません（エントリー：Player 0（U0））。"))
     with transaction(factory) as s:  # closing again is refused: no second mail
         with pytest.raises(svc.BadState):
-            svc.close_entries(s, svc.get_league(s, "solo"), now=DEADLINE, settings=settings)
+            svc.close_entries(s, svc.get_league(s, "solo"), now=DEADLINE, mail=LeagueMail.of(settings))
 
 
 def test_a_league_of_none_mails_nobody(factory: Factory, settings: Settings) -> None:
@@ -283,7 +284,7 @@ def test_a_league_of_none_mails_nobody(factory: Factory, settings: Settings) -> 
 
     fill_league(factory, "empty", 0)
     with transaction(factory) as s:
-        svc.close_entries(s, svc.get_league(s, "empty"), now=DEADLINE, settings=settings)
+        svc.close_entries(s, svc.get_league(s, "empty"), now=DEADLINE, mail=LeagueMail.of(settings))
         assert s.scalar(select(OutboxMessage.id)) is None
         text = svc.render_standings(s, svc.get_league(s, "empty"), lang="ja")
     assert "開催されませんでした" in text and "0名" in text and "勝ち点" not in text

@@ -17,6 +17,7 @@ from app.db.session import session_factory, transaction
 from app.league import service as svc
 from app.rules import find_ruleset
 from app.rules.base import Outcome
+from app.mail.league_mail import LeagueMail
 from tests.league.helpers import DEADLINE, enter_players, fill_league
 
 
@@ -41,11 +42,13 @@ def test_create_with_options_show_and_refuse_changes_after_close(cli, db_url: st
         assert league is not None and league.ruleset == "margaret-hundred"
         stored = dict(league.options)
     assert stored["budget"] == 12 and stored["party_cap"] == 4 and stored["pool"] == "basic"
-    described = find_ruleset("margaret-hundred")(stored).describe("en")
+    # a single round robin applies no Heaven's Door rewrite (H58): the record says so
+    described = find_ruleset("margaret-hundred")(stored).without_rewrites().describe("en")
     shown = cli("league", "show", "H")
     assert shown.exit_code == 0 and "ruleset: margaret-hundred" in shown.output
     for line in described:
         assert line in shown.output
+    assert "Heaven's Door: ignored" in shown.output
     changed = cli("league", "set", "H", "--option", "budget=11")
     assert changed.exit_code == 0, changed.output
     with factory() as s:
@@ -69,7 +72,7 @@ def test_a_league_of_another_ruleset_is_played_to_the_end(factory, settings, rul
     fill_league(factory, "R", 5, ruleset=ruleset, options=options)
     with transaction(factory) as s:
         svc.close_entries(s, svc.get_league(s, "R"), now=DEADLINE)
-    svc.run_round(factory, settings, "R", all_rounds=True, now=DEADLINE)
+    svc.run_round(factory, LeagueMail.of(settings), "R", all_rounds=True, now=DEADLINE)
     rs = find_ruleset(ruleset)(options)
     with factory() as s:
         league = svc.get_league(s, "R")
@@ -87,13 +90,14 @@ def test_a_league_of_another_ruleset_is_played_to_the_end(factory, settings, rul
         for b in battles:
             margins[b.entry_a_id] += b.margin
             margins[b.entry_b_id] -= b.margin
-        assert {r.entry_id: r.hp_margin for r in rows} == margins
+        table = svc.standings_context(s, league).table
+        assert {r.entry_id: table.value(r, "margin") for r in rows} == margins
         reports = list(s.scalars(select(OutboxMessage).where(OutboxMessage.kind == "report")))
         assert len(reports) == 20
         for mail in reports:
             msg = email.message_from_bytes(mail.raw, policy=policy.default)
             text = msg.get_body(("plain",)).get_content()  # type: ignore[union-attr]
             lang = "ja" if "回戦" in text else "en"
-            for line in rs.describe(lang):
+            for line in rs.without_rewrites().describe(lang):  # a single round robin: H58
                 assert line in text, (line, text[:600])
             assert ("最終状態" if lang == "ja" else "Final state") in text

@@ -16,8 +16,9 @@ from app.config import Settings
 from app.db.models import Battle, Entry, OutboxMessage, Round, SheetVersion
 from app.db.session import transaction
 from app.league import service as svc
-from app.league.schedule import rounds_count
+from tests.formats.helpers import berger_schedule, rounds_count
 from app.rules.amaryllis import ENGINE_VERSION, battle, parse_sheet
+from app.mail.league_mail import LeagueMail
 from tests.league.helpers import DEADLINE, T0, fill_league, sheet_text
 
 Factory = sessionmaker[Session]
@@ -119,14 +120,14 @@ def test_rounds_store_results_and_queue_every_report(factory: Factory, settings:
                                                      n: int, double: bool) -> None:
     fill_league(factory, "L", n, double=double)
     _close(factory, "L")
-    assert svc.run_round(factory, settings, "L", now=DEADLINE) == [1]
+    assert svc.run_round(factory, LeagueMail.of(settings), "L", now=DEADLINE) == [1]
     with transaction(factory) as s:
         league = svc.get_league(s, "L")
         assert league.state == "running"
     total = rounds_count(n, double=double)
-    played = svc.run_round(factory, settings, "L", all_rounds=True, now=DEADLINE)
+    played = svc.run_round(factory, LeagueMail.of(settings), "L", all_rounds=True, now=DEADLINE)
     assert played == list(range(2, total + 1))
-    assert svc.run_round(factory, settings, "L", all_rounds=True, now=DEADLINE) == []
+    assert svc.run_round(factory, LeagueMail.of(settings), "L", all_rounds=True, now=DEADLINE) == []
     with transaction(factory) as s:
         league = svc.get_league(s, "L")
         assert league.state == "finished"
@@ -159,7 +160,7 @@ def test_battle_report_mail_is_threaded_localized_and_complete(factory: Factory,
         p1 = svc.get_or_create_player(s, "p1@example.org")
         p1.charset = "iso-2022-jp"
     _close(factory, "Mail")
-    svc.run_round(factory, settings, "Mail", now=DEADLINE)
+    svc.run_round(factory, LeagueMail.of(settings), "Mail", now=DEADLINE)
     with transaction(factory) as s:
         b = s.scalar(select(Battle).where(Battle.entry_b_id.is_not(None)))
         assert b is not None
@@ -204,7 +205,7 @@ def test_players_of_one_language_get_the_same_words_in_their_own_charsets(
     with transaction(factory) as s:
         svc.get_or_create_player(s, "p1@example.org").charset = "iso-2022-jp"
     _close(factory, "Jis")
-    svc.run_round(factory, settings, "Jis", now=DEADLINE)
+    svc.run_round(factory, LeagueMail.of(settings), "Jis", now=DEADLINE)
     mails = {m.dedupe_key.rsplit(":", 1)[0] + ":" + m.recipient: _parse(m.raw)
              for m in _outbox(factory)}
     for kind in ("report", "standings"):
@@ -225,21 +226,21 @@ def test_players_of_one_language_get_the_same_words_in_their_own_charsets(
 def test_running_a_round_twice_is_a_no_op(factory: Factory, settings: Settings) -> None:
     fill_league(factory, "Twice", 4)
     _close(factory, "Twice")
-    assert svc.run_round(factory, settings, "Twice", round_number=1, now=DEADLINE) == [1]
+    assert svc.run_round(factory, LeagueMail.of(settings), "Twice", round_number=1, now=DEADLINE) == [1]
     before = [(m.id, m.dedupe_key) for m in _outbox(factory)]
-    assert svc.run_round(factory, settings, "Twice", round_number=1, now=DEADLINE) == []
+    assert svc.run_round(factory, LeagueMail.of(settings), "Twice", round_number=1, now=DEADLINE) == []
     assert [(m.id, m.dedupe_key) for m in _outbox(factory)] == before
     with pytest.raises(svc.BadState):
-        svc.run_round(factory, settings, "Twice", round_number=99, now=DEADLINE)
+        svc.run_round(factory, LeagueMail.of(settings), "Twice", round_number=99, now=DEADLINE)
 
 
 def test_run_round_refuses_while_entries_are_open(factory: Factory, settings: Settings) -> None:
     fill_league(factory, "Early", 3)
     with pytest.raises(svc.BadState) as err:
-        svc.run_round(factory, settings, "Early", now=T0)
+        svc.run_round(factory, LeagueMail.of(settings), "Early", now=T0)
     assert err.value.code == "entries-open"
     with pytest.raises(svc.NoSuchLeague):
-        svc.run_round(factory, settings, "Nope", now=T0)
+        svc.run_round(factory, LeagueMail.of(settings), "Nope", now=T0)
 
 
 # --------------------------------------------------------------------------- tick
@@ -249,28 +250,28 @@ def test_tick_closes_at_the_deadline_and_plays_rounds_on_time(factory: Factory,
                                                               settings: Settings) -> None:
     every = dt.timedelta(hours=48)
     fill_league(factory, "Timed", 3, rounds_every=every)
-    assert svc.tick(factory, settings, now=DEADLINE - dt.timedelta(seconds=1)) == []
+    assert svc.tick(factory, LeagueMail.of(settings), now=DEADLINE - dt.timedelta(seconds=1)) == []
     # at the deadline: entries close and round 1 (due at once) is played
-    assert svc.tick(factory, settings, now=DEADLINE) == [
+    assert svc.tick(factory, LeagueMail.of(settings), now=DEADLINE) == [
         "closed entries of Timed", "played round 1 of Timed"]
-    assert svc.tick(factory, settings, now=DEADLINE) == []  # idempotent
-    assert svc.tick(factory, settings, now=DEADLINE + every - dt.timedelta(minutes=1)) == []
+    assert svc.tick(factory, LeagueMail.of(settings), now=DEADLINE) == []  # idempotent
+    assert svc.tick(factory, LeagueMail.of(settings), now=DEADLINE + every - dt.timedelta(minutes=1)) == []
     with transaction(factory) as s:
         assert as_utc(svc.get_league(s, "Timed").next_round_at) == DEADLINE + every
     # the server was down for a while: every round now due is played, in order
-    assert svc.tick(factory, settings, now=DEADLINE + 3 * every) == [
+    assert svc.tick(factory, LeagueMail.of(settings), now=DEADLINE + 3 * every) == [
         "played round 2 of Timed", "played round 3 of Timed"]
     with transaction(factory) as s:
         league = svc.get_league(s, "Timed")
         assert league.state == "finished" and league.next_round_at is None
-    assert svc.tick(factory, settings, now=DEADLINE + 10 * every) == []
+    assert svc.tick(factory, LeagueMail.of(settings), now=DEADLINE + 10 * every) == []
 
 
 def test_tick_leaves_rounds_without_a_schedule_to_the_organizer(factory: Factory,
                                                                settings: Settings) -> None:
     fill_league(factory, "Manual", 3)
-    assert svc.tick(factory, settings, now=DEADLINE) == ["closed entries of Manual"]
-    assert svc.tick(factory, settings, now=DEADLINE + dt.timedelta(days=30)) == []
+    assert svc.tick(factory, LeagueMail.of(settings), now=DEADLINE) == ["closed entries of Manual"]
+    assert svc.tick(factory, LeagueMail.of(settings), now=DEADLINE + dt.timedelta(days=30)) == []
 
 
 # --------------------------------------------------------------------------- standings
@@ -279,7 +280,7 @@ def test_tick_leaves_rounds_without_a_schedule_to_the_organizer(factory: Factory
 def test_standings_follow_the_stored_results(factory: Factory, settings: Settings) -> None:
     fill_league(factory, "Table", 6)
     _close(factory, "Table")
-    svc.run_round(factory, settings, "Table", all_rounds=True, now=DEADLINE)
+    svc.run_round(factory, LeagueMail.of(settings), "Table", all_rounds=True, now=DEADLINE)
     with transaction(factory) as s:
         league = svc.get_league(s, "Table")
         rows = svc.standings(s, league)
@@ -323,7 +324,7 @@ def test_disqualify_voids_pending_games_and_drops_played_ones(factory: Factory,
                                                              settings: Settings) -> None:
     fill_league(factory, "DQ", 4)
     _close(factory, "DQ")
-    svc.run_round(factory, settings, "DQ", now=DEADLINE)
+    svc.run_round(factory, LeagueMail.of(settings), "DQ", now=DEADLINE)
     with transaction(factory) as s:
         league = svc.get_league(s, "DQ")
         svc.disqualify(s, league, "P0@example.org", now=DEADLINE)
@@ -337,7 +338,7 @@ def test_disqualify_voids_pending_games_and_drops_played_ones(factory: Factory,
             (Battle.entry_a_id == dq.id) | (Battle.entry_b_id == dq.id))))
         assert {b.state for b in theirs} == {"done", "void"}
         assert sum(b.state == "done" for b in theirs) == 1  # round 1 was played
-    svc.run_round(factory, settings, "DQ", all_rounds=True, now=DEADLINE)
+    svc.run_round(factory, LeagueMail.of(settings), "DQ", all_rounds=True, now=DEADLINE)
     with transaction(factory) as s:
         league = svc.get_league(s, "DQ")
         rows = svc.standings(s, league)
@@ -352,31 +353,31 @@ def test_disqualify_voids_pending_games_and_drops_played_ones(factory: Factory,
 def test_resend_queues_again_with_new_keys(factory: Factory, settings: Settings) -> None:
     fill_league(factory, "Re", 3)
     _close(factory, "Re")
-    svc.run_round(factory, settings, "Re", now=DEADLINE)
+    svc.run_round(factory, LeagueMail.of(settings), "Re", now=DEADLINE)
     first = len(_outbox(factory))  # 1 game (2 reports) + 3 standings
     assert first == 5
-    assert svc.resend(factory, settings, "Re", 1, now=DEADLINE) == 5
-    assert svc.resend(factory, settings, "Re", 1, now=DEADLINE) == 5
+    assert svc.resend(factory, LeagueMail.of(settings), "Re", 1, now=DEADLINE) == 5
+    assert svc.resend(factory, LeagueMail.of(settings), "Re", 1, now=DEADLINE) == 5
     keys = [m.dedupe_key for m in _outbox(factory)]
     assert len(keys) == 15 and sum(k.endswith(":resend2") for k in keys) == 5
     with pytest.raises(svc.BadState):
-        svc.resend(factory, settings, "Re", 2, now=DEADLINE)  # not played yet
+        svc.resend(factory, LeagueMail.of(settings), "Re", 2, now=DEADLINE)  # not played yet
     with pytest.raises(svc.BadState):
-        svc.resend(factory, settings, "Re", 7, now=DEADLINE)
+        svc.resend(factory, LeagueMail.of(settings), "Re", 7, now=DEADLINE)
 
 
 def test_a_new_engine_version_never_changes_a_recorded_result(factory: Factory,
                                                              settings: Settings) -> None:
     fill_league(factory, "Ver", 2, langs=("en",))
     _close(factory, "Ver")
-    svc.run_round(factory, settings, "Ver", now=DEADLINE)
+    svc.run_round(factory, LeagueMail.of(settings), "Ver", now=DEADLINE)
     with transaction(factory) as s:
         b = s.scalar(select(Battle).where(Battle.entry_b_id.is_not(None)))
         assert b is not None
         before = svc.standings(s, svc.get_league(s, "Ver"))
         # pretend the result was recorded by an older engine that gave the same result
         s.execute(update(Battle).where(Battle.id == b.id).values(engine_version="0"))
-    svc.resend(factory, settings, "Ver", 1, now=DEADLINE)
+    svc.resend(factory, LeagueMail.of(settings), "Ver", 1, now=DEADLINE)
     same = [m for m in _outbox(factory) if m.dedupe_key.endswith(":resend1")
             and m.kind == "report"]
     text = _parse(same[0].raw).get_body(("plain",)).get_content()
@@ -389,7 +390,7 @@ def test_a_new_engine_version_never_changes_a_recorded_result(factory: Factory,
         other = 1 if b.winner != 1 else 0
         s.execute(update(Battle).where(Battle.id == b.id).values(winner=other))
         changed = svc.standings(s, svc.get_league(s, "Ver"))
-    svc.resend(factory, settings, "Ver", 1, now=DEADLINE)
+    svc.resend(factory, LeagueMail.of(settings), "Ver", 1, now=DEADLINE)
     again = [m for m in _outbox(factory) if m.dedupe_key.endswith(":resend2")
              and m.kind == "report"]
     text = _parse(again[0].raw).get_body(("plain",)).get_content()
@@ -410,10 +411,10 @@ def test_worker_processes_give_the_same_results_and_reports(
         fill_league(factory, name, 6)
         _close(factory, name)
     monkeypatch.setenv("AMARYLLIS_LEAGUE_WORKERS", "0")
-    assert svc.run_round(factory, settings, "Solo", all_rounds=True, now=DEADLINE) == [1, 2, 3,
+    assert svc.run_round(factory, LeagueMail.of(settings), "Solo", all_rounds=True, now=DEADLINE) == [1, 2, 3,
                                                                                        4, 5]
     monkeypatch.setenv("AMARYLLIS_LEAGUE_WORKERS", "2")
-    assert svc.run_round(factory, settings, "Pool", all_rounds=True, now=DEADLINE) == [1, 2, 3,
+    assert svc.run_round(factory, LeagueMail.of(settings), "Pool", all_rounds=True, now=DEADLINE) == [1, 2, 3,
                                                                                        4, 5]
 
     def summary(name: str) -> tuple[list[tuple[object, ...]], Counter[str], list[str]]:
@@ -438,7 +439,6 @@ def test_the_stored_schedule_is_the_berger_table(factory: Factory) -> None:
     with transaction(factory) as s:
         league = svc.get_league(s, "Berger")
         seat = {e.id: e.seat for e in league.entries}
-        from app.league.schedule import berger_schedule
 
         expected = [[(p.a, p.b) for p in boards] for boards in berger_schedule(5, double=True)]
         stored = [[(seat[b.entry_a_id], seat[b.entry_b_id] if b.entry_b_id else None)
@@ -462,7 +462,7 @@ def test_two_runners_at_once_fight_each_battle_once(factory: Factory,
 
     def runner() -> None:
         try:
-            played.append(svc.run_round(factory, settings, "Race", all_rounds=True,
+            played.append(svc.run_round(factory, LeagueMail.of(settings), "Race", all_rounds=True,
                                         now=DEADLINE))
         except BaseException as exc:  # noqa: BLE001 - reported below
             errors.append(exc)
@@ -484,9 +484,9 @@ def test_resent_standings_show_the_round_that_followed_and_say_resent(
         factory: Factory, settings: Settings) -> None:
     fill_league(factory, "Late", 5, langs=("en", "ja"))  # 5 rounds
     _close(factory, "Late")
-    assert svc.run_round(factory, settings, "Late", round_number=1, now=DEADLINE) == [1]
+    assert svc.run_round(factory, LeagueMail.of(settings), "Late", round_number=1, now=DEADLINE) == [1]
     for k in (2, 3, 4):
-        svc.run_round(factory, settings, "Late", round_number=k, now=DEADLINE)
+        svc.run_round(factory, LeagueMail.of(settings), "Late", round_number=k, now=DEADLINE)
     with transaction(factory) as s:
         league = svc.get_league(s, "Late")
         ctx = svc.standings_context(s, league, upto_round=3)
@@ -498,7 +498,7 @@ def test_resent_standings_show_the_round_that_followed_and_say_resent(
     assert ctx.after_round == 3 and ctx.next_round == 4
     assert [(p.board, p.a, p.b) for p in ctx.next_pairings] == [
         (board, seat_name[a], seat_name[b] if b else None) for board, a, b in boards4]
-    svc.resend(factory, settings, "Late", 3, now=DEADLINE)
+    svc.resend(factory, LeagueMail.of(settings), "Late", 3, now=DEADLINE)
     resent = [m for m in _outbox(factory) if m.dedupe_key.endswith(":resend1")]
     standings_mails = [m for m in resent if m.kind == "standings"]
     reports = [m for m in resent if m.kind == "report"]
@@ -534,7 +534,7 @@ def test_league_mails_thread_under_a_normalized_message_id(factory: Factory,
             assert svc.submit_entry(s, league, player, sheet_text(i, "en"), inbound_id=msg.id,
                                     now=T0).accepted
     _close(factory, "Thr")  # pairings of round 1
-    svc.run_round(factory, settings, "Thr", now=DEADLINE)  # reports and standings
+    svc.run_round(factory, LeagueMail.of(settings), "Thr", now=DEADLINE)  # reports and standings
     mails = _outbox(factory)
     assert {m.kind for m in mails} >= {"report", "standings"}
     want = {"t0@example.org": "<abc@example.org>", "t1@example.org": None,

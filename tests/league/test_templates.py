@@ -9,13 +9,20 @@ from fractions import Fraction
 import pytest
 from jinja2 import UndefinedError
 
-from app.league.standings import StandingRow
+from app.formats.round_robin import RoundRobin
 from app.reports.league_battle import LeagueBattleContext, render_league_battle, subject
 from app.reports.render import environment, render, template_name
-from app.reports.standings import PairingView, StandingsContext, render_standings_context
+from app.reports.standings import (
+    PairingView,
+    StandingLine,
+    StandingsContext,
+    StandingsTable,
+    render_standings_context,
+)
 
 
-@pytest.mark.parametrize("cls", [StandingsContext, PairingView, LeagueBattleContext, StandingRow])
+@pytest.mark.parametrize("cls", [StandingsContext, PairingView, LeagueBattleContext,
+                                 StandingLine, StandingsTable])
 def test_every_context_field_is_documented(cls: type) -> None:
     doc = cls.__doc__ or ""
     for f in dataclasses.fields(cls):
@@ -23,11 +30,13 @@ def test_every_context_field_is_documented(cls: type) -> None:
 
 
 def _standings() -> StandingsContext:
-    row = StandingRow(rank=1, shared=True, entry_id=1, player_id=1, address="a@example.org",
-                      name="<Ann>", unit="グリスク", played=2, wins=1, draws=1, losses=0, byes=0,
-                      points=4, head_to_head=1, sonneborn_berger=Fraction(7, 2), hp_margin=-3)
+    fmt = RoundRobin()
+    row = StandingLine(rank=1, shared=True, entry_id=1, player_id=1, name="<Ann>",
+                       unit="グリスク", played=2, wins=1, draws=1, losses=0, byes=0,
+                       points=Fraction(4), values=(Fraction(1), Fraction(7, 2), Fraction(-3)))
+    table = StandingsTable(fmt.name, fmt.view, fmt.primary_column(), fmt.columns(), (row,))
     return StandingsContext(league="Cup", state="running", after_round=2, rounds_total=5,
-                            points="3/1/0", rows=[row], next_round=3,
+                            points="3/1/0", table=table, next_round=3,
                             next_round_at="2026-12-05T12:00Z",
                             next_pairings=[PairingView(1, "<Ann>", "グリスク", "Bob", "ヌト"),
                                            PairingView(2, "Cy", "Nut", None, None)],

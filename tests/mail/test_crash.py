@@ -5,8 +5,6 @@ Message-ID (issue 9.3), so the copies fold."""
 
 from __future__ import annotations
 
-import email
-import email.policy
 import os
 import signal
 import subprocess

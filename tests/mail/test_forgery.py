@@ -12,6 +12,7 @@ from sqlalchemy import select
 
 from app.db.models import Entry, PendingChange, Player, SheetVersion
 from app.db.session import transaction
+from app.mail.league_mail import LeagueMail
 from tests.mail.conftest import NOW, make_settings, open_league
 from tests.mail.hostile import BOLT, cycle, mk, reply_of, replies_to, row_of, text
 
@@ -112,7 +113,7 @@ def test_3_pending_changes_expire_and_closing_entries_ends_them(mail_user, smtp_
     from app.league.service import close_entries, find_league
 
     with transaction(factory) as s:
-        close_entries(s, find_league(s, "spring"), now=NOW + dt.timedelta(hours=1), settings=settings)
+        close_entries(s, find_league(s, "spring"), now=NOW + dt.timedelta(hours=1), mail=LeagueMail.of(settings))
     cycle(settings, factory, mail_user, [mk("bob@example.org", f"Re: confirm {tokens['bob@example.org']}", "",
                                             "<e6@x.org>", to=to)], now=NOW + dt.timedelta(hours=2))
     assert active_unit(factory, "bob@example.org") == "Bob"
@@ -281,7 +282,7 @@ def test_6_no_mail_to_others_shows_a_players_address(mail_user, smtp_sink, db_ur
     with transaction(factory) as s:
         from app.league.service import close_entries, find_league
 
-        close_entries(s, find_league(s, "spring"), now=NOW, settings=settings)
+        close_entries(s, find_league(s, "spring"), now=NOW, mail=LeagueMail.of(settings))
     cycle(settings, factory, mail_user, [mk("stranger@example.net", "standings", "", "<d5@x.org>", to=to)])
     out, standings = reply_of(factory, row_of(factory, "<d5@x.org>").id)
     import email
@@ -292,7 +293,7 @@ def test_6_no_mail_to_others_shows_a_players_address(mail_user, smtp_sink, db_ur
         assert "@example.org" not in body, body
         assert "Alice Liddell" in body and "Bob the Builder" in body and "player #3" in body and "player #4" in body
         assert "Volt" in body  # the units, once entries are closed
-    run_round(factory, settings, "spring", now=NOW)
+    run_round(factory, LeagueMail.of(settings), "spring", now=NOW)
     from app.mail.send import send_once
 
     send_once(settings, factory)

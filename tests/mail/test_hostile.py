@@ -238,7 +238,8 @@ def test_4_a_relay_without_smtputf8_fails_only_the_reply_it_cannot_take(db_url, 
     """A relay without SMTPUTF8 made every reply queued behind one non-ASCII address fail as a
     lost connection. Now that one reply fails (permanently, with the reason) and the others go
     out in the same pass, over the same connection."""
-    from app.mail.compose import build_message, enqueue
+    from app.mail.compose import build_message
+    from app.mail.outbox import enqueue
     from tests.servers import SmtpSink
 
     with SmtpSink(smtputf8=False) as sink:
@@ -288,7 +289,8 @@ def test_7_replies_to_unknown_senders_are_capped_per_hour_and_reflect_little(mai
 
 def test_7_failure_notices_are_one_digest(db_url, factory, smtp_sink) -> None:
     """A notice to every organizer for every 5xx: now one digest per digest window."""
-    from app.mail.compose import build_message, enqueue
+    from app.mail.compose import build_message
+    from app.mail.outbox import enqueue
 
     settings = make_settings(db_url, smtp_url=smtp_sink.url, organizers=["org@example.com", "o2@example.com"])
     with transaction(factory) as s:

@@ -17,7 +17,8 @@ from app.db.models import Entry, InboundMessage, League, OutboxMessage, Player
 from app.db.session import transaction
 from app.mail.commands import WORDS, match_command, parse_command, strip_subject
 from app.mail.inbound import message_key
-from app.mail.pipeline import process_pending, split_sheets
+from app.mail.pipeline import process_pending
+from app.mail.sheets import split_sheets
 from app.mail.protect import check_authentication, check_auto_reply
 from tests.mail.conftest import NOW, make_settings, open_league
 

@@ -13,12 +13,13 @@ import datetime as dt
 
 from sqlalchemy import select
 
-from app.db.models import Battle, InboundMessage, OutboxMessage, Round
+from app.db.models import Battle, InboundMessage, Round
 from app.db.session import transaction
 from app.league import service as svc
 from app.mail.send import send_once
 from app.rules import find_ruleset
 from app.rules.base import Outcome
+from app.mail.league_mail import LeagueMail
 from tests.mail.conftest import NOW, make_settings, open_league
 from tests.mail.hostile import cycle, mk, replies_to, reply_of, text
 
@@ -42,7 +43,7 @@ def _play(factory, settings, name: str) -> None:  # type: ignore[no-untyped-def]
     deadline = NOW + dt.timedelta(days=7)
     with transaction(factory) as s:
         svc.close_entries(s, svc.get_league(s, name), now=deadline)
-    svc.run_round(factory, settings, name, all_rounds=True, now=deadline)
+    svc.run_round(factory, LeagueMail.of(settings), name, all_rounds=True, now=deadline)
     send_once(settings, factory)
 
 

@@ -10,7 +10,8 @@ from sqlalchemy import select
 
 from app.db.models import OutboxMessage
 from app.db.session import transaction
-from app.mail.compose import build_message, enqueue
+from app.mail.compose import build_message
+from app.mail.outbox import enqueue
 from app.mail.send import backoff, crlf, requeue, send_once
 from tests.mail.conftest import make_settings
 from tests.servers import SmtpSink, free_port

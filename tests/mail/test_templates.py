@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from app.mail.commands import WORDS
-from app.mail.pipeline import render_mail
+from app.mail.reply import render_mail
 
 TEMPLATES = Path(__file__).resolve().parents[2] / "templates" / "mail"
 BASE = {"subject": "x", "cut_lines": 0, "max_lines": 500, "notes": [], "server": "t@localhost",
@@ -21,7 +21,9 @@ CONFIRM = {"kind": "replace", "token": "abc", "expires": "2026-12-01 12:00 UTC",
 HILL = {"number": 3, "replaced": False, "place": 1, "on_hill": True, "size": 2,
         "boards": [{"opponent": "B", "unit": "UB", "outcome": "win", "margin": 5, "battle_id": 9}],
         "table": [{"rank": "1", "name": "A", "unit": "UA", "points": "3", "wins": 1, "draws": 0,
-                   "losses": 0, "margin": 5, "age": 0, "me": True}],
+                   "losses": 0, "cells": {"ja": ("+5", "1", "0"), "en": ("+5", "1", "0")},
+                   "me": True}],
+        "columns": {"ja": ("HP差", "勝", "年齢"), "en": ("HP", "W", "age")},
         "pushed_off": [{"entry_id": 7, "name": "C", "unit": "UC", "place": 3, "points": "0",
                         "age": 2}]}
 CONTEXTS = {
@@ -42,8 +44,6 @@ CONTEXTS = {
     "standings": [{"standings": "S"}],
     "standings_open": [{"count": 1, "names": [], "deadline": "2026-12-06 12:00 UTC"},
                        {"count": 3, "names": ["Alice", "player #2"], "deadline": ""}],
-    "hill_off": [{"name": "Alice", "size": 10, "number": 12, "unit": "Grisk", "place": 11,
-                  "points": 4, "age": 3}],
     "help": [{"words": WORDS, "commands": [("entry", "enter")], "leagues": ["spring"], "no_command": False,
               "example": "Grisk: 10/1/1/2/Shield"},
              {"words": WORDS, "commands": [("entry", "enter")], "leagues": ["spring"], "no_command": True,
@@ -52,7 +52,9 @@ CONTEXTS = {
                + [dict(CONFIRM, code=c) for c in ("done", "superseded", "expired", "closed", "refused", "unknown")],
     "charset": [{"charset": "iso-2022-jp"}],
     "hill_off": [{"name": "C", "league": "h", "size": 2, "number": 3, "unit": "UC", "place": 3,
-                  "points": "0", "age": 2}],
+                  "points": "0", "age": 2},
+                 {"name": "Alice", "league": "h", "size": 10, "number": 12, "unit": "Grisk",
+                  "place": 11, "points": 4, "age": 3}],
     "organizer": [{"action": "run", "summary": "Round 1 of spring played: 1 battles, 2 reports queued."}],
     "error": [{"code": c, "size": 5, "limit": 1, "value": "v", "usage": "u", "detail": "d", "open": ["a"]}
               for c in ("no-such-league", "which-league", "too-large", "rate-limit", "bad-charset",

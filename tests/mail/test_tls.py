@@ -54,7 +54,8 @@ def test_untrusted_certificate_is_refused(tls_dovecot, db_url, factory, monkeypa
 @pytest.mark.parametrize("mode", ["starttls", "tls"])
 def test_smtp_over_tls(mode, tmp_path, db_url, factory, monkeypatch) -> None:
     from app.db.session import transaction
-    from app.mail.compose import build_message, enqueue
+    from app.mail.compose import build_message
+    from app.mail.outbox import enqueue
 
     cert, key = self_signed_cert(tmp_path)
     monkeypatch.setenv("SSL_CERT_FILE", str(cert))

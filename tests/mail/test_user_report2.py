@@ -14,6 +14,7 @@ from sqlalchemy import select
 
 from app.mail.compose import build_message, to_jis
 from app.mail.pipeline import process_pending
+from app.mail.league_mail import LeagueMail
 from tests.mail.conftest import entry_key, NOW, make_settings, open_league
 from tests.mail.test_rules_and_commands import mail_from, outcome, store
 
@@ -30,7 +31,7 @@ def _league_report() -> tuple[str, str]:
     """A real league battle report (ja, text) and its subject: グリスク vs ヌト, whose log has
     negative HP (``ＨＰ－１``) and whose header and subject have the em dash."""
     import app.rules.amaryllis as rules
-    from app.mail.pipeline import sample_units
+    from app.mail.sheets import sample_units
     from app.reports.battle import render_battle
     from app.reports.league_battle import LeagueBattleContext, render_league_battle, subject
 
@@ -124,7 +125,7 @@ def _close(factory, settings, league: str) -> None:
     from app.league.service import close_entries, find_league
 
     with transaction(factory) as s:
-        close_entries(s, find_league(s, league), now=NOW, settings=settings)
+        close_entries(s, find_league(s, league), now=NOW, mail=LeagueMail.of(settings))
 
 
 def _ask(factory, settings, address: str, subject: str, body: str, n: int) -> str:

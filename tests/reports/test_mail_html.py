@@ -11,10 +11,16 @@ from fractions import Fraction
 
 import pytest
 
-from app.league.standings import StandingRow
+from app.formats.round_robin import RoundRobin
 from app.reports.battle import render_battle, render_report
 from app.reports.league_battle import LeagueBattleContext, render_league_battle
-from app.reports.standings import PairingView, StandingsContext, render_standings_context
+from app.reports.standings import (
+    PairingView,
+    StandingLine,
+    StandingsContext,
+    StandingsTable,
+    render_standings_context,
+)
 from app.rules import DEFAULT_RULESET, find_ruleset
 from app.rules.base import BattleReport
 
@@ -130,20 +136,21 @@ def test_test_battle_html_is_a_mail_layout(lang: str) -> None:
 
 
 def _standings(url: str = "") -> StandingsContext:
-    def row(rank: int, name: str, unit: str, **kw: object) -> StandingRow:
-        values: dict[str, object] = dict(
-            rank=rank, shared=False, entry_id=rank, player_id=rank, address=ADDRESS, name=name,
-            unit=unit, played=2, wins=1, draws=1, losses=0, byes=1, points=4, head_to_head=1,
-            sonneborn_berger=Fraction(7, 2), hp_margin=-3)
-        values.update(kw)
-        return StandingRow(**values)  # type: ignore[arg-type]
+    def row(rank: int, name: str, unit: str, *, shared: bool = False, points: int = 4,
+            wins: int = 1, draws: int = 1, losses: int = 0, sb: Fraction = Fraction(7, 2),
+            margin: int = -3) -> StandingLine:
+        return StandingLine(rank=rank, shared=shared, entry_id=rank, player_id=rank, name=name,
+                            unit=unit, played=wins + draws + losses, wins=wins, draws=draws,
+                            losses=losses, byes=1, points=Fraction(points),
+                            values=(Fraction(1), sb, Fraction(margin)))
 
+    fmt = RoundRobin()
+    lines = (row(1, HOSTILE[0], "グリスク", shared=True),
+             row(1, "Bob", HOSTILE[1], shared=True, margin=12),
+             row(3, "Cy", "Nut", points=0, wins=0, draws=0, losses=2, sb=Fraction(0)))
     return StandingsContext(
         league="Cup", state="running", after_round=2, rounds_total=5, points="3/1/0",
-        rows=[row(1, HOSTILE[0], "グリスク", shared=True),
-              row(1, "Bob", HOSTILE[1], shared=True, hp_margin=12),
-              row(3, "Cy", "Nut", points=0, wins=0, draws=0, losses=2,
-                  sonneborn_berger=Fraction(0))],
+        table=StandingsTable(fmt.name, fmt.view, fmt.primary_column(), fmt.columns(), lines),
         next_round=3, next_round_at="2026-12-05T12:00Z",
         next_pairings=[PairingView(1, HOSTILE[0], "グリスク", "Bob", HOSTILE[1]),
                        PairingView(2, "Cy", "Nut", None, None)],
@@ -157,7 +164,7 @@ def test_standings_html_is_a_mail_layout(lang: str) -> None:
     assert_mail_html(html)
     assert f'href="{link}"' in html
     # rank, points and every tiebreak column, with each row's values
-    heads = ["Pts", "H2H", "SB", "HP ±"] if lang == "en" else ["点", "直接", "SB", "ＨＰ差"]
+    heads = ["Pts", "H2H", "SB", "HP"] if lang == "en" else ["点", "直接", "SB", "HP差"]
     for head in heads:
         assert f">{head}</th>" in html, head
     cells = re.findall(r"<tr style=\"background:[^\"]+\">(.*?)</tr>", html, re.S)
@@ -174,8 +181,10 @@ def test_standings_html_is_a_mail_layout(lang: str) -> None:
 
 @pytest.mark.parametrize("lang", ["ja", "en"])
 def test_cancelled_standings_html(lang: str) -> None:
-    ctx = dataclasses.replace(_standings(), state="finished", after_round=0, rounds_total=0,
-                              rows=_standings().rows[:1], next_round=None, next_pairings=[])
+    full = _standings()
+    ctx = dataclasses.replace(full, state="finished", after_round=0, rounds_total=0,
+                              table=dataclasses.replace(full.table, lines=full.rows[:1]),
+                              next_round=None, next_pairings=[])
     html = render_standings_context(ctx, lang=lang, fmt="html")
     assert_mail_html(html)
     assert "<th" not in html and "グリスク" in html

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from app.rules.amaryllis import format_problems, parse_sheet
-from app.sheetfile import SheetFileError, read_sheet_file
+from app.cli.sheetfile import SheetFileError, read_sheet_file
 
 CORPUS = Path(__file__).resolve().parents[1] / "corpus" / "sheets"
 

@@ -5,7 +5,7 @@ accepts it, and a typo in a base Margaret sheet stays Margaret (so its reply nam
 import pytest
 
 from app.rules import guess_ruleset
-from app.rules_commands import pick_ruleset
+from app.cli.rules import pick_ruleset
 
 
 @pytest.mark.parametrize(("text", "name"), [

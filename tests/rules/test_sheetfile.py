@@ -1,4 +1,4 @@
-"""Reading sheet files in the encodings players use (``app/sheetfile.py``)."""
+"""Reading sheet files in the encodings players use (``app/cli/sheetfile.py``)."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from app.sheetfile import MAX_BYTES, SheetFileError, decode_sheet_bytes, read_sheet_file
+from app.cli.sheetfile import MAX_BYTES, SheetFileError, decode_sheet_bytes, read_sheet_file
 
 SHEET = ("グリスク：１０／１／１／２／シールド、スピア、スピア、ブースト\n"
          "・シールド（１）：防御力＋２＜リミテッド＞\n"

@@ -25,6 +25,7 @@ from app.config import load_settings
 from app.db.models import League
 from app.db.session import session_factory, transaction
 from app.league import service as svc
+from app.mail.league_mail import LeagueMail
 from tests.db.pgutil import fresh_postgres
 
 T0 = dt.datetime(2026, 12, 1, 12, 0, tzinfo=dt.timezone.utc)
@@ -113,8 +114,8 @@ def build_site(db_url: str) -> None:
     with transaction(factory) as s:
         svc.close_entries(s, svc.get_league(s, "spring"), now=t1)
         svc.close_entries(s, svc.get_league(s, "春"), now=t1)
-    svc.run_round(factory, settings, "spring", all_rounds=True, now=t1)
-    svc.run_round(factory, settings, "春", now=t1)
+    svc.run_round(factory, LeagueMail.of(settings), "spring", all_rounds=True, now=t1)
+    svc.run_round(factory, LeagueMail.of(settings), "春", now=t1)
     factory.kw["bind"].dispose()  # type: ignore[attr-defined]
 
 
@@ -161,7 +162,7 @@ def all_urls(site: Site, *, langs: tuple[str, ...] = ("ja", "en")) -> list[str]:
                     paths |= {b["url"], b["url"] + ".json", b["url"] + ".csv"}
         for e in doc["entrants"]:
             paths |= {e["player"]["url"], e["player"]["url"] + ".json"}
-        for s in doc["standings"]:
+        for s in (doc["standings"] or {"rows": []})["rows"]:
             paths |= {s["entry"]["player"]["url"], s["entry"]["player"]["url"] + ".json"}
     data = (".json", ".csv", ".atom")
     return [f"{p}{'&' if '?' in p else '?'}lang={lang}" for p in sorted(paths)

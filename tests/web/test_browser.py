@@ -76,7 +76,7 @@ def _context(browser: object, lang: str, **kw: object) -> object:
 def _pages(site: Site) -> list[str]:
     doc = site.get("/leagues/spring.json").json()
     battle = doc["rounds"][0]["boards"][0]["url"]
-    player = doc["standings"][0]["entry"]["player"]["url"]
+    player = doc["standings"]["rows"][0]["entry"]["player"]["url"]
     return ["/", "/leagues/spring", "/leagues/" + quote("春"), "/leagues/secret",
             "/leagues/listed", doc["rounds"][0]["url"], battle, player, "/rules/amaryllis",
             "/leagues/nothing-here-404"]
@@ -103,7 +103,7 @@ def test_every_page_loads_without_a_console_error(site: Site, browser: object, l
 
 def test_cross_table_cells_link_to_the_right_battle(site: Site, browser: object) -> None:
     doc = site.get("/leagues/spring.json").json()
-    units = {s["entry"]["entry"]: s["entry"]["unit"] for s in doc["standings"]}
+    units = {s["entry"]["entry"]: s["entry"]["unit"] for s in doc["standings"]["rows"]}
     context = _context(browser, "en")
     try:
         w = Watched(context)

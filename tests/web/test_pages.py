@@ -17,7 +17,7 @@ import pytest
 
 from tests.web.conftest import Site, all_urls
 
-SCHEMA_FILE = Path(__file__).resolve().parents[2] / "app" / "web" / "schemas" / "web.v1.json"
+SCHEMA_FILE = Path(__file__).resolve().parents[2] / "app" / "web" / "schemas" / "web.v2.json"
 ATOM = "{http://www.w3.org/2005/Atom}"
 
 
@@ -58,7 +58,7 @@ def test_json_twins_validate_against_the_published_schema(site: Site, validator)
     for doc in docs:
         validator.validate(doc)
         _kind_validator(validator, doc["kind"]).validate(doc)
-    served = site.get("/schemas/web.v1.json")
+    served = site.get("/schemas/web.v2.json")
     assert served.headers["content-type"].startswith("application/schema+json")
     assert served.json() == validator.schema
 
@@ -66,7 +66,7 @@ def test_json_twins_validate_against_the_published_schema(site: Site, validator)
 def test_the_schema_rejects_what_it_does_not_describe(site: Site, validator) -> None:
     doc = site.get("/leagues/spring.json").json()
     bad = json.loads(json.dumps(doc))
-    bad["standings"][0]["entry"]["player"]["address"] = "x@example.org"
+    bad["standings"]["rows"][0]["entry"]["player"]["address"] = "x@example.org"
     with pytest.raises(jsonschema.ValidationError):
         validator.validate(bad)
     bad = json.loads(json.dumps(doc))
@@ -130,13 +130,13 @@ def httpx_post(site: Site, path: str) -> int:
 def test_league_page_shows_settings_standings_cross_table_rounds_and_schedule(site: Site) -> None:
     doc = site.get("/leagues/spring.json").json()
     assert doc["league"]["state"] == "finished" and doc["after_round"] == 5
-    assert len(doc["standings"]) == 5 and len(doc["rounds"]) == 5
+    assert len(doc["standings"]["rows"]) == 5 and len(doc["rounds"]) == 5
     assert all(len(r["boards"]) == 3 for r in doc["rounds"])  # 2 battles and a bye each
-    assert sum(s["byes"] for s in doc["standings"]) == 5
+    assert sum(s["byes"] for s in doc["standings"]["rows"]) == 5
     page = site.get("/leagues/spring?lang=en").text
     for heading in ("Settings", "Standings", "Cross-table", "Schedule", "Rounds"):
         assert f"<h2>{heading}</h2>" in page
-    for column in ("H2H", "SB", "HP ±", "Byes"):
+    for column in ("H2H", "SB", "HP", "Byes", "head-to-head", "Sonneborn-Berger", "HP margin"):
         assert column in page
     # the cross-table: every pair met once, both cells link to the same battle
     cells = {(c["row"], c["col"]): c["battles"] for c in doc["cross_table"]["cells"]}
@@ -147,7 +147,7 @@ def test_league_page_shows_settings_standings_cross_table_rounds_and_schedule(si
         assert [mirror[b["result"]] for b in battles] == [b["result"] for b in cells[(col, row)]]
         assert f'href="{battles[0]["url"]}"' in page
     # standings points agree with the cross-table
-    for s in doc["standings"]:
+    for s in doc["standings"]["rows"]:
         mine = [b for (row, _), bs in cells.items() if row == s["entry"]["entry"] for b in bs]
         assert s["wins"] == sum(b["result"] == "W" for b in mine)
         assert s["points"] == 3 * s["wins"] + s["draws"]
@@ -169,7 +169,7 @@ def test_csv_files(site: Site) -> None:
     assert r.headers["content-type"] == "text/csv; charset=utf-8"
     rows = list(csv.DictReader(io.StringIO(r.content.decode("utf-8-sig"))))
     doc = site.get("/leagues/spring.json").json()
-    assert [int(x["points"]) for x in rows] == [s["points"] for s in doc["standings"]]
+    assert [int(x["points"]) for x in rows] == [s["points"] for s in doc["standings"]["rows"]]
     assert {x["player"] for x in rows} >= {"Alice", "<script>alert(1)</script>"}
     battles = list(csv.DictReader(io.StringIO(
         site.get("/leagues/spring/battles.csv").content.decode("utf-8-sig"))))
@@ -249,7 +249,7 @@ def _text(value: str) -> str:
 
 def test_player_page_lists_entries_and_results_by_public_name(site: Site) -> None:
     doc = site.get("/leagues/spring.json").json()
-    masked = next(s for s in doc["standings"] if s["entry"]["player"]["name"].startswith("player #"))
+    masked = next(s for s in doc["standings"]["rows"] if s["entry"]["player"]["name"].startswith("player #"))
     assert re.fullmatch(r"player #\d+", masked["entry"]["player"]["name"])
     player = site.get(masked["entry"]["player"]["url"] + ".json").json()
     assert player["player"]["name"] == masked["entry"]["player"]["name"]
@@ -259,8 +259,8 @@ def test_player_page_lists_entries_and_results_by_public_name(site: Site) -> Non
     page = site.get(masked["entry"]["player"]["url"] + "?lang=en").text
     assert page.count('class="res ') == 4
     # the rating across leagues: one rating period per round played (the bye is not a game)
-    rating = player["rating"]
-    assert rating is not None and rating["games"] == 4
+    (rating,) = player["ratings"]  # one game played: one rating
+    assert rating["ruleset"] == "amaryllis" and rating["games"] == 4
     assert [h["league"] for h in rating["history"]] == ["spring"] * 4
     assert rating["history"][0]["before"] == 0 and \
         rating["history"][-1]["after"] == rating["ordinal"]

@@ -10,6 +10,7 @@ import markupsafe
 from app.db.models import League
 from app.db.session import transaction
 from app.league import service as svc
+from app.mail.league_mail import LeagueMail
 from tests.web.conftest import (
     ADDRESSES,
     HOSTILE_NAMES,
@@ -38,7 +39,7 @@ def test_open_leagues_show_no_sheet_anywhere_and_entrants_only_when_allowed(site
     listed = site.get("/leagues/listed?lang=en").text
     assert f"{LISTED_UNIT}0" in listed and "Lister 1" in listed
     doc = site.get("/leagues/listed.json").json()
-    assert doc["secret"] and doc["standings"] == [] and doc["cross_table"] is None
+    assert doc["secret"] and doc["standings"] is None and doc["cross_table"] is None
     assert sorted(e["unit"] for e in doc["entrants"]) == [f"{LISTED_UNIT}0", f"{LISTED_UNIT}1"]
     secret = site.get("/leagues/secret.json").json()
     assert secret["entrants"] == [] and secret["league"]["entries"] == 3
@@ -59,12 +60,13 @@ def test_the_sheets_appear_once_entries_close(site: Site) -> None:
     vacuous. (Runs after it: the module's site is shared.)"""
     with transaction(site.factory) as s:  # type: ignore[arg-type]
         svc.close_entries(s, svc.get_league(s, "secret"), now=T0 + dt.timedelta(days=31))
-    svc.run_round(site.factory, site.settings, "secret", now=T0 + dt.timedelta(days=31))  # type: ignore[arg-type]
+    svc.run_round(site.factory, LeagueMail.of(site.settings), "secret",
+                  now=T0 + dt.timedelta(days=31))
     bodies = _everything(site)
     seen = {word for body in bodies.values() for word in SECRET_WORDS if word in body}
     assert seen == set(SECRET_WORDS)
     doc = site.get("/leagues/secret.json").json()
-    assert not doc["secret"] and len(doc["standings"]) == 3
+    assert not doc["secret"] and len(doc["standings"]["rows"]) == 3
 
 
 def test_no_address_appears_anywhere(site: Site) -> None:
@@ -90,8 +92,8 @@ def test_hostile_names_render_as_text(site: Site) -> None:
     for name in (*HOSTILE_NAMES, *HOSTILE_UNITS):
         assert str(markupsafe.escape(name)) in league, name
     doc = site.get("/leagues/spring.json").json()
-    names = {s["entry"]["player"]["name"] for s in doc["standings"]}
-    units = {s["entry"]["unit"] for s in doc["standings"]}
+    names = {s["entry"]["player"]["name"] for s in doc["standings"]["rows"]}
+    units = {s["entry"]["unit"] for s in doc["standings"]["rows"]}
     assert set(HOSTILE_NAMES) <= names and set(HOSTILE_UNITS) <= units  # JSON keeps the text
     feed = site.get("/leagues/spring/feed.atom").text
     assert "<script>" not in feed and "&lt;script&gt;" in feed

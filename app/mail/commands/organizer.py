@@ -141,7 +141,9 @@ def cmd_close(ctx: MailContext, cmd: Command) -> None:
         return
     try:
         with ctx.s.begin_nested():
-            svc.close_entries(ctx.s, league, now=ctx.now, settings=ctx.settings)
+            from app.mail.league_mail import LeagueMail
+
+            svc.close_entries(ctx.s, league, now=ctx.now, mail=LeagueMail.of(ctx.settings))
     except (ValueError, OverflowError, svc.LeagueError) as exc:
         _failed(ctx, "close", league.name, exc)
         return

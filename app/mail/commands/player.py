@@ -175,9 +175,10 @@ def _has_sheet(ctx: MailContext, entry: Entry) -> bool:
 def _hill_challenge(ctx: MailContext, league: Any, player: Any) -> dict[str, Any] | None:
     """A hill league fights the entered sheet at once, in this message's transaction
     (``app.league.hill``): the reply carries the results and the new table."""
-    from app.league.hill import after_entry
+    from app.league.challenge import after_entry
+    from app.mail.league_mail import LeagueMail
 
-    return after_entry(ctx.s, league, player, now=ctx.now, settings=ctx.settings)
+    return after_entry(ctx.s, league, player, now=ctx.now, mail=LeagueMail.of(ctx.settings))
 
 
 @command("entry", en=("entry", "enter", "submit", "replace"),
@@ -381,7 +382,9 @@ def cmd_standings(ctx: MailContext, cmd: Command) -> None:
     league = ctx.league(cmd, any_state=True, mine="standings")
     if league is None:
         return
-    if league.state == "open" and (league.format or "") != "hill":
+    from app.league.queries import sheets_public
+
+    if not sheets_public(league):
         # secret until entries close, by mail as on the web (issue 12.3): a count, and the
         # entrants' public names only where the organizer lists them; never a unit
         from app.db.models import Player

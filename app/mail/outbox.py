@@ -9,7 +9,7 @@ header order is free) followed by the shared bytes. The shared
 bytes are stored **once** (``outbox_bodies``: zlib-compressed, keyed by their SHA-256; issue 9):
 a row holds only its own header lines (``head``) and the body's hash. Rows go to the
 outbox in one bulk insert, with the same dedupe-key semantics as
-:func:`app.mail.compose.enqueue` (a key queued before is skipped). A copy whose headers are not
+:func:`enqueue` (a key queued before is skipped). A copy whose headers are not
 plain ASCII of a safe length (an internationalized address, say) gets its own ``build_message``.
 :func:`build_rows` needs no database, so worker processes can build rows in parallel.
 """
@@ -22,6 +22,8 @@ import zlib
 from dataclasses import dataclass
 from email.utils import make_msgid
 from typing import Any
+
+from email.message import EmailMessage
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
@@ -114,7 +116,7 @@ def build_rows(copies: list[Copy], *, kind: str, now: dt.datetime,
     ``message`` holds the keyword arguments of ``build_message`` except ``to``, ``in_reply_to``
     and ``references``. Raises ``ValueError`` as ``build_message`` does for an unparsable
     sender."""
-    from app.mail.compose import build_message, outbox_values, sender_address, shared_bytes
+    from app.mail.compose import build_message, sender_address, shared_bytes
 
     rows: list[dict[str, Any]] = []
     fast = [c for c in copies if _safe(c.to) and (c.in_reply_to is None or _safe(c.in_reply_to))]
@@ -146,7 +148,7 @@ def build_rows(copies: list[Copy], *, kind: str, now: dt.datetime,
 def queue_copies(session: Session, copies: list[Copy], *, kind: str, now: dt.datetime,
                  **message: Any) -> int:
     """Queue one message per copy in the caller's transaction (:func:`build_rows`), skipping
-    keys queued before — the semantics of :func:`app.mail.compose.enqueue`, for many
+    keys queued before — the semantics of :func:`enqueue`, for many
     recipients at once. Returns the number of mails queued."""
     queued = existing_keys(session, [c.key for c in copies])
     rows = build_rows([c for c in copies if c.key not in queued], kind=kind, now=now, **message)
@@ -163,3 +165,47 @@ def insert_rows(session: Session, rows: list[dict[str, Any]]) -> None:
         rows = [dict(r) for r in rows]
         store_bodies(session, rows)
         bulk_insert(session, OutboxMessage, rows)
+
+
+def enqueue(
+    session: Session,
+    *,
+    dedupe_key: str,
+    message: EmailMessage,
+    kind: str = "reply",
+    inbound_id: int | None = None,
+) -> OutboxMessage:
+    """Queue ``message`` in the outbox in the caller's transaction, once per ``dedupe_key``.
+
+    Returns the new row, or the existing row when ``dedupe_key`` was queued before (so a step
+    re-run after a crash queues nothing twice). Envelope addresses come from the ``From`` and
+    ``To`` headers; the bytes are stored as the row's own head and a shared, compressed body
+    (:func:`store_bodies`).
+    """
+    existing = session.scalar(select(OutboxMessage).where(OutboxMessage.dedupe_key == dedupe_key))
+    if existing is not None:
+        return existing
+    values = outbox_values(message, dedupe_key=dedupe_key, kind=kind, inbound_id=inbound_id)
+    store_bodies(session, [values])
+    row = OutboxMessage(**values)
+    session.add(row)
+    session.flush()
+    return row
+
+
+def outbox_values(message: EmailMessage, *, dedupe_key: str, kind: str,
+                  inbound_id: int | None = None) -> dict[str, object]:
+    """The column values of the outbox row for ``message``: envelope addresses from the ``From``
+    and ``To`` headers, its Message-ID, ``head`` (its per-recipient header lines) and ``body``
+    (the rest; stored by :func:`store_bodies`)."""
+    head, body = split_message(message.as_bytes())
+    return dict(
+        dedupe_key=dedupe_key,
+        message_id=str(message["Message-ID"]),
+        recipient=message["To"].addresses[0].addr_spec,
+        sender=message["From"].addresses[0].addr_spec,
+        head=head,
+        body=body,
+        kind=kind,
+        inbound_id=inbound_id,
+    )

@@ -1,7 +1,11 @@
 """The ``amaryllis`` command line: thin commands over the services.
 
-Each part registers its commands from its own module (``app/<part>/commands.py`` exposes
-``register(group)``), so the parts stay independent. See ``docs/cli.md``.
+Every command module lives here, in ``app/cli/`` (layer 4: it may import every part below);
+each module registers its commands (``register(group)``), so the parts stay independent:
+``rules`` (``check``), ``battle`` (``battle``, ``tournament``; ``tournament.py`` is its offline
+driver and ``sheetfile.py`` reads sheet files), ``league`` (``db``, ``league …``, ``tick``),
+``mail`` (``poll``, ``send``), ``ops`` (``serve``, ``status``, ``demo``, ``mailserver``) and
+``web`` (``web``). See ``docs/cli.md``.
 """
 
 from __future__ import annotations
@@ -11,12 +15,12 @@ import importlib
 import click
 
 PARTS = (
-    "app.rules_commands",  # check
-    "app.battle_commands",  # battle, tournament
-    "app.league.commands",  # db upgrade, league ..., tick
-    "app.mail.cli",  # poll, send
-    "app.ops.commands",  # serve, status, demo
-    "app.web.commands",  # web
+    "app.cli.rules",  # check
+    "app.cli.battle",  # battle, tournament
+    "app.cli.league",  # db upgrade, league ..., tick
+    "app.cli.mail",  # poll, send
+    "app.cli.ops",  # serve, status, demo
+    "app.cli.web",  # web
 )
 
 

@@ -1,7 +1,7 @@
 """CLI: ``amaryllis battle A B`` and ``amaryllis tournament DIR`` (registered by ``app.cli``).
 
 Both take ``--ruleset NAME`` and otherwise guess the ruleset from the sheets' notation
-(``app.rules_commands.pick_ruleset``); they speak only to the ``Ruleset`` interface.
+(``app.cli.rules.pick_ruleset``); they speak only to the ``Ruleset`` interface.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from app.rules_commands import key_value, note_guess, pick_ruleset, ruleset_option
+from app.cli.rules import key_value, note_guess, ruleset_from_flags, ruleset_option
 
 if TYPE_CHECKING:
     from app.rules.base import Ruleset, Sheet
@@ -21,7 +21,7 @@ if TYPE_CHECKING:
 
 def _read(path: Path) -> tuple[str | None, str | None]:
     """The text of one sheet file, or ``(None, why not)``."""
-    from app.sheetfile import read_sheet_file
+    from app.cli.sheetfile import read_sheet_file
 
     try:
         return read_sheet_file(path), None
@@ -48,7 +48,8 @@ def _load(rs: Ruleset, text: str | None, error: str | None) -> tuple[Sheet | Non
 @click.option("--html", "as_html", is_flag=True, help="print the HTML report")
 @ruleset_option
 def battle_command(sheet_a: Path, sheet_b: Path, as_json: bool, lang: str | None,
-                   as_html: bool, ruleset_name: str | None) -> None:
+                   as_html: bool, ruleset_name: str | None, option_pairs: tuple[str, ...],
+                   options_file: str | None) -> None:
     """Fight SHEET_A (side A) against SHEET_B and print the battle report.
 
     Exit 1 when a sheet is invalid, with the errors of both sheets (on stderr, or as
@@ -58,7 +59,8 @@ def battle_command(sheet_a: Path, sheet_b: Path, as_json: bool, lang: str | None
     if as_json and as_html:
         raise click.UsageError("--json and --html exclude each other")
     (text_a, read_a), (text_b, read_b) = _read(sheet_a), _read(sheet_b)
-    rs, guessed = pick_ruleset(ruleset_name, [t for t in (text_a, text_b) if t is not None])
+    rs, guessed = ruleset_from_flags(ruleset_name, [t for t in (text_a, text_b) if t is not None],
+                                     option_pairs, options_file)
     note_guess(rs, guessed)
     (a, errors_a), (b, errors_b) = _load(rs, text_a, read_a), _load(rs, text_b, read_b)
     if a is None or b is None:
@@ -115,8 +117,9 @@ def format_options(fmt_name: str, *, points: str | None, rounds: int | None, siz
 @click.option("--jobs", type=click.IntRange(min=1), default=1, show_default=True,
               help="processes to spread the battles over")
 @click.option("--json", "as_json", is_flag=True, help="print standings and battles as JSON")
-@click.option("--format", "fmt_name", default="round-robin", show_default=True,
-              help="round-robin, swiss, knockout, hill or accumulating (docs/formats.md)")
+@click.option("--format", "fmt_name", default=None, metavar="NAME",
+              help="how the files are paired: round-robin (default), swiss, knockout, hill, "
+                   "accumulating, … (docs/formats.md)")
 @click.option("--points", default=None, help="points per win/draw/loss (default 3/1/0)")
 @click.option("--rounds", type=click.IntRange(min=1), default=None, help="swiss: rounds")
 @click.option("--size", type=click.IntRange(min=2), default=None, help="hill: its size")
@@ -129,11 +132,12 @@ def format_options(fmt_name: str, *, points: str | None, rounds: int | None, siz
 @click.option("--format-option", "format_option", multiple=True, metavar="KEY=VALUE",
               help="any other option of the format (e.g. tiebreaks=buchholz,margin)")
 @ruleset_option
-def tournament_command(folder: Path, jobs: int, as_json: bool, fmt_name: str,
+def tournament_command(folder: Path, jobs: int, as_json: bool, fmt_name: str | None,
                        points: str | None, rounds: int | None, size: int | None,
                        updates: int | None, double: bool, double_elimination: bool,
                        reseed_every_round: bool, seed: str | None,
-                       format_option: tuple[str, ...], ruleset_name: str | None) -> None:
+                       format_option: tuple[str, ...], ruleset_name: str | None,
+                       option_pairs: tuple[str, ...], options_file: str | None) -> None:
     """Play every sheet file in FOLDER under a format (default: a round robin, each pair once);
     prints the standings.
 
@@ -143,19 +147,18 @@ def tournament_command(folder: Path, jobs: int, as_json: bool, fmt_name: str,
     with their errors and left out. Without --ruleset, the ruleset is the one whose notation
     most of the files are written in.
     """
-    from app.formats import find_format
-    from app.league.standings import Points
-    from app.tournament import (
+    from app.cli.tournament import (
+        STOPS,
         format_standing_json,
         format_standings_text,
         load_field,
         read_folder,
-        round_robin_standings,
         run_format,
-        standing_json,
-        standings_text,
     )
+    from app.formats import find_format
+    from app.formats import DEFAULT_FORMAT
 
+    fmt_name = fmt_name or DEFAULT_FORMAT
     opts = format_options(fmt_name, points=points, rounds=rounds, size=size, updates=updates,
                           double=double, double_elimination=double_elimination,
                           reseed_every_round=reseed_every_round, seed=seed,
@@ -164,14 +167,10 @@ def tournament_command(folder: Path, jobs: int, as_json: bool, fmt_name: str,
         fmt = find_format(fmt_name)(opts)
     except ValueError as exc:
         raise click.UsageError(str(exc)) from exc
-    rr = fmt.name == "round-robin"
-    if rr:
-        try:
-            pts = Points.parse(fmt.options["points"])
-        except ValueError as exc:
-            raise click.BadParameter(str(exc), param_hint="--points") from exc
     files = read_folder(folder)
-    rs, guessed = pick_ruleset(ruleset_name, [text for _, text, _ in files if text is not None])
+    rs, guessed = ruleset_from_flags(ruleset_name,
+                                     [text for _, text, _ in files if text is not None],
+                                     option_pairs, options_file)
     note_guess(rs, guessed)
     field = load_field(files, rs)
     for name, errors in field.invalid:
@@ -185,31 +184,25 @@ def tournament_command(folder: Path, jobs: int, as_json: bool, fmt_name: str,
         out.write("\n],\n")
         invalid: list[dict[str, Any]] = [{"file": n, "errors": e} for n, e in field.invalid]
         out.write('"invalid": ' + json.dumps(invalid, ensure_ascii=False) + ",\n")
-        if not rr:
-            about = {"name": fmt.name, "options": fmt.options, "describe": fmt.describe("en"),
-                     "rounds": len(played.rounds), "stop": played.stop}
-            out.write('"format": ' + json.dumps(about, ensure_ascii=False) + ",\n")
-            byes = [{"round": r.number, "file": field.names[g.a - 1]}
-                    for r in played.rounds for g in r.games if g.b is None]
-            out.write('"byes": ' + json.dumps(byes, ensure_ascii=False) + ",\n")
-            if fmt.name == "hill":
-                offs = [{"challenge": c, "file": field.names[e - 1], "place": p}
-                        for c, e, p in played.pushed_off]
-                out.write('"pushed_off": ' + json.dumps(offs, ensure_ascii=False) + ",\n")
-            rows = [format_standing_json(field, r) for r in played.standings.rows]
-        else:
-            rows = [standing_json(s) for s in round_robin_standings(field, played.rounds, pts)]
+        about = {"name": fmt.name, "options": fmt.options, "describe": fmt.describe("en"),
+                 "rounds": len(played.rounds), "stop": played.stop,
+                 "columns": [c.key for c in fmt.columns()]}
+        out.write('"format": ' + json.dumps(about, ensure_ascii=False) + ",\n")
+        byes = [{"round": r.number, "file": field.names[g.a - 1]}
+                for r in played.rounds for g in r.games if g.b is None]
+        out.write('"byes": ' + json.dumps(byes, ensure_ascii=False) + ",\n")
+        if fmt.fights_on_entry:
+            offs = [{"challenge": c, "file": field.names[e - 1], "place": p}
+                    for c, e, p in played.pushed_off]
+            out.write('"pushed_off": ' + json.dumps(offs, ensure_ascii=False) + ",\n")
+        rows = [format_standing_json(field, r) for r in played.standings.rows]
         out.write('"standings": ' + json.dumps(rows, ensure_ascii=False, indent=1) + "}\n")
-        return
-    if rr:
-        click.echo(f"{len(field.entries)} units, {battles} battles")
-        click.echo(standings_text(round_robin_standings(field, played.rounds, pts)), nl=False)
         return
     for line in fmt.describe("en"):
         click.echo(f"# {line}")
-    click.echo(f"{len(field.entries)} units, {len(played.rounds)} rounds, {battles} battles "
-               f"({played.stop})")
-    click.echo(format_standings_text(field, played), nl=False)
+    click.echo(f"{len(field.entries)} units, {len(played.rounds)} rounds, {battles} battles; "
+               f"stopped: {STOPS.get(played.stop, played.stop)}")
+    click.echo(format_standings_text(field, fmt, played), nl=False)
 
 
 def register(group: click.Group) -> None:

@@ -1,13 +1,24 @@
-"""Berger tables: every pair meets exactly once (twice when double), byes rotate fairly, nobody
-meets themselves, and the table matches FIDE's published Berger tables."""
+"""Berger tables (``RoundRobin.schedule``): every pair meets exactly once (twice when double),
+byes rotate fairly, nobody meets themselves, and the table matches FIDE's published Berger
+tables (Handbook C.05, Annex 1)."""
 
 from __future__ import annotations
 
 from collections import Counter
-
 import pytest
 
-from app.league.schedule import berger_round, berger_schedule, rounds_count
+from app.formats.round_robin import berger_pairs, berger_rounds
+
+from .helpers import Seat, berger_schedule
+
+
+def berger_round(n: int, r: int) -> list[Seat]:
+    """Round ``r`` of one cycle (``berger_pairs``)."""
+    return [Seat(r, i, a, b) for i, (a, b) in enumerate(berger_pairs(n, r), start=1)]
+
+
+def rounds_count(n: int, *, double: bool = False) -> int:
+    return berger_rounds(n) * (2 if double else 1)
 
 
 @pytest.mark.parametrize("n", range(2, 13))

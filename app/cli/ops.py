@@ -34,7 +34,8 @@ def register(group: click.Group) -> None:
         stop = threading.Event()
         previous = {sig: signal.signal(sig, lambda _signum, _frame: stop.set())
                     for sig in (signal.SIGTERM, signal.SIGINT)}
-        from app.ops.serve import configure_logging, restore_handlers, serve
+        from app.ops.serve import configure_logging, serve
+        from app.signals import restore_handlers
 
         try:
             configure_logging(json_logs={"auto": None, "json": True, "console": False}[log_format])
@@ -148,7 +149,7 @@ def _wait_for_stop(url: str) -> None:
     """Block until SIGINT/SIGTERM (the demo's web view stays up meanwhile)."""
     import threading
 
-    from app.ops.serve import install_stop_handlers, restore_handlers
+    from app.signals import install_stop_handlers, restore_handlers
 
     stop = threading.Event()
     previous = install_stop_handlers(stop)

@@ -1,4 +1,5 @@
-"""The URLs of the web view, in one place (``docs/web.md``, URLs).
+"""The URLs of the web view, in one place (``docs/web.md``, URLs): pure path builders shared by the
+web view and the mails (which link to the pages with ``public_url``).
 
 Paths are stable: ``/``, ``/leagues/NAME``, ``/leagues/NAME/rounds/N``,
 ``/leagues/NAME/battles/ID``, ``/players/ID``, ``/rules/RULESET``; each page's JSON twin is the
@@ -60,8 +61,9 @@ def feed() -> str:
 
 
 def schema() -> str:
-    """The JSON Schema of every JSON document: ``/schemas/web.v1.json``."""
-    return "/schemas/web.v1.json"
+    """The JSON Schema of every JSON document: ``/schemas/web.v2.json`` (version 1, the
+    round-robin-only standings, stays published for old readers)."""
+    return "/schemas/web.v2.json"
 
 
 def absolute(base: str, path: str) -> str:

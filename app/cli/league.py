@@ -1,5 +1,6 @@
 """CLI commands of the league part (registered by ``app.cli``): ``db upgrade``/``db downgrade``,
-``league …`` and ``tick``. Each command parses its arguments and calls ``app.league.service``.
+``league …`` and ``tick``. Each command parses its arguments and calls ``app.league.service``;
+what players are told is queued through the mail layer (``app.mail.league_mail.LeagueMail``).
 
 Exit codes: 0 done, 1 the league refused (unknown league, wrong state, …; the message says why),
 2 bad arguments (click's usage error).
@@ -10,23 +11,21 @@ The clock is ``AMARYLLIS_NOW`` (ISO 8601) when set — for tests and replays —
 from __future__ import annotations
 
 import datetime as dt
+import importlib
 import os
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from functools import wraps
 from pathlib import Path
-from typing import Any
-
-import importlib
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import click
 
+from app.cli.rules import key_value, option_flags, read_options
+from app.formats import Points
 from app.league.privacy import public_name
-from app.league.standings import Points
 from app.league.timeparse import format_duration, iso, parse_duration, parse_instant
 from app.mail.storable import visible
-from app.rules_commands import key_value
 
 
 def echo(text: str, **kwargs: Any) -> None:
@@ -34,6 +33,14 @@ def echo(text: str, **kwargs: Any) -> None:
     character is written as ``<U+XXXX>`` (a unit named with an escape sequence cannot drive the
     operator's terminal, issue #8.7)."""
     click.echo(visible(text), **kwargs)
+
+
+def _mail(settings: Any) -> Any:
+    """The league's mails for ``settings`` (:class:`app.mail.league_mail.LeagueMail`)."""
+    from app.mail.league_mail import LeagueMail
+
+    return LeagueMail.of(settings)
+
 
 if TYPE_CHECKING:
     from sqlalchemy.orm import Session, sessionmaker
@@ -117,52 +124,13 @@ def _duration(_ctx: click.Context, _param: click.Parameter, value: str | None) -
 
 def _points(_ctx: click.Context, _param: click.Parameter, value: str) -> Points:
     try:
-        return Points.parse(value)
+        points = Points.parse(value)
     except ValueError as exc:
         raise click.BadParameter(str(exc)) from exc
-
-
-def _option_value(text: str) -> Any:
-    """A ``--option`` value: a TOML value when it reads as one (``12``, ``true``,
-    ``["斬", "衝"]``, ``{"精" = 3}``), else the text itself (``basic``, ``between-rounds``)."""
-    import tomllib
-
-    try:
-        return tomllib.loads(f"v = {text}")["v"]
-    except tomllib.TOMLDecodeError:
-        return text.strip()
-
-
-def read_options(pairs: tuple[str, ...], path: str | None) -> dict[str, Any]:
-    """League options from an ``--options FILE.toml`` (read first) and ``--option KEY=VALUE``
-    pairs (later ones win; a dotted key ``mp_costs.精=3`` sets one entry of a table). Raises
-    ``click.BadParameter`` for a pair without ``=`` or a file that is not TOML."""
-    import tomllib
-
-    options: dict[str, Any] = {}
-    if path:
-        try:
-            with open(path, "rb") as fh:
-                options = tomllib.load(fh)
-        except (OSError, tomllib.TOMLDecodeError) as exc:
-            raise click.BadParameter(f"{path}: {exc}", param_hint="--options") from exc
-    for pair in pairs:
-        key, value = key_value(pair, "--option")
-        head, dot, sub = key.partition(".")
-        if dot:
-            table = options.get(head)
-            options[head] = {**(table if isinstance(table, dict) else {}), sub: _option_value(value)}
-        else:
-            options[head] = _option_value(value)
-    return options
-
-
-def option_flags(func: Any) -> Any:
-    """The ``--option KEY=VALUE`` (repeatable) and ``--options FILE.toml`` flags."""
-    func = click.option("--options", "options_file", metavar="FILE.toml", default=None,
-                        help="the ruleset's league options from a TOML file")(func)
-    return click.option("--option", "option_pairs", metavar="KEY=VALUE", multiple=True,
-                        help="one league option of the ruleset (repeatable; docs/hundred.md)")(func)
+    if any(p.denominator != 1 for p in (points.win, points.draw, points.loss)):
+        raise click.BadParameter(f"whole points only (win/draw/loss), got {value!r}; a format "
+                                 "with fractional points takes --format-option points=…")
+    return points
 
 
 def ruleset_lines(league: Any) -> list[str]:
@@ -240,61 +208,74 @@ def league_group() -> None:
 @click.option("--show-entrants", is_flag=True,
               help="the web view lists entrants (names only, never sheets) while entries are open")
 @click.option("--ruleset", default=None, metavar="NAME",
-              help="the game: amaryllis (default), margaret, margaret-hundred")
+              help="the game, by name or alias (default: the default ruleset; docs/sheets.md)")
 @option_flags
-@click.option("--format", "fmt_name", default="round-robin", show_default=True,
-              help="round-robin, swiss, knockout, hill or accumulating (docs/formats.md)")
+@click.option("--format", "fmt_name", default=None, metavar="NAME",
+              help="how the league is paired: round-robin (default), swiss, knockout, hill, "
+                   "accumulating, … (docs/formats.md)")
 @click.option("--format-option", "format_option", multiple=True, metavar="KEY=VALUE",
               help="an option of the format: rounds=7 (swiss), size=20 (hill), updates=3 "
                    "(accumulating), reseed-every-round=yes, double-elimination=yes (knockout)")
-@click.option("--rounds", type=int, default=None, help="swiss: rounds (= --format-option rounds=R)")
-@click.option("--size", type=int, default=None, help="hill: its size (= --format-option size=N)")
-@click.option("--updates", type=int, default=None,
-              help="accumulating: updates (= --format-option updates=K)")
+@click.option("--rounds", type=int, default=None, help="= --format-option rounds=R")
+@click.option("--size", type=int, default=None, help="= --format-option size=N")
+@click.option("--updates", type=int, default=None, help="= --format-option updates=K")
 @click.option("--seed", default=None, help="the published seed of the format's draws")
 @_refusals
 def league_create(name: str, entry_deadline: dt.datetime, rounds_every: dt.timedelta | None,
                   points: Points, double: bool, password: str | None, show_entrants: bool,
-                  fmt_name: str, format_option: tuple[str, ...], rounds: int | None,
+                  fmt_name: str | None, format_option: tuple[str, ...], rounds: int | None,
                   size: int | None, updates: int | None, seed: str | None, ruleset: str | None,
                   option_pairs: tuple[str, ...], options_file: str | None) -> None:
-    """Create league NAME, open for entries until the deadline (a hill: always open; its
-    deadline is ignored), playing RULESET with its league options (``--option``/``--options``,
-    validated by the ruleset; fixed once entries close). The format and its options are checked
-    by the format itself."""
-    options = read_options(option_pairs, options_file)
-    from app.league.formats import set_format
+    """Create league NAME, open for entries until the deadline (a format that is always open,
+    such as the hill, ignores it), playing RULESET with its league options
+    (``--option``/``--options``, validated by the ruleset; fixed once entries close). The format
+    and its options are checked by the format itself; ``--points`` and ``--double`` become the
+    format's options when it takes them."""
+    from app.formats import find_format
 
-    opts: dict[str, str] = {}
+    options = read_options(option_pairs, options_file)
+    opts: dict[str, Any] = {}
     for flag, number in (("rounds", rounds), ("size", size), ("updates", updates)):
         if number is not None:
             opts[flag] = str(number)
     opts.update(key_value(item, "--format-option") for item in format_option)
+    try:
+        cls = find_format(fmt_name) if fmt_name else None
+    except ValueError as exc:
+        raise click.BadParameter(str(exc), param_hint="--format") from exc
+    takes = {o.name for o in cls.option_specs} if cls is not None else {"points", "double"}
+    if "points" in takes and "points" not in opts and str(points) != "3/1/0":
+        opts["points"] = str(points)
+    if double:
+        if "double" not in takes:
+            raise click.BadParameter(f"format {cls.name if cls else ''} has no double form",
+                                     param_hint="--double")
+        opts.setdefault("double", "yes")
     with _session() as (_s, _f, session):
-        league = svc.create_league(session, name, entry_deadline=entry_deadline,
-                                   rounds_every=rounds_every,
-                                   points=(points.win, points.draw, points.loss), double=double,
-                                   password=password, ruleset=ruleset, options=options, now=now())
+        try:
+            league = svc.create_league(
+                session, name, entry_deadline=entry_deadline, rounds_every=rounds_every,
+                points=(int(points.win), int(points.draw), int(points.loss)), double=double,
+                password=password, ruleset=ruleset, options=options, now=now(),
+                format=cls.name if cls is not None else None, format_options=opts or None)
+        except svc.BadState as exc:
+            if exc.code == "bad-format":
+                raise click.UsageError(str(exc)) from exc
+            raise
         league.show_entrants = show_entrants
         if seed is not None:
             league.seed = seed[:64]
-        if fmt_name != "round-robin" or opts:
-            if fmt_name not in ("round-robin", "rr") and "points" not in opts \
-                    and str(points) != "3/1/0":
-                opts["points"] = str(points)
-            try:
-                set_format(league, fmt_name, opts)
-            except ValueError as exc:
-                raise click.UsageError(str(exc)) from exc
-        what = "" if league.format == "round-robin" else \
-            f", format {league.format}" + "".join(
-                f" {k}={v}" for k, v in sorted((league.format_options or {}).items()))
+        from app.league.formats import format_of
+
+        fmt = format_of(league)
+        settings = "".join(f" {k}={v}" for k, v in sorted((league.format_options or {}).items()))
         until = "always open" if league.entry_deadline is None else \
             f"entries until {iso(league.entry_deadline)}"
-        click.echo(f"created league {league.name}: {until}, "
-                   f"points {points}{', double' if double else ''}"
+        click.echo(f"created league {league.name}: {until}, format {fmt.name}{settings}"
                    f"{', rounds every ' + format_duration(rounds_every) if rounds_every else ''}"
-                   f"{what}, ruleset {league.ruleset}")
+                   f", ruleset {league.ruleset}")
+        for line in fmt.describe("en"):
+            echo(f"  {line}")
         if league.options:
             for line in ruleset_lines(league)[1:]:
                 echo(f"  {line}")
@@ -405,20 +386,24 @@ def league_show(name: str, show_addresses: bool) -> None:
 @click.argument("name")
 @_refusals
 def league_close(name: str) -> None:
-    """Close entries of NAME now: seat the entries, store the rounds the format pairs now (a
-    round robin's whole Berger schedule; round 1 of Swiss, knockout, accumulating) and mail
-    every player the pairings of round 1."""
+    """Close entries of NAME now: seat the entries, store the rounds the format pairs now (the
+    whole schedule of a format that pairs at close, a round robin's Berger tables; else round 1)
+    and mail every player the pairings of round 1."""
     from sqlalchemy import func, select
 
     from app.db.models import Round
 
     with _session() as (settings, _f, session):
         lg = svc.get_league(session, name)
-        svc.close_entries(session, lg, now=now(), settings=settings)
+        svc.close_entries(session, lg, now=now(), mail=_mail(settings))
         n = session.scalar(select(func.count()).select_from(Round).where(Round.league_id == lg.id))
-        later = "" if (lg.format or "round-robin") == "round-robin" or lg.state == "finished" \
-            else f"; {lg.format}: each next round is paired after the results"
-        click.echo(f"closed entries of {lg.name}: {n} rounds scheduled ({lg.state}){later}")
+        from app.league.formats import format_of
+
+        fmt = format_of(lg)
+        later = "" if fmt.pairs_at_close or lg.state == "finished" \
+            else f"; {fmt.name}: each next round is paired after the results of the one before"
+        rounds = f"{n} round scheduled" if n == 1 else f"{n} rounds scheduled"
+        click.echo(f"closed entries of {lg.name}: {rounds} ({lg.state}){later}")
 
 
 @league_group.command("run-round")
@@ -430,7 +415,7 @@ def league_close(name: str) -> None:
 def league_run_round(name: str, all_rounds: bool, round_number: int | None) -> None:
     """Play the next round of NAME (or all rounds), queuing every report."""
     settings, factory = _settings_and_factory()
-    played = svc.run_round(factory, settings, name, all_rounds=all_rounds,
+    played = svc.run_round(factory, _mail(settings), name, all_rounds=all_rounds,
                            round_number=round_number, now=now())
     if played:
         click.echo(f"played round{'s' if len(played) > 1 else ''} "
@@ -493,7 +478,7 @@ def league_disqualify(name: str, player: str) -> None:
 def league_resend(name: str, round_number: int) -> None:
     """Queue the battle reports and standings of ROUND of NAME again."""
     settings, factory = _settings_and_factory()
-    n = svc.resend(factory, settings, name, round_number, now=now())
+    n = svc.resend(factory, _mail(settings), name, round_number, now=now())
     click.echo(f"queued {n} mails for round {round_number} of {name}")
 
 
@@ -505,7 +490,7 @@ def tick_command() -> None:
     A league that fails is reported (``error in league NAME: …`` on stderr) without stopping the
     others; the command then exits 1."""
     settings, factory = _settings_and_factory()
-    done = svc.tick(factory, settings, now=now())
+    done = svc.tick(factory, _mail(settings), now=now())
     from app.mail import requests  # organizer run/resend by mail (issue 9.5)
 
     done += requests.run_pending(factory, settings, now=now())

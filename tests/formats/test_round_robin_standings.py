@@ -1,13 +1,66 @@
-"""Standings with hand-computed tables: points, then head-to-head, Sonneborn-Berger, HP margin,
-and shared ranks when everything is equal. Points 3/1/0 unless stated."""
+"""A round robin's standings (``RoundRobin.standings``, the one standings pipeline of every
+league) with hand-computed tables: points, then head-to-head, Sonneborn-Berger, HP margin (the
+ruleset's ``Outcome.margin``), and shared ranks when everything is equal. Points 3/1/0 unless
+stated."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from fractions import Fraction
+from typing import Any
 
 import pytest
 
-from app.league.standings import GameResult, Points, compute
+from app.formats import Pairing, Points, Result, Round
+from app.formats.round_robin import RoundRobin
+
+
+@dataclass(frozen=True)
+class GameResult:
+    """One fought battle: ``a`` against ``b``, ``winner`` 0/1/None, final HP (the margin)."""
+
+    a: int
+    b: int
+    winner: int | None
+    hp_a: int
+    hp_b: int
+
+
+@dataclass(frozen=True)
+class Line:
+    """A standings row under the names the hand-computed tables use."""
+
+    entry: int
+    rank: int
+    shared: bool
+    points: Fraction
+    played: int
+    wins: int
+    draws: int
+    losses: int
+    byes: int
+    head_to_head: Fraction
+    sonneborn_berger: Fraction
+    hp_margin: Fraction
+
+
+def compute(entries: list[int], games: list[GameResult], points: Points = Points(),
+            byes: dict[int, int] | None = None) -> list[Line]:
+    """The round robin's standings of ``games`` (one round each; a bye as its own round)."""
+    history: list[Round] = []
+    for g in games:
+        history.append(Round.of(len(history) + 1, [Pairing(1, g.a, g.b)],
+                                {1: Result(g.winner, g.hp_a - g.hp_b)}))
+    for e, n in (byes or {}).items():
+        for _ in range(n):
+            history.append(Round.of(len(history) + 1, [Pairing(1, e, None)]))
+    known = set(entries) | {x for g in games for x in (g.a, g.b)}
+    ids = list(entries) + sorted(known - set(entries))
+    fmt = RoundRobin({"points": str(points)})
+    rows: Any = fmt.standings(ids, history, inactive=set(ids) - set(entries)).rows
+    return [Line(r.entry, r.rank, r.shared, r.points, r.played, r.wins, r.draws, r.losses,
+                 r.byes, r.tiebreak("head_to_head"), r.tiebreak("sonneborn_berger"),
+                 r.tiebreak("margin")) for r in rows]
 
 
 def W(a: int, b: int, hp_a: int = 5, hp_b: int = 0) -> GameResult:

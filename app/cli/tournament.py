@@ -6,10 +6,10 @@ ruleset (the ``Ruleset`` interface only) and any format (the ``Format`` interfac
 without the event log, spread over ``jobs`` processes, and streams each battle out in board
 order, so the output does not depend on ``jobs``. Each battle is the ruleset's ``battle --json``
 object (``Ruleset.result_json`` without events) plus the two files, the round and the board.
-A round robin's standings use the league's rules (``app.league.standings``: points,
-head-to-head, Sonneborn-Berger, HP margin = the ruleset's ``Outcome.margin``); other formats'
-are the format's own (``Format.standings``). :func:`run` is the older all-pairs round robin
-(pairs (i, j), i < j, by rows of the triangle), kept for callers of the library.
+The standings are the format's own (``Format.standings``: a round robin's points, head-to-head,
+Sonneborn-Berger and HP margin = the ruleset's ``Outcome.margin``; a Swiss Buchholz; …), exactly
+as a league of that format ranks them. Nothing here names a format: what differs is read from
+the format's capabilities (``fights_on_entry``, ``decides_draws``).
 """
 
 from __future__ import annotations
@@ -21,9 +21,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
 
-from app.league.standings import GameResult, Points, Score, compute
+from app.cli.sheetfile import read_sheet_file
 from app.rules.base import Ruleset
-from app.sheetfile import read_sheet_file
 
 
 @dataclass(frozen=True)
@@ -65,7 +64,7 @@ def load_field(source: Path | list[tuple[str, str | None, str | None]],
     """
     files = read_folder(source) if isinstance(source, Path) else source
     if ruleset is None:
-        from app.rules_commands import pick_ruleset
+        from app.cli.rules import pick_ruleset
 
         ruleset = pick_ruleset(None, [t for _, t, _ in files if t is not None])[0]
     names: list[str] = []
@@ -86,8 +85,6 @@ def load_field(source: Path | list[tuple[str, str | None, str | None]],
 
 # -- worker side -------------------------------------------------------------------------------
 
-Row = tuple[int, list[tuple[dict[str, Any], int | None, int]]]
-
 _RULESET: Ruleset | None = None
 _ENTRIES: list[Any] = []
 _JSON = False
@@ -98,96 +95,7 @@ def _init(ruleset: Ruleset, entries: list[Any], as_json: bool) -> None:
     _RULESET, _ENTRIES, _JSON = ruleset, entries, as_json
 
 
-def _row(i: int) -> Row:
-    """Battles of entry i against every later entry: (``result_json`` without events, or ``{}``
-    when no JSON is printed; winner; margin) each."""
-    rs = _RULESET
-    assert rs is not None
-    a = _ENTRIES[i]
-    out = []
-    for b in _ENTRIES[i + 1:]:
-        result = rs.battle(a, b, log=False)
-        winner, margin = rs.winner_and_margin(result)
-        out.append((rs.result_json(result, events=False) if _JSON else {}, winner, margin))
-    return i, out
-
-
-def _rows(ruleset: Ruleset, entries: list[Any], jobs: int, as_json: bool) -> Iterator[Row]:
-    """Yield (i, results of row i) for every row, in order of i."""
-    n = len(entries)
-    if jobs <= 1 or n < 3:
-        _init(ruleset, entries, as_json)
-        for i in range(n):
-            yield _row(i)
-        return
-    method = "fork" if "fork" in multiprocessing.get_all_start_methods() else None
-    ctx = multiprocessing.get_context(method)
-    with ctx.Pool(jobs, initializer=_init, initargs=(ruleset, entries, as_json)) as pool:
-        yield from pool.imap(_row, range(n), chunksize=max(1, n // (jobs * 16)))
-
-
-# -- driver ------------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Standing:
-    """A line of the offline standings: file name, entry label and the league :class:`Score`."""
-
-    file: str
-    unit: str
-    score: Score
-
-
-def run(field: Field, *, jobs: int = 1, points: Points = Points(),
-        battles_out: IO[str] | None = None) -> list[Standing]:
-    """Fight every pair of ``field`` once and return the standings, best first.
-
-    When ``battles_out`` is given, each battle is written to it as a JSON object
-    (``{"a": file, "b": file, **result_json}``: for Amaryllis ``winner``, ``reason``, ``turns``,
-    ``final``; for Margaret also ``by``, ``final.A``/``final.B`` being lists), separated by
-    ``,\\n``, as soon as its row is done; nothing else is kept in memory but the compact results.
-    """
-    games: list[GameResult] = []
-    first = True
-    for i, results in _rows(field.ruleset, field.entries, jobs, battles_out is not None):
-        for k, (res, winner, margin) in enumerate(results):
-            j = i + 1 + k
-            games.append(GameResult(i, j, winner, 0, 0, margin))  # the ruleset's tiebreak margin
-            if battles_out is not None:
-                if not first:
-                    battles_out.write(",\n")
-                first = False
-                battles_out.write(json.dumps({"a": field.names[i], "b": field.names[j], **res},
-                                             ensure_ascii=False))
-    scores = compute(list(range(len(field.entries))), games, points)
-    return [Standing(field.names[s.entry], field.ruleset.label(field.entries[s.entry]), s)
-            for s in scores]
-
-
-def standing_json(s: Standing) -> dict[str, object]:
-    """A standings line as JSON: rank, file, unit, points, wins, draws, losses and tiebreaks."""
-    sc = s.score
-    return {
-        "rank": sc.rank, "file": s.file, "unit": s.unit, "points": sc.points, "wins": sc.wins,
-        "draws": sc.draws, "losses": sc.losses, "head_to_head": sc.head_to_head,
-        "sonneborn_berger": float(sc.sonneborn_berger), "hp_margin": sc.hp_margin,
-    }
-
-
-def standings_text(standings: list[Standing]) -> str:
-    """The standings as a plain-text table."""
-    width = max([len(s.file) for s in standings] + [4])
-    lines = [f"{'rank':>4}  {'file':<{width}}  {'pts':>5}  {'W':>4} {'D':>4} {'L':>4}  "
-             f"{'SB':>8}  {'HP+/-':>6}  unit"]
-    for s in standings:
-        sc = s.score
-        rank = f"{sc.rank}{'=' if sc.shared else ''}"
-        lines.append(f"{rank:>4}  {s.file:<{width}}  {sc.points:>5}  {sc.wins:>4} {sc.draws:>4} "
-                     f"{sc.losses:>4}  {float(sc.sonneborn_berger):>8.1f}  {sc.hp_margin:>6}  {s.unit}")
-    return "\n".join(lines) + "\n"
-
-
-# -- any format (``--format``): the same ``app.formats`` code as leagues ------------------------
+# -- the driver: the same ``app.formats`` code as leagues -------------------------------------
 
 
 def _pair(task: tuple[int, int]) -> tuple[dict[str, Any], int | None, int]:
@@ -228,7 +136,8 @@ class _Fighter:
 class FormatRun:
     """What :func:`run_format` played: the rounds (``app.formats.Round``, entry ids are 1-based
     positions in ``field.names``), the format's standings, why it stopped (``Finished.reason``
-    or ``waiting-for-entries``), and the hill's push-offs (``(challenge, entry, place)``)."""
+    or ``waiting-for-entries``), and, in a format that fights entries on arrival, who was
+    pushed off (``(arrival, entry, place)``)."""
 
     rounds: list[Any]
     standings: Any
@@ -251,13 +160,11 @@ def run_format(field: Field, fmt: Any, *, jobs: int = 1,
     that never finishes).
     """
     from app.formats import Finished, NotYet, Result, RoundPairings
-    from app.formats.hill import Hill, HillState
-    from app.formats.knockout import Knockout
 
     ids = list(range(1, len(field.entries) + 1))
     history: list[Any] = []
     pushed: list[tuple[int, int, int]] = []
-    hill_state = HillState() if isinstance(fmt, Hill) else None
+    state = fmt.load_state(None) if fmt.keeps_state else None
     fighter = _Fighter(field.ruleset, field.entries, jobs, battles_out is not None)
     first = True
     stop = ""
@@ -282,7 +189,7 @@ def run_format(field: Field, fmt: Any, *, jobs: int = 1,
                 if battles_out is not None:
                     row: dict[str, Any] = {"a": field.names[a - 1], "b": field.names[b - 1],
                                            "round": answer.round, "board": board, **res}
-                    if isinstance(fmt, Knockout):
+                    if fmt.decides_draws:
                         rnd = answer.to_round({board: results[board]})
                         game = next(g for g in rnd.games if g.pairing.board == board)
                         d = fmt.decide(answer.round, game)
@@ -294,16 +201,21 @@ def run_format(field: Field, fmt: Any, *, jobs: int = 1,
                     battles_out.write(json.dumps(row, ensure_ascii=False))
             rnd = answer.to_round(results)
             history.append(rnd)
-            if hill_state is not None:
-                challenger = answer.pairings[0].a
-                update = fmt.challenge(hill_state, challenger,
-                                       {g.b: g.result for g in rnd.games if g.b is not None})
-                hill_state = update.state
+            if fmt.fights_on_entry:  # an arrival: the format updates its kept state
+                update = fmt.apply_entry(state, answer.pairings[0].a,
+                                         {g.b: g.result for g in rnd.games if g.b is not None})
+                state = update.state
                 pushed.extend((answer.round, p.entry, p.place) for p in update.pushed_off)
     finally:
         fighter.close()
-    table = fmt.table(hill_state) if hill_state is not None else fmt.standings(ids, history)
-    return FormatRun(history, table, stop, pushed)
+    return FormatRun(history, fmt.standings(ids, history, state=state), stop, pushed)
+
+
+#: why a tournament stopped, in words (``FormatRun.stop``: ``Finished``/``NotYet`` codes)
+STOPS = {"all-rounds-played": "every round played", "champion": "a champion is decided",
+         "too-few-entries": "fewer than two valid sheets",
+         "no-legal-pairing": "no pairing without a repeated pair is left",
+         "waiting-for-entries": "every file has arrived"}
 
 
 def format_standing_json(field: Field, row: Any) -> dict[str, Any]:
@@ -317,38 +229,36 @@ def format_standing_json(field: Field, row: Any) -> dict[str, Any]:
                                     "tiebreaks", "detail")}}
 
 
-def format_standings_text(field: Field, run_: FormatRun) -> str:
-    """A format's standings as a plain-text table (tiebreak columns as the format names them;
-    a hill adds its push-offs)."""
+def format_standings_text(field: Field, fmt: Any, run_: FormatRun) -> str:
+    """The format's standings as a plain-text table: rank, file, the primary score, W/D/L,
+    byes, then every column of the format (``Format.columns``: head-to-head and
+    Sonneborn-Berger, Buchholz, a knockout's status, points per update, …), each as wide as its
+    header and values; a line naming each column; then who was pushed off, if anyone."""
     from app.formats.base import fraction_text
 
     rows = run_.standings.rows
-    cols = list(run_.standings.columns)
-    width = max([len(field.names[r.entry - 1]) for r in rows] + [4])
-    head = (f"{'rank':>4}  {'file':<{width}}  {'pts':>6}  {'W':>4} {'D':>4} {'L':>4} {'bye':>3}"
-            + "".join(f"  {c[:10]:>10}" for c in cols) + "  unit")
-    if any("updates" in r.detail for r in rows):
-        head += "  (points per update)"
-    lines = [head]
-    for r in rows:
-        tb = "".join(f"  {fraction_text(v):>10}" for _, v in r.tiebreaks)
-        lines.append(f"{r.rank_text:>4}  {field.names[r.entry - 1]:<{width}}  "
-                     f"{fraction_text(r.points):>6}  {r.wins:>4} {r.draws:>4} {r.losses:>4} "
-                     f"{r.byes:>3}{tb}  {field.ruleset.label(field.entries[r.entry - 1])}"
-                     + (f"  ({' + '.join('-' if u is None else str(u) for u in r.detail['updates'])})"
-                        if "updates" in r.detail else ""))
-    for challenge, entry, place in run_.pushed_off:
-        lines.append(f"challenge {challenge}: {field.names[entry - 1]} pushed off "
-                     f"(place {place})")
+    cols = fmt.columns()
+    names = [field.names[r.entry - 1] for r in rows]
+    head = ["rank", "file", fmt.primary_column().short_title("en"), "W", "D", "L", "bye",
+            *(c.short_title("en") for c in cols), "unit"]
+    body = []
+    for r, name in zip(rows, names, strict=True):
+        values = [dict(r.tiebreaks).get(c.key, r.detail.get(c.key)) for c in cols]
+        body.append([r.rank_text, name, fraction_text(r.points), str(r.wins), str(r.draws),
+                     str(r.losses), str(r.byes), *(c.text(v, "en") for c, v in
+                                                   zip(cols, values, strict=True)),
+                     field.ruleset.label(field.entries[r.entry - 1])])
+    widths = [max(len(x) for x in col) for col in zip(head, *body, strict=True)]
+    left = {1, len(head) - 1}  # the file and the unit read left-aligned
+
+    def line(cells: list[str]) -> str:
+        return "  ".join(c.ljust(w) if i in left else c.rjust(w)
+                         for i, (c, w) in enumerate(zip(cells, widths, strict=True))).rstrip()
+
+    lines = [line(head), *(line(b) for b in body)]
+    if cols:
+        lines.append("(" + "; ".join(f"{c.short_title('en')}: {c.title('en')}" for c in cols)
+                     + ")")
+    for arrival, entry, place in run_.pushed_off:
+        lines.append(f"arrival {arrival}: {field.names[entry - 1]} pushed off (place {place})")
     return "\n".join(lines) + "\n"
-
-
-def round_robin_standings(field: Field, rounds: list[Any], points: Points) -> list[Standing]:
-    """The league standings (:func:`app.league.standings.compute`: points, head-to-head,
-    Sonneborn-Berger, HP margin) of the games of ``rounds`` (``run_format``'s, 1-based ids):
-    the round robin's table, unchanged from before formats."""
-    games = [GameResult(g.a - 1, g.b - 1, g.result.winner, g.result.margin, 0)
-             for r in rounds for g in r.games if g.b is not None and g.result is not None]
-    scores = compute(list(range(len(field.entries))), games, points)
-    return [Standing(field.names[s.entry], field.ruleset.label(field.entries[s.entry]), s)
-            for s in scores]

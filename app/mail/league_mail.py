@@ -1,0 +1,211 @@
+"""The league's mails: the mail layer's side of :class:`app.league.notify.Notices`.
+
+:class:`LeagueMail` renders the battle reports, the standings and the pushed-off notices of the
+league services with the report templates (``templates/reports/``, ``templates/mail/``) and
+queues them through the outbox (:mod:`app.mail.outbox`), in the caller's transaction, each under
+a stable dedupe key:
+
+* ``report:<battle id>:<side>`` — a battle's report to each of its two players;
+* ``standings:<league id>:<round>:<player id>`` — the standings after a round (round 0: the
+  pairings of round 1 when entries close);
+* ``hill-off:<league id>:<arrival>:<entry id>`` — a member pushed off by an arrival.
+
+A resend appends its suffix (``:resend<k>``). Every family is rendered once per language, built
+once per (language, charset) and stamped per recipient (:func:`app.mail.outbox.build_rows`).
+A ``LeagueMail`` holds only the plain settings it needs, so it pickles into the worker processes
+that fight a round and render its reports there.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy.orm import Session
+
+from app.league.notify import PushedOffNotice, RewriteNotice
+from app.mail.outbox import Copy, build_rows, existing_keys, insert_rows, queue_copies
+
+
+@dataclass(frozen=True, slots=True)
+class LeagueMail:
+    """The league's mails for one server (:class:`app.league.notify.Notices`).
+
+    Attributes:
+        sender: the league address (``server_address``), the From of every mail.
+        sender_name: the display name in From (``server_name``).
+        public_url: the web view's base URL; mails link to their page when it is set.
+        max_lines: the body lines a mail reply reads (the footer says so).
+    """
+
+    sender: str
+    sender_name: str = ""
+    public_url: str = ""
+    max_lines: int = 0
+
+    @classmethod
+    def of(cls, settings: Any) -> LeagueMail:
+        """The mails of the server configured by ``settings`` (:class:`app.config.Settings`)."""
+        return cls(sender=settings.server_address, sender_name=settings.server_name,
+                   public_url=getattr(settings, "public_url", "") or "",
+                   max_lines=int(getattr(settings, "max_lines", 0) or 0))
+
+    # -- battle reports -----------------------------------------------------------------------
+
+    def report_rows(self, cast: Any, round_number: int, battle: Any, result: Any,
+                    now: dt.datetime, *, key_suffix: str = "",
+                    notes: Mapping[str, tuple[str, bool]] | None = None,
+                    skip: frozenset[str] = frozenset()) -> list[dict[str, Any]]:
+        """The outbox rows of the battle report to both players (dedupe keys
+        ``report:<battle id>:<side><key_suffix>``, those in ``skip`` left out): text and HTML
+        in each player's language and charset, threaded under the mail that entered the
+        player's active sheet. ``result`` is the logged engine run of the two sheets;
+        ``battle`` (``app.league.cast.Board``) holds the recorded result the header states.
+        ``notes`` maps a language to ``(engine note, show the log)`` (default: no note, log
+        shown). A non-empty ``key_suffix`` (a resend) marks the subject as resent. No database
+        needed."""
+        from app.league.play import decision_text, final_lines, report_record
+        from app.reports.battle import render_report
+        from app.reports.league_battle import LeagueBattleContext, render_league_battle, subject
+        from app.reports.urls import mail_link
+
+        b = battle
+        groups: dict[tuple[str, str], list[Copy]] = {}
+        for side, entry_id, sheet_id in ((0, b.entry_a_id, b.sheet_a_id),
+                                         (1, b.entry_b_id, b.sheet_b_id)):
+            key = f"report:{b.id}:{side}{key_suffix}"
+            if key in skip:
+                continue
+            player = cast.player_of(entry_id)
+            lang = player.lang if player.lang in ("ja", "en") else "ja"
+            groups.setdefault((lang, player.charset), []).append(
+                Copy(key, player.address, cast.thread.get(sheet_id)))
+        rs = cast.rules
+        ua, ub = cast.unit(b.sheet_a_id), cast.unit(b.sheet_b_id)
+        name_a, name_b = rs.label(ua), rs.label(ub)
+        winner = {0: "A", 1: "B"}.get(b.winner, "") if b.winner is not None else ""
+        outcome = rs.outcome(result)
+        rows: list[dict[str, Any]] = []
+        parts: dict[str, tuple[str, str, str]] = {}  # lang -> (subject, text, html)
+        for (lang, charset), copies in groups.items():
+            if lang not in parts:
+                note, show_log = (notes or {}).get(lang, ("", True))
+                report = rs.report(ua, ub, result, lang=lang) if show_log else None
+                ctx = LeagueBattleContext(
+                    league=cast.league_name, round=round_number, board=b.board,
+                    player_a=cast.name(b.entry_a_id), unit_a=name_a,
+                    player_b=cast.name(b.entry_b_id), unit_b=name_b, winner=winner,
+                    winner_unit=(name_a if b.winner == 0 else name_b) if winner else "",
+                    reason=b.reason or "", turns=b.turns or 0,
+                    hp=(int(b.hp_a or 0), int(b.hp_b or 0)),
+                    report=render_report(report, fmt="text") if report is not None else "",
+                    engine_version=b.engine_version or "", engine_note=note,
+                    ruleset=rs.name, header=report_record(rs, lang),
+                    finals=final_lines(outcome, lang) if rs.final_lines else ((), ()),
+                    battle=report,
+                    url=mail_link(self.public_url, cast.league_name, b.id),
+                    decision=decision_text(cast, round_number, b, lang),
+                )
+                parts[lang] = (subject(ctx, lang, resent=bool(key_suffix)),
+                               render_league_battle(ctx, lang=lang, fmt="text"),
+                               render_league_battle(ctx, lang=lang, fmt="html"))
+            subj, text, html = parts[lang]
+            rows += build_rows(
+                copies, kind="report", now=now, sender=self.sender,
+                sender_name=self.sender_name, subject=subj, text=text, html=html,
+                charset=charset, auto_submitted="auto-generated")
+        return rows
+
+    def queue_rows(self, session: Session, rows: list[dict[str, Any]]) -> int:
+        """Queue rows of :meth:`report_rows`, skipping keys queued before. Returns how many
+        were queued."""
+        known = existing_keys(session, [row["dedupe_key"] for row in rows])
+        fresh = [row for row in rows if row["dedupe_key"] not in known]
+        insert_rows(session, fresh)
+        return len(fresh)
+
+    # -- standings ----------------------------------------------------------------------------
+
+    def queue_standings(self, session: Session, league: Any, round_number: int, *,
+                        now: dt.datetime, cast: Any = None, key_suffix: str = "",
+                        history: Any = None,
+                        rewrites: tuple[RewriteNotice, ...] = ()) -> int:
+        """Queue the standings after ``round_number`` to every seated active player (dedupe
+        key ``standings:<league id>:<round>:<player id><key_suffix>``), threaded under the mail
+        that entered the player's active sheet; a non-empty ``key_suffix`` (a resend) marks the
+        subject as resent. Round 0 is the pairings of round 1 (or, with fewer than two entries,
+        that the league did not take place). Returns the number of mails queued."""
+        from app.league.cast import load_cast
+        from app.league.standings import standings_context
+        from app.reports.standings import render_standings_context, standings_subject
+        from app.reports.urls import mail_link
+
+        if cast is None:
+            cast = load_cast(session, league)
+        ctx = standings_context(session, league, upto_round=round_number, history=history,
+                                rewrites=rewrites).with_url(
+            mail_link(self.public_url, league.name))
+        active_sheet_of = {s.entry_id: s.id for s in cast.sheets.values() if s.active}
+        groups: dict[tuple[str, str], list[Copy]] = {}
+        for row in ctx.rows:
+            player = cast.players[row.player_id]
+            lang = player.lang if player.lang in ("ja", "en") else "ja"
+            sheet_id = active_sheet_of.get(row.entry_id)
+            groups.setdefault((lang, player.charset or "utf-8"), []).append(Copy(
+                f"standings:{league.id}:{round_number}:{row.player_id}{key_suffix}",
+                player.address, cast.thread.get(sheet_id) if sheet_id is not None else None))
+        known = existing_keys(session, [c.key for copies in groups.values() for c in copies])
+        rows: list[dict[str, Any]] = []
+        parts: dict[str, tuple[str, str, str]] = {}
+        for (lang, charset), copies in groups.items():
+            fresh = [c for c in copies if c.key not in known]
+            if not fresh:
+                continue
+            if lang not in parts:
+                parts[lang] = (standings_subject(league.name, round_number, lang,
+                                                 final=ctx.finished, cancelled=ctx.cancelled,
+                                                 resent=bool(key_suffix)),
+                               render_standings_context(ctx, lang=lang, fmt="text"),
+                               render_standings_context(ctx, lang=lang, fmt="html"))
+            subj, text, html = parts[lang]
+            rows += build_rows(
+                fresh, kind="standings", now=now, sender=self.sender,
+                sender_name=self.sender_name, subject=subj, text=text, html=html,
+                charset=charset, auto_submitted="auto-generated")
+        insert_rows(session, rows)
+        return len(rows)
+
+    # -- arrivals -----------------------------------------------------------------------------
+
+    def queue_pushed_off(self, session: Session, notices: tuple[PushedOffNotice, ...], *,
+                         now: dt.datetime) -> int:
+        """Queue "pushed off" (``mail/hill_off.txt``) to each member in ``notices`` (dedupe key
+        ``hill-off:<league id>:<arrival>:<entry id>``). Returns the mails queued."""
+        from app.db.models import Player
+        from app.mail.replies import reply_context
+        from app.reports.i18n import gettext
+        from app.reports.render import render_mail
+
+        plus_local, _, plus_domain = self.sender.partition("@")
+        n = 0
+        for p in notices:
+            player = session.get(Player, p.player_id)
+            if player is None:
+                continue
+            lang = player.lang if player.lang in ("ja", "en") else "ja"
+            subject = gettext(lang)("[%(league)s] Pushed off the hill (challenge %(n)s)") % {
+                "league": p.league, "n": p.arrival}
+            context = reply_context("hill_off", dict(
+                name=p.name, league=p.league, size=p.size, number=p.arrival, unit=p.unit,
+                place=p.place, points=p.points, age=p.age))
+            text = render_mail("hill_off", lang, **context, lang=lang, subject="", cut_lines=0,
+                               max_lines=self.max_lines, notes=[], server=self.sender,
+                               plus_local=plus_local, plus_domain=plus_domain or "localhost")
+            n += queue_copies(session, [Copy(f"hill-off:{p.league_id}:{p.arrival}:{p.entry_id}",
+                                             player.address)],
+                              kind="standings", now=now, sender=self.sender,
+                              sender_name=self.sender_name, subject=subject, text=text,
+                              charset=player.charset or "utf-8", auto_submitted="auto-generated")
+        return n
