@@ -116,7 +116,7 @@ class Swiss(Format):
     def _table(self, entries: Sequence[int], history: Sequence[Round],
                inactive: Iterable[int]) -> ScoreTable:
         return ScoreTable.build(entries, history, self.points, bye_points=self.bye_value,
-                                inactive=inactive)
+                                inactive=inactive, swiss=True)
 
     def next_round(self, entries: Sequence[int], history: Sequence[Round], *,
                    inactive: Iterable[int] = ()) -> NextRound:
