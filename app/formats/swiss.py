@@ -7,19 +7,32 @@ The pairing rules (a simplified FIDE Dutch system, Handbook C.04.3; ``docs/forma
    can still all be paired (rank: points, then seed order).
 3. **Score groups**: the sum over the pairs of the squared score difference is as small as
    possible (pairs within a score group; the fewest, smallest floats).
-4. **Dutch order**: within a score group of ``s`` entries ranked ``0 .. s-1``, entry ``p`` is
+4. **Floats**: the Dutch system's quality criteria on repeated floats, in their order (C.04.3,
+   numbering of the 2017 text): minimize the number of entries who receive the same downfloat
+   as in the previous round (C.12), the same upfloat as in the previous round (C.13), the same
+   downfloat as two rounds before (C.14), the same upfloat as two rounds before (C.15). Floats
+   as C.04.3 A.4.b defines them: "After two players with different scores have played each
+   other in a round, the higher ranked player receives a downfloat, the lower one an upfloat. A
+   player who, for whatever reason, does not play in a round, also receives a downfloat" (a
+   bye, a voided game): :func:`floats`.
+5. **Dutch order**: within a score group of ``s`` entries ranked ``0 .. s-1``, entry ``p`` is
    meant for ``p ± s/2`` (top half against bottom half); a pair across two groups is meant for
    the lowest of the upper group and the highest of the lower one. The sum of the squared
    deviations is as small as possible.
 
-Each rule strictly outranks the next. They are the weights of one maximum-cardinality,
+Each rule strictly outranks the next: the floats come after the score spread and before the
+Dutch order, as in C.04.3, where the order of S1/S2 transpositions only chooses among pairings
+equal on every quality criterion; so a pairing of equal score spread that repeats fewer floats is
+preferred to one closer to the Dutch order. The rules are the weights of one maximum-cardinality,
 maximum-weight matching (networkx ``max_weight_matching``, Edmonds' blossom algorithm, exact
 integer weights) on the graph of allowed pairs plus one "bye" node. To keep 1,000-entry rounds
 fast, the matching first uses **candidate pairs** only: pairs of one score group whose Dutch
 deviation is at most ``w``, and pairs of two groups at most ``2w + 1`` ranks apart, for
 ``w`` = :data:`WINDOW`; when they admit no complete pairing, or the bye would not go where rule 2
-says, it runs again with ``w = 4 * WINDOW``, then on every allowed pair. Side A is the higher-ranked entry of a pair; boards go in rank order, the bye last. Not
-modelled: colours (sides do not matter to the engine), float history.
+says, it runs again with ``w = 4 * WINDOW``, then on every allowed pair. Side A is the
+higher-ranked entry of a pair; boards go in rank order, the bye last. Not modelled: colours
+(sides do not matter to the engine); the criteria on the score differences of repeated floaters
+(C.16-C.19).
 """
 
 from __future__ import annotations
@@ -33,6 +46,7 @@ import networkx as nx
 
 from app.formats.base import (
     Finished,
+    Game,
     Format,
     NextRound,
     REQUIRED,
@@ -53,6 +67,11 @@ from app.formats.tiebreaks import TIEBREAKS, ScoreTable, rank, tiebreak_titles
 
 #: the Dutch deviation (in places) of a candidate pair within a score group
 WINDOW = 8
+
+DOWN = "down"
+UP = "up"
+Floats = tuple[str | None, str | None]
+"""An entry's floats (:data:`DOWN`, :data:`UP` or ``None``) in the last round and the one before."""
 
 SWISS_TIEBREAKS = ("buchholz", "sonneborn_berger", "margin")
 BYE_POINTS = ("win", "draw", "loss")
@@ -116,7 +135,7 @@ class Swiss(Format):
     def _table(self, entries: Sequence[int], history: Sequence[Round],
                inactive: Iterable[int]) -> ScoreTable:
         return ScoreTable.build(entries, history, self.points, bye_points=self.bye_value,
-                                inactive=inactive)
+                                inactive=inactive, swiss=True)
 
     def next_round(self, entries: Sequence[int], history: Sequence[Round], *,
                    inactive: Iterable[int] = ()) -> NextRound:
@@ -143,7 +162,8 @@ class Swiss(Format):
         seed_index = {e: i for i, e in enumerate(entries)}
         ranked = sorted(active, key=lambda e: (-table.points[e], seed_index[e]))
         try:
-            pairs = pair_round(ranked, table.points, met, had_bye)
+            pairs = pair_round(ranked, table.points, met, had_bye,
+                               floats(history, self.points, self.bye_value, table.entries))
         except NoPairing:
             return Finished("no-legal-pairing")
         return RoundPairings(k, tuple(Pairing(i, a, b) for i, (a, b) in enumerate(pairs, 1)))
@@ -177,11 +197,59 @@ class Swiss(Format):
         ]
 
 
+def floats(history: Sequence[Round], points: Points, bye_points: Fraction,
+           entries: Iterable[int]) -> dict[int, Floats]:
+    """The floats of ``entries`` in the last two rounds of ``history`` (C.04.3 A.4.b; scores as
+    the Swiss counts them: games with an entry not in ``entries`` are void). An entry with a bye
+    or a voided game did not play: a downfloat."""
+    known = set(entries)
+    score: dict[int, Fraction] = {e: Fraction(0) for e in known}
+    out: dict[int, list[str | None]] = {e: [None, None] for e in known}
+    last = len(history)
+    for k, rnd in enumerate(history, start=1):
+        gained: dict[int, Fraction] = {}
+        slot = last - k  # 0: the last round, 1: the one before
+        for g in rnd.games:
+            a, b = g.a, g.b
+            if b is None:
+                if a in known:
+                    gained[a] = bye_points
+                    if slot < 2:
+                        out[a][slot] = DOWN
+                continue
+            played = a in known and b in known and g.result is not None and a != b
+            if played:
+                gained[a], gained[b] = _game_points(g, points)
+            if slot < 2:
+                for e, o in ((a, b), (b, a)):
+                    if e in known:
+                        out[e][slot] = _float(score, e, o) if played else DOWN
+        for e, p in gained.items():
+            score[e] += p
+    return {e: (f[0], f[1]) for e, f in out.items()}
+
+
+def _game_points(g: Game, points: Points) -> tuple[Fraction, Fraction]:
+    res = g.result
+    assert res is not None
+    if res.winner is None:
+        return points.draw, points.draw
+    return (points.win, points.loss) if res.winner == 0 else (points.loss, points.win)
+
+
+def _float(score: Mapping[int, Fraction], e: int, opponent: int) -> str | None:
+    if score[e] == score[opponent]:
+        return None
+    return DOWN if score[e] > score[opponent] else UP
+
+
 def pair_round(ranked: Sequence[int], points: Mapping[int, Fraction],
-               met: set[frozenset[int]], had_bye: set[int]) -> list[tuple[int, int | None]]:
+               met: set[frozenset[int]], had_bye: set[int],
+               floats: Mapping[int, Floats] | None = None) -> list[tuple[int, int | None]]:
     """The pairs of one Swiss round: ``(a, b)`` boards in rank order, then ``(e, None)`` for the
     bye. ``ranked``: the entries to pair, best first; ``points``: their scores; ``met``: pairs
-    that already played; ``had_bye``: entries that had a bye. Raises :class:`NoPairing` when the
+    that already played; ``had_bye``: entries that had a bye; ``floats``: their floats in the
+    last two rounds (:func:`floats`; none when not given). Raises :class:`NoPairing` when the
     absolute rules leave no complete pairing. See the module docstring for the rules."""
     n = len(ranked)
     if n < 2:
@@ -217,11 +285,31 @@ def pair_round(ranked: Sequence[int], points: Mapping[int, Fraction],
             return abs(abs(pos[j] - pos[i]) - size[group[i]] // 2) <= window
         return j - i <= 2 * window + 1
 
+    # floats: the higher-ranked entry of a pair of unequal scores downfloats, the lower upfloats
+    last_down = [False] * n
+    last_up = [False] * n
+    prev_down = [False] * n
+    prev_up = [False] * n
+    for i, e in enumerate(ranked):
+        f = floats.get(e, (None, None)) if floats is not None else (None, None)
+        last_down[i], last_up[i] = f[0] == DOWN, f[0] == UP
+        prev_down[i], prev_up[i] = f[1] == DOWN, f[1] == UP
+    any_float = any(last_down) or any(last_up) or any(prev_down) or any(prev_up)
+    base = n // 2 + 1  # more than the pairs: each float criterion counts at most one per pair
+    f12, f13, f14 = base ** 3, base ** 2, base
+
+    def repeated(i: int, j: int) -> int:  # i < j; C.12-C.15, each above the next
+        if score[i] == score[j]:
+            return 0
+        return (f12 * last_down[i] + f13 * last_up[j] + f14 * prev_down[i]
+                + prev_up[j])
+
     max_dutch = n * n * 2 + 1
     max_diff = (score[0] - score[-1]) ** 2 + 1
-    c_score = (n // 2 + 1) * max_dutch
-    c_bye = (n // 2 + 1) * (c_score * max_diff + max_dutch)
-    big = c_bye * n + c_score * max_diff + max_dutch + 1
+    c_float = (n // 2 + 1) * max_dutch  # more than any sum of Dutch terms
+    c_score = c_float * base ** 4 if any_float else c_float  # more than any sum of both
+    c_bye = (n // 2 + 1) * c_score * (max_diff + 1)
+    big = c_bye * n + c_score * max_diff + c_score + 1
 
     def solve(window: int | None) -> tuple[list[tuple[int, int | None]], int | None] | None:
         graph: nx.Graph[int] = nx.Graph()
@@ -232,6 +320,8 @@ def pair_round(ranked: Sequence[int], points: Mapping[int, Fraction],
                     continue
                 if allowed(i, j):
                     w = big - c_score * (score[i] - score[j]) ** 2 - dutch(i, j)
+                    if any_float:
+                        w -= c_float * repeated(i, j)
                     graph.add_edge(i, j, weight=w)
         if n % 2:
             for i in eligible_bye:
