@@ -93,7 +93,9 @@ class Settings(BaseSettings):
     server_name: str = Field("Amaryllis", description="display name in From")
     organizers: list[str] = Field(default_factory=list, description="organizer addresses")
     organizer_password: str = Field("", description="password line required on organizer mail")
-    rate_limit_per_day: int = Field(50, ge=1, description="replies per sender per day before one notice")
+    rate_limit_per_day: int = Field(50, ge=1, description=(
+        "mails answered per sender per UTC day, every mail counted (proven mail on its own "
+        "count), before one notice"))
     max_mail_bytes: int = Field(1_000_000, ge=1_000, description="larger mails are refused with a reply")
     max_lines: int = Field(500, ge=10, description="lines of a mail body read; the rest is cut")
     poll_interval: float = Field(30.0, gt=0, description="seconds between polls when IDLE is absent")

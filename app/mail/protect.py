@@ -15,9 +15,10 @@ the design (``docs/mail.md``, Limits):
 3. ``lockout`` — an address that sent ``password_attempts`` wrong organizer passwords, league
    passwords or entry keys today is refused for that purpose until the next UTC day (one alert
    to the organizers when it starts).
-4. ``rate-limit`` — replies per address per UTC day (``rate_limit_per_day``, then one notice);
-   a mail with a proof (DMARC pass, the organizer password, a valid entry key or confirmation
-   token: :func:`proof`) is not counted, so forged mail cannot use up its owner's quota.
+4. ``rate-limit`` — every mail counts toward its address's daily limit (``rate_limit_per_day``
+   per UTC day, then one notice); a mail with a proof (DMARC pass, the organizer password, a
+   valid entry key or confirmation token: :func:`proof`) is counted on a counter of its own, so
+   forged mail cannot use up its owner's quota for proven mail.
 5. ``unknown-senders`` — replies to addresses the server has never seen, for all of them together
    per UTC hour (``unknown_replies_per_hour``): a flood of forged senders gets no backscatter
    beyond that (one notice to the organizers per hour).
@@ -435,14 +436,23 @@ class Lockout(Rule):
 
 class RateLimit(Rule):
     name = "rate-limit"
-    description = ("replies per address per UTC day (rate_limit_per_day), then one notice; mail "
-                   "with a proof (DMARC, organizer password, entry key, confirmation) is not counted")
+    description = ("every mail counts toward its sender's daily limit (rate_limit_per_day), then one "
+                   "notice; mail with a proof (DMARC, organizer password, entry key, confirmation) "
+                   "is counted apart, so forgeries cannot silence it")
 
     def check(self, ctx: RuleContext) -> Verdict | None:
-        if ctx.proof() is not None:
-            return None
+        """Count this mail for its sender and UTC day, or refuse it when the count reached
+        ``rate_limit_per_day`` (the first refusal answered with one notice, later ones silent).
+
+        Every mail counts, keyed or not (issue 20: 60 keyed replacements got 61 replies with a
+        limit of 50). Mail with a :func:`proof` counts on its own counter (purpose
+        ``reply:proven``), the rest on ``reply``: without ``require_auth_results`` a forger can
+        use up an address's ``reply`` count, but not the owner's proven one. So one address gets
+        at most ``2 × rate_limit_per_day`` answers a day plus a notice per counter; with
+        ``require_auth_results`` every answered mail is proven and the bound is the limit."""
         limit = ctx.settings.rate_limit_per_day
-        row = counter(ctx.session, ctx.sender, "reply", ctx.now.date())
+        purpose = "reply" if ctx.proof() is None else "reply:proven"
+        row = counter(ctx.session, ctx.sender, purpose, ctx.now.date())
         if row.count >= limit:
             if row.noticed:
                 return Verdict("refused", ("rate-limit",))

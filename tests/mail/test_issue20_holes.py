@@ -85,3 +85,38 @@ def test_1_a_misaligned_dmarc_pass_replaces_nobodys_unit(mail_user, smtp_sink, d
         else:
             _out, reply = reply_of(factory, row.id)
             assert "nothing changes until you confirm" in reply
+
+
+# ------------------------------------------------------------------ 2. every mail counts
+
+
+def key_in(reply: str) -> str:
+    return re.search(r"key: (\w{4}-\w{4})", reply).group(1)
+
+
+def test_2_keyed_mail_counts_toward_the_daily_limit(mail_user, smtp_sink, db_url, factory) -> None:
+    """Mail with the entry key skipped the daily limit: 60 keyed replacements got 61 replies with
+    the limit at 50. Now every mail counts; proven mail on a count of its own, so the forgeries
+    of the same day (counted on the other) still cannot silence it."""
+    limit = 4
+    to = mail_user.address
+    settings = make_settings(db_url, imap_url=mail_user.imap_url, smtp_url=smtp_sink.url,
+                             server_address=to, rate_limit_per_day=limit)
+    open_league(factory, "spring")
+    cycle(settings, factory, mail_user, [mk(ALICE, "entry", BOLT, "<k0@example.org>", to=to)])
+    key = key_in(reply_of(factory, row_of(factory, "<k0@example.org>").id)[1])
+    # forgeries use up the unproven count (1 entry + 3 helps = 4, then one notice)
+    cycle(settings, factory, mail_user, [mk(ALICE, "help", "", f"<f{i}@evil.test>", to=to) for i in range(6)])
+    assert [row_of(factory, f"<f{i}@evil.test>").status for i in range(6)] == ["done"] * 3 + ["refused"] * 3
+    # ten keyed replacements: the first `limit` are made and answered, one notice, then silence
+    sheets = [f"key: {key}\n" + BOLT.replace("Bolt", f"Volt{chr(65 + i)}") for i in range(10)]
+    cycle(settings, factory, mail_user, [mk(ALICE, "replace", sheet, f"<k{i + 1}@example.org>", to=to)
+                                         for i, sheet in enumerate(sheets)])
+    rows = [row_of(factory, f"<k{i + 1}@example.org>") for i in range(10)]
+    assert [r.status for r in rows] == ["done"] * limit + ["refused"] * (10 - limit)
+    assert {tuple(r.rules) for r in rows[limit:]} == {("rate-limit",)}
+    assert active_unit(factory) == f"Volt{chr(65 + limit - 1)}"  # nothing past the limit was entered
+    notices = [reply_of(factory, r.id)[1] for r in rows[limit:]]
+    assert "today's limit of 4 mails" in notices[0] and notices[1:] == [""] * (10 - limit - 1)
+    # every mail that reached Alice: 4 + 1 notice unproven, 4 + 1 notice proven
+    assert len(replies_to(smtp_sink, ALICE)) == 2 * (limit + 1)
