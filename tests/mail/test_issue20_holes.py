@@ -120,3 +120,54 @@ def test_2_keyed_mail_counts_toward_the_daily_limit(mail_user, smtp_sink, db_url
     assert "today's limit of 4 mails" in notices[0] and notices[1:] == [""] * (10 - limit - 1)
     # every mail that reached Alice: 4 + 1 notice unproven, 4 + 1 notice proven
     assert len(replies_to(smtp_sink, ALICE)) == 2 * (limit + 1)
+
+
+# ------------------------------------------------------------------ 4. a byte-order mark
+
+
+def _b64(text: str) -> str:
+    import base64
+
+    return base64.encodebytes(text.encode("utf-8")).decode("ascii")
+
+
+def test_4_a_body_or_attachment_that_starts_with_a_bom_is_the_sheet_it_is(mail_user, smtp_sink, db_url,
+                                                                          factory) -> None:
+    """A UTF-8 sheet beginning with U+FEFF (as some editors and clients write it) was refused for
+    an invisible character in the unit name. The mark is dropped where each part's text is
+    decoded: a plain body (8bit, base64, quoted-printable), an HTML part, a text attachment."""
+    to = mail_user.address
+    settings = make_settings(db_url, imap_url=mail_user.imap_url, smtp_url=smtp_sink.url, server_address=to)
+    open_league(factory, "spring")
+    bom = "\ufeff"
+    sheet = lambda name: BOLT.replace("Bolt", name)  # noqa: E731
+    mails = {
+        "a@example.org": mk("a@example.org", "entry", bom + sheet("Ann"), "<b1@example.org>", to=to),
+        # two marks: a file saved twice by a BOM-writing editor
+        "b@example.org": mk("b@example.org", "entry", (bom * 2 + sheet("Ben")).encode("utf-8"),
+                            "<b2@example.org>", to=to),
+        "c@example.org": mk("c@example.org", "entry", _b64(bom + sheet("Cid")), "<b3@example.org>",
+                            to=to, cte="base64"),
+        "d@example.org": mk("d@example.org", "entry", "=EF=BB=BF" + sheet("Dee"), "<b4@example.org>",
+                            to=to, cte="quoted-printable"),
+        "e@example.org": mk("e@example.org", "entry",
+                            "--X\nContent-Type: text/plain; charset=utf-8\n\n" + bom + "entry, sheet attached\n"
+                            "--X\nContent-Type: text/plain; charset=utf-8; name=eve.txt\n"
+                            "Content-Disposition: attachment; filename=eve.txt\n"
+                            "Content-Transfer-Encoding: base64\n\n" + _b64(bom + sheet("Eve")) + "--X--\n",
+                            "<b5@example.org>", to=to, ctype='multipart/mixed; boundary="X"'),
+        "f@example.org": mk("f@example.org", "entry", bom + "<html><body><p>" + sheet("Fay").replace(
+                            "\n", "<br>") + "</p></body></html>", "<b6@example.org>", to=to,
+                            ctype="text/html; charset=utf-8"),
+    }
+    cycle(settings, factory, mail_user, list(mails.values()))
+    for i, (address, name) in enumerate(zip(mails, ["Ann", "Ben", "Cid", "Dee", "Eve", "Fay"]), start=1):
+        row = row_of(factory, f"<b{i}@example.org>")
+        reply = reply_of(factory, row.id)[1]
+        assert row.status == "done" and active_unit(factory, address) == name, (address, reply)
+        assert "U+FEFF" not in reply and bom not in reply
+    # a U+FEFF inside the name is still refused: only the start of a text is a signature
+    cycle(settings, factory, mail_user, [mk("g@example.org", "entry", sheet("G" + bom + "us"),
+                                            "<b7@example.org>", to=to)])
+    assert "<U+FEFF>" in reply_of(factory, row_of(factory, "<b7@example.org>").id)[1]
+    assert active_unit(factory, "g@example.org") is None
