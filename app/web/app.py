@@ -19,6 +19,7 @@ import io
 import json
 import logging
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -29,6 +30,7 @@ from sqlalchemy import Engine
 from sqlalchemy.exc import OperationalError
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
+from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.requests import Request
 from starlette.responses import (
     FileResponse,
@@ -291,7 +293,9 @@ class WebApp:
         return self.render(request, "web/error.html", 404, status=404)
 
     def base(self, request: Request) -> str:
-        """``public_url``, or the scheme and host the request came to."""
+        """The base of absolute links: ``public_url``, or the scheme and host the request came
+        to, which the application's host check (``create_app(allowed_hosts=…)``) has limited to
+        the allowed hosts."""
         if self.public_url:
             return self.public_url
         return f"{request.url.scheme}://{request.url.netloc}{request.scope.get('root_path', '')}"
@@ -489,9 +493,13 @@ def _cell(value: Any) -> Any:
 
 def create_app(*, database_url: str | None = None, engine: Engine | None = None,
                public_url: str = "", server_name: str = "Amaryllis",
-               feed_domain: str = "localhost") -> Starlette:
+               feed_domain: str = "localhost",
+               allowed_hosts: Sequence[str] | None = None) -> Starlette:
     """The Starlette application of the web view over ``engine`` (or a new read-only engine on
-    ``database_url``). Raises ``ValueError`` when neither is given."""
+    ``database_url``). ``allowed_hosts``: the ``Host`` values answered (others get 400;
+    ``app.web.server.allowed_hosts`` makes the list from the settings); ``None``: any, for an
+    application that is only called directly. Raises ``ValueError`` when neither ``engine`` nor
+    ``database_url`` is given."""
     if engine is None:
         if not database_url:
             raise ValueError("create_app needs a database_url or an engine")
@@ -535,5 +543,10 @@ def create_app(*, database_url: str | None = None, engine: Engine | None = None,
     app = Starlette(routes=routes, exception_handlers={404: not_found, HTTPException: http_error,
                                                        500: server_error})
     app.state.web = web
+    if allowed_hosts is not None:
+        # before the links: WebApp.base builds feed links from the Host of a request that
+        # reached it, so only a Host of this list (RFC 9110 §7.2: the client writes it)
+        app.add_middleware(TrustedHostMiddleware, allowed_hosts=list(allowed_hosts),
+                           www_redirect=False)
     app.add_middleware(SecurityHeaders)
     return app
