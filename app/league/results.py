@@ -23,7 +23,7 @@ from app.db.models import (
 from app.league import standings as st
 from app.league.cast import _Cast, _load_cast
 from app.league.privacy import public_name
-from app.league.timeparse import iso
+from app.reports.dates import human_time
 
 
 @dataclass
@@ -240,7 +240,8 @@ def standings_context(session: Session, league: League, *, upto_round: int | Non
         after_round=after, rounds_total=max(planned or 0, len(rounds)),
         points=f"{league.points_win}/{league.points_draw}/{league.points_loss}", rows=rows,
         next_round=nxt.number if nxt else None,
-        next_round_at=(iso(nxt.done_at if nxt.state == "done" and nxt.done_at else nxt.scheduled_at)
+        next_round_at=(human_time(nxt.done_at if nxt.state == "done" and nxt.done_at
+                                  else nxt.scheduled_at)
                        if nxt else ""),
         next_pairings=pairings,
         disqualified=dq,

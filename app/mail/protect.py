@@ -302,8 +302,11 @@ def locked(session: Session, address: str, purpose: str, now: dt.datetime, limit
 
 def lockout_end(now: dt.datetime) -> str:
     """When a lockout that starts at ``now`` ends: the next UTC midnight, as
-    ``YYYY-MM-DD 00:00 UTC``."""
-    return f"{(now.astimezone(dt.timezone.utc) + dt.timedelta(days=1)).date()} 00:00 UTC"
+    ``YYYY-MM-DD 00:00 UTC`` (:func:`app.reports.dates.human_time`)."""
+    from app.reports.dates import human_time
+
+    day = (now.astimezone(dt.timezone.utc) + dt.timedelta(days=1)).date()
+    return human_time(dt.datetime(day.year, day.month, day.day, tzinfo=dt.timezone.utc))
 
 
 def count_failure(session: Session, settings: Any, address: str, purpose: str,

@@ -39,7 +39,8 @@ class StandingsContext:
         points: the points rule as ``W/D/L`` (e.g. ``3/1/0``).
         rows: the standings, best first (:class:`app.league.standings.StandingRow`).
         next_round: the next round number, or ``None`` when none is left.
-        next_round_at: when it is scheduled, ISO 8601 UTC text, or ``""`` (run by the organizer).
+        next_round_at: when it is scheduled, as ``2026-12-04 01:35 UTC``
+            (:func:`app.reports.dates.human_time`), or ``""`` (run by the organizer).
         next_pairings: the boards of the next round (empty when none is left).
         disqualified: names of disqualified players (their games do not count).
         url: the league's page on the web view (``app.web.urls.mail_link``, with the

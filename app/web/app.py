@@ -100,15 +100,6 @@ def _zen(value: object) -> str:
     return str(value).translate(str.maketrans("0123456789-", "０１２３４５６７８９－"))
 
 
-def _fmt_time(value: dt.datetime | None) -> str:
-    """``2026-12-01 12:00 UTC`` (the page shows UTC; ``<time datetime>`` carries ISO 8601)."""
-    if value is None:
-        return ""
-    if value.tzinfo is None:
-        value = value.replace(tzinfo=dt.timezone.utc)
-    return value.astimezone(dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
-
-
 def _signed(value: int) -> str:
     return f"{value:+d}" if value else "0"
 
@@ -146,7 +137,7 @@ def cross_cells_html(c: q.CrossTable, prefix: str, letters: dict[str, str]) -> l
     return rows
 
 
-GLOBALS: dict[str, Any] = {"urls": urls, "iso": payloads.iso, "fmt_time": _fmt_time,
+GLOBALS: dict[str, Any] = {"urls": urls, "iso": payloads.iso,
                            "signed": _signed, "duration": _duration, "TIEBREAKS": q.TIEBREAKS,
                            "CROSS_BLOCK": q.CROSS_BLOCK, "link": lambda path: path,
                            "cross_cells_html": cross_cells_html}

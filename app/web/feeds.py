@@ -23,6 +23,7 @@ from app.db.models import League
 from app.league import queries as q
 from app.league.timeparse import as_utc
 from app.reports import i18n
+from app.reports.dates import human_time
 from app.web import urls
 
 #: entries in a feed
@@ -71,7 +72,7 @@ def _entries(session: Session, league: League, web: Any, base: str,
         "title": _("League %(name)s opened") % {"name": league.name},
         "link": urls.absolute(base, urls.league(league.name)), "updated": created,
         "content": _("Entries until %(deadline)s.") % {
-            "deadline": (as_utc(league.entry_deadline) or created).strftime("%Y-%m-%d %H:%M UTC")},
+            "deadline": human_time(as_utc(league.entry_deadline) or created)},
     })
     if not q.sheets_public(league):
         return out

@@ -28,7 +28,7 @@ def _standings() -> StandingsContext:
                       points=4, head_to_head=1, sonneborn_berger=Fraction(7, 2), hp_margin=-3)
     return StandingsContext(league="Cup", state="running", after_round=2, rounds_total=5,
                             points="3/1/0", rows=[row], next_round=3,
-                            next_round_at="2026-12-05T12:00Z",
+                            next_round_at="2026-12-05 12:00 UTC",
                             next_pairings=[PairingView(1, "<Ann>", "グリスク", "Bob", "ヌト"),
                                            PairingView(2, "Cy", "Nut", None, None)],
                             disqualified=["Dee"])
@@ -41,7 +41,7 @@ def test_standings_templates_render(lang: str) -> None:
     html = render_standings_context(ctx, lang=lang, fmt="html")
     assert "1=" in text and "3.5" in text and "-3" in text and "<Ann>" in text
     assert "&lt;Ann&gt;" in html and "<Ann>" not in html
-    assert "Dee" in text and "Bob" in text and "2026-12-05T12:00Z" in html
+    assert "Dee" in text and "Bob" in text and "2026-12-05 12:00 UTC" in html
 
 
 @pytest.mark.parametrize("lang", ["ja", "en"])

@@ -144,7 +144,7 @@ def _standings(url: str = "") -> StandingsContext:
               row(1, "Bob", HOSTILE[1], shared=True, hp_margin=12),
               row(3, "Cy", "Nut", points=0, wins=0, draws=0, losses=2,
                   sonneborn_berger=Fraction(0))],
-        next_round=3, next_round_at="2026-12-05T12:00Z",
+        next_round=3, next_round_at="2026-12-05 12:00 UTC",
         next_pairings=[PairingView(1, HOSTILE[0], "グリスク", "Bob", HOSTILE[1]),
                        PairingView(2, "Cy", "Nut", None, None)],
         disqualified=[HOSTILE[1]], url=url)
@@ -167,7 +167,7 @@ def test_standings_html_is_a_mail_layout(lang: str) -> None:
                      "0", "1", "1", "3.5", "-3"]
     assert re.findall(r"<td[^>]*>(.*?)</td>", cells[1])[-1] == "+12"
     # the next round's boards, the bye, the disqualified player
-    assert html.count("2026-12-05T12:00Z") == 1
+    assert html.count("2026-12-05 12:00 UTC") == 1
     assert ("bye" if lang == "en" else "不戦") in html
     assert "href=" not in render_standings_context(_standings(), lang=lang, fmt="html")
 
