@@ -23,6 +23,7 @@ key is read from the shared database on every call.
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 import threading
 from collections import OrderedDict
@@ -86,6 +87,9 @@ class LeagueSummary:
         next_round_at: when it is due (UTC), ``None`` when the organizer runs rounds by hand.
         entry_deadline: the entry deadline (UTC).
         created_at: when the league was opened (UTC).
+        winners: a finished league's entries at rank 1 of its standings (several when the
+            first place is shared), whatever its format; ``()`` for a league not finished, and
+            from :func:`list_leagues` only.
     """
 
     name: str
@@ -99,6 +103,7 @@ class LeagueSummary:
     next_round_at: dt.datetime | None
     entry_deadline: dt.datetime | None
     created_at: dt.datetime | None
+    winners: tuple[EntryRef, ...] = ()
 
     @property
     def phase(self) -> str:
@@ -555,12 +560,34 @@ def _summary(league: League, with_sheet: dict[int, int], seated: dict[int, int],
         entry_deadline=as_utc(league.entry_deadline), created_at=as_utc(league.created_at))
 
 
+def _winners(session: Session, league: League) -> tuple[EntryRef, ...]:
+    """The entries at rank 1 of finished ``league``'s standings (the table its format keeps, the
+    same as on its page: :func:`_scores`, cached), shared first places included, in the
+    standings' order; ``()`` when the league is not finished or has no standings."""
+    if league.state != "finished" or not sheets_public(league):
+        return ()
+    _after, scores = _scores(session, league, league_fingerprint(session, league))
+    top = [s.entry for s in scores if s.rank == 1]
+    if not top:
+        return ()
+    rows = session.execute(
+        select(Entry.id, Player.id, Player.display_name, Player.address, SheetVersion.unit_name)
+        .join(Player, Entry.player_id == Player.id)
+        .outerjoin(SheetVersion, (SheetVersion.entry_id == Entry.id) & SheetVersion.active)
+        .where(Entry.id.in_(top)))
+    found = {eid: EntryRef(eid, PlayerRef(pid, public_name(dn, addr, pid)), unit or "")
+             for eid, pid, dn, addr, unit in rows}
+    return tuple(found[eid] for eid in top if eid in found)
+
+
 def list_leagues(session: Session) -> list[LeagueSummary]:
-    """Every league: open ones by deadline, then running, then finished (newest first)."""
+    """Every league: open ones by deadline, then running, then finished (newest first); a
+    finished one with its :func:`_winners`."""
     leagues = list(session.scalars(select(League).order_by(League.id)))
     with_sheet, seated, rounds = _counts(session)
     nexts = _next_rounds(session)
-    out = [_summary(lg, with_sheet, seated, rounds, nexts) for lg in leagues]
+    out = [dataclasses.replace(s, winners=_winners(session, lg)) if lg.state == "finished" else s
+           for lg, s in ((lg, _summary(lg, with_sheet, seated, rounds, nexts)) for lg in leagues)]
     order = {"open": 0, "running": 1, "finished": 2}
     far = dt.datetime.max.replace(tzinfo=dt.timezone.utc)
     out.sort(key=lambda s: (order.get(s.phase, 3),

@@ -55,7 +55,10 @@ def summary(s: q.LeagueSummary) -> dict[str, Any]:
 
 
 def index(leagues: list[q.LeagueSummary]) -> dict[str, Any]:
-    return _doc("index", leagues=[summary(s) for s in leagues], feed=urls.feed())
+    """The index document: every league's summary, each with ``winners`` (a finished league's
+    rank-1 entries, shared first places included; ``[]`` otherwise)."""
+    return _doc("index", leagues=[dict(summary(s), winners=[entry_ref(e) for e in s.winners])
+                                  for s in leagues], feed=urls.feed())
 
 
 def _winner(w: int | None) -> str | None:
