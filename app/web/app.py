@@ -373,8 +373,10 @@ class WebApp:
             return self.battle_csv(request, view, computed)
         report = computed.report if computed is not None else None
         chart = charts.hp_chart(report) if report is not None else None
+        narrow = (charts.hp_chart(report, width=charts.PHONE_WIDTH) if report is not None
+                  else None)
         return self.render(request, "web/battle.html", v=view, b=view.line, c=computed,
-                           report=report, chart=chart)
+                           report=report, chart=chart, narrow_chart=narrow)
 
     def battle_csv(self, request: Request, view: q.BattleView, computed: Any) -> Response:
         rows: list[list[Any]] = []
