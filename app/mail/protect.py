@@ -27,8 +27,9 @@ the design (``docs/mail.md``, Limits):
 Authentication comes before every counter, so forged mail counts against nobody once
 ``require_auth_results`` is on. Sources: RFC 3834 (automatic responses), RFC 2369/2919
 (``List-*``), RFC 3464 (``multipart/report``), RFC 8601 (``Authentication-Results``, parsed with
-the ``authres`` library), RFC 7489 §3.1 (identifier alignment: a DMARC result's ``header.from`` must be the From
-domain; DKIM/SPF relaxed, without the public-suffix list: :func:`aligned`).
+the ``authres`` library), RFC 7489 §3.1 (identifier alignment: a DMARC result's
+``header.from`` must be the From domain; DKIM/SPF relaxed, without the public-suffix list:
+:func:`aligned`).
 """
 
 from __future__ import annotations
@@ -439,9 +440,9 @@ class Lockout(Rule):
 
 class RateLimit(Rule):
     name = "rate-limit"
-    description = ("every mail counts toward its sender's daily limit (rate_limit_per_day), then one "
-                   "notice; mail with a proof (DMARC, organizer password, entry key, confirmation) "
-                   "is counted apart, so forgeries cannot silence it")
+    description = ("every mail counts toward its sender's daily limit (rate_limit_per_day), "
+                   "then one notice; mail with a proof (DMARC, organizer password, entry key, "
+                   "confirmation) is counted apart, so forgeries cannot silence it")
 
     def check(self, ctx: RuleContext) -> Verdict | None:
         """Count this mail for its sender and UTC day, or refuse it when the count reached

@@ -50,8 +50,8 @@ def register(group: click.Group) -> None:
     @group.command("status")
     @click.option("--json", "as_json", is_flag=True, help="print the status as one JSON object")
     @click.option("--check", is_flag=True,
-                  help="exit 1 on any trouble: a failed check (database, mailbox, relay), serve died, "
-                       "failed mail, stuck rounds (health check)")
+                  help="exit 1 on any trouble: a failed check (database, mailbox, relay), "
+                       "serve died, failed mail, stuck rounds (health check)")
     @click.option("--offline", is_flag=True, help="skip the IMAP and SMTP checks")
     def status_cmd(as_json: bool, check: bool, offline: bool) -> None:
         """Show health and load: database, mailbox, SMTP, queues, leagues, last poll, trouble.

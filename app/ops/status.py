@@ -15,15 +15,15 @@ Reports, without changing anything:
   outbox rows ``failed`` or ``unknown``, rows left ``sending`` past their lease, shunted or quarantined
   inbound mail, rounds past their scheduled time by more than :data:`STUCK_AFTER_S` and not done.
 
-``collect_status`` returns a JSON-able dict; ``render_status`` prints it for people. Every failed check
-is trouble (the database unreachable, missing or not migrated, the mailbox or relay not answering, a
-heartbeat claiming a ``serve`` that is not running). ``--check`` makes the command exit 1 when there is
-any trouble (``healthy``; the container HEALTHCHECK); without it the command exits 1 only when the
-database could not be read (``exit_code``).
+``collect_status`` returns a JSON-able dict; ``render_status`` prints it for people. Every failed
+check is trouble (the database unreachable, missing or not migrated, the mailbox or relay not
+answering, a heartbeat claiming a ``serve`` that is not running). ``--check`` makes the command
+exit 1 when there is any trouble (``healthy``; the container HEALTHCHECK); without it the command
+exits 1 only when the database could not be read (``exit_code``).
 
 The heartbeat file lives in the data folder and names the database its ``serve`` works on
-(``app.ops.serve.database_identity``): a heartbeat of another database sharing the folder is shown as
-such (``serve_elsewhere``) and never taken for this database's server.
+(``app.ops.serve.database_identity``): a heartbeat of another database sharing the folder is
+shown as such (``serve_elsewhere``) and never taken for this database's server.
 
 The heartbeat alone proves nothing after a crash (``kill -9`` leaves ``state: running``), so ``serve`` counts
 as running only when its pid is alive (``os.kill(pid, 0)``), on Linux ``/proc/<pid>/cmdline`` looks like
@@ -464,7 +464,8 @@ def render_status(status: dict[str, Any]) -> str:
     elif status.get("serve_elsewhere"):
         other = status["serve_elsewhere"]
         lines.append(f"serve     no heartbeat of this database (the data folder's status file is "
-                     f"pid {other.get('pid')}'s, {other.get('state')}, serving {other.get('database')})")
+                     f"pid {other.get('pid')}'s, {other.get('state')}, "
+                     f"serving {other.get('database')})")
     else:
         lines.append("serve     no heartbeat (not started here)")
     return "\n".join(lines)

@@ -119,7 +119,8 @@ def hp_chart(report: BattleReport, *, width: int = WIDTH) -> HpChart | None:
     first = -(-lo // step) * step
     y_ticks = tuple(Tick(round(y(v), 1), str(v)) for v in range(first, hi + 1, step))
     gap = (right - left) / max(1, n - 1)
-    every = next((e for e in (1, 2, 5, 10, 20, 50, 100, 200, 500) if gap * e >= MIN_LABEL_GAP), 1000)
+    every = next((e for e in (1, 2, 5, 10, 20, 50, 100, 200, 500) if gap * e >= MIN_LABEL_GAP),
+                 1000)
     shown = [i for i in range(n) if i % every == 0]
     if shown[-1] != n - 1:  # the last turn always, instead of a label too close before it
         if (n - 1 - shown[-1]) * gap < MIN_LABEL_GAP and len(shown) > 1:

@@ -65,10 +65,11 @@ class WebLimits:
         """The limits of the ``web_header_timeout``, ``web_keepalive_timeout`` and
         ``web_max_connections`` settings (the defaults where ``settings`` lacks one)."""
         base = cls()
-        return cls(header_timeout=float(getattr(settings, "web_header_timeout", base.header_timeout)),
-                   keepalive_timeout=int(getattr(settings, "web_keepalive_timeout",
-                                                 base.keepalive_timeout)),
-                   max_connections=int(getattr(settings, "web_max_connections", base.max_connections)))
+        return cls(
+            header_timeout=float(getattr(settings, "web_header_timeout", base.header_timeout)),
+            keepalive_timeout=int(getattr(settings, "web_keepalive_timeout",
+                                          base.keepalive_timeout)),
+            max_connections=int(getattr(settings, "web_max_connections", base.max_connections)))
 
 
 @dataclass

@@ -44,7 +44,8 @@ def ascii_db() -> Iterator[tuple[str, str]]:
 
 @pytest.mark.parametrize("command", [["db", "upgrade"], ["serve"], ["web", "--port", "0"],
                                      ["league", "list"], ["status", "--offline"]])
-def test_a_sql_ascii_database_is_refused_with_the_fix(command: list[str], ascii_db, tmp_path: Path) -> None:
+def test_a_sql_ascii_database_is_refused_with_the_fix(command: list[str], ascii_db,
+                                                      tmp_path: Path) -> None:
     url, name = ascii_db
     env = {k: v for k, v in os.environ.items() if not k.startswith("AMARYLLIS_")}
     env.update({"AMARYLLIS_DATABASE_URL": url, "AMARYLLIS_DATA_DIR": str(tmp_path / "data"),

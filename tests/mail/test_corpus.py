@@ -47,7 +47,8 @@ def received(raw: bytes) -> bytes:
         return raw
     sender = email.utils.parseaddr(str(email.message_from_bytes(raw).get("From", "")))[1]
     domain = sender.rpartition("@")[2] or "invalid"
-    return f"Authentication-Results: mx.localhost; dmarc=pass header.from={domain}\r\n".encode() + raw
+    verdict = f"Authentication-Results: mx.localhost; dmarc=pass header.from={domain}\r\n"
+    return verdict.encode() + raw
 
 
 def test_corpus_has_every_required_shape() -> None:

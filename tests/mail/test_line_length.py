@@ -45,7 +45,8 @@ def texts(raw: bytes) -> dict[str, tuple[str, str, str]]:
 
 LONG_JA = "・ターン１２：グリスクのスピア（遅延起動４、効果２倍）がヌトに命中、ＨＰ－６、ヌトのシールドは" \
           "リミテッドで消えた。" * 3
-LONG_EN = "Turn 12: Grisk's Spear (Delay 4, Effect x2) hits Nut for 6 HP; Nut's Shield was Limited. " * 3
+LONG_EN = ("Turn 12: Grisk's Spear (Delay 4, Effect x2) hits Nut for 6 HP; "
+           "Nut's Shield was Limited. ") * 3
 
 
 @settings(max_examples=80, deadline=None)
@@ -54,7 +55,8 @@ LONG_EN = "Turn 12: Grisk's Spear (Delay 4, Effect x2) hits Nut for 6 HP; Nut's 
     st.sampled_from([LONG_JA, LONG_EN, "x" * 1200, "あ" * 37, "あ" * 36, "", " trailing  ",
                      "=3D =?utf-8?q?x?= From here", "Ｈｐ－１〜～—"])), max_size=12),
        charset=st.sampled_from(["utf-8", "iso-2022-jp"]))
-def test_every_body_line_fits_and_every_part_decodes_to_its_text(lines: list[str], charset: str) -> None:
+def test_every_body_line_fits_and_every_part_decodes_to_its_text(lines: list[str],
+                                                                 charset: str) -> None:
     text = "\n".join(lines) + "\n"
     html = "<pre>" + text + "</pre>"
     raw = compose.shared_bytes(sender="tourney@example.net", subject="s", text=text, html=html,
@@ -98,7 +100,8 @@ def test_replies_reports_and_standings_fit_in_78_columns_in_both_charsets(
     Japanese players get (help, every battle report between them, every standings table) decode
     to the same text; and the long lines are there, whole, in what the reader sees."""
     to = mail_user.address
-    conf = make_settings(db_url, imap_url=mail_user.imap_url, smtp_url=smtp_sink.url, server_address=to)
+    conf = make_settings(db_url, imap_url=mail_user.imap_url, smtp_url=smtp_sink.url,
+                         server_address=to)
     open_league(factory, "spring")
     # long unit names make long lines in every table and turn line
     jis_unit, utf_unit = "グリスク・アマリリス・ロングネーム", "ヌト・マーガレット・ロングネーム"
@@ -107,11 +110,12 @@ def test_replies_reports_and_standings_fit_in_78_columns_in_both_charsets(
         mk("utf@example.jp", "登録", _sheet(utf_unit), "<u1@example.jp>", to=to),
         mk("en1@example.org", "entry", "Bolt Of The Very Long Name Indeed: 10/2/2/2/Spark, Spark\n"
            "- Spark (1): Direct Attack\n", "<e1@example.org>", to=to),
-        mk("en2@example.org", "entry", "Volt Of The Even Longer Name Indeed: 10/2/2/2/Spark, Spark\n"
-           "- Spark (1): Direct Attack\n", "<e2@example.org>", to=to),
+        mk("en2@example.org", "entry", "Volt Of The Even Longer Name Indeed: "
+           "10/2/2/2/Spark, Spark\n- Spark (1): Direct Attack\n", "<e2@example.org>", to=to),
     ])
-    cycle(conf, factory, mail_user, [_jis_mail("jis@example.jp", "ヘルプ", "ヘルプ\n", "<j2@example.jp>", to),
-                                     mk("utf@example.jp", "ヘルプ", "ヘルプ\n", "<u2@example.jp>", to=to)])
+    cycle(conf, factory, mail_user, [
+        _jis_mail("jis@example.jp", "ヘルプ", "ヘルプ\n", "<j2@example.jp>", to),
+        mk("utf@example.jp", "ヘルプ", "ヘルプ\n", "<u2@example.jp>", to=to)])
     with transaction(factory) as s:
         svc.close_entries(s, svc.get_league(s, "spring"), now=NOW + dt.timedelta(days=8))
     svc.run_round(factory, conf, "spring", all_rounds=True, now=NOW + dt.timedelta(days=8))
@@ -134,7 +138,8 @@ def test_replies_reports_and_standings_fit_in_78_columns_in_both_charsets(
     jis, utf = by_subject("jis@example.jp"), by_subject("utf@example.jp")
     shared = sorted(set(jis) & set(utf))
     assert any("ヘルプ" in s or "help" in s.lower() for s in shared)
-    assert sum("順位" in s for s in shared) >= 3 and sum(jis_unit in jis[s]["plain"][2] for s in shared) >= 4
+    assert sum("順位" in s for s in shared) >= 3
+    assert sum(jis_unit in jis[s]["plain"][2] for s in shared) >= 4
     encodings = set()
     longest = 0
     for subject in shared:
@@ -144,5 +149,5 @@ def test_replies_reports_and_standings_fit_in_78_columns_in_both_charsets(
         assert text_jis == compose.to_jis(utf[subject]["plain"][2]), subject  # the same text
         assert jis[subject].get("html") == utf[subject].get("html")
         encodings.add(cte)
-        longest = max(longest, max(len(line.encode("iso-2022-jp")) for line in text_jis.split("\n")))
+        longest = max(longest, *(len(line.encode("iso-2022-jp")) for line in text_jis.split("\n")))
     assert "quoted-printable" in encodings and longest > 78  # long lines, sent whole

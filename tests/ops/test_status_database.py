@@ -45,7 +45,8 @@ def test_status_of_a_missing_database_is_trouble_and_not_the_other_serve(
         lines = plain.stdout.splitlines()
         assert "trouble   none" not in plain.stdout
         trouble = next(i for i, line in enumerate(lines) if line.startswith("trouble"))
-        assert lines[trouble] == "trouble   1" and lines[trouble + 1].startswith("          database: ")
+        assert lines[trouble] == "trouble   1"
+        assert lines[trouble + 1].startswith("          database: ")
         assert f"pid {proc.pid}" not in plain.stdout.replace(f"is pid {proc.pid}'s", "")
         serve_line = next(line for line in lines if line.startswith("serve"))
         assert serve_line.startswith(f"serve     no heartbeat of this database (the data folder's "
@@ -64,7 +65,8 @@ def test_status_of_a_missing_database_is_trouble_and_not_the_other_serve(
         assert not (tmp_path / "elsewhere").exists()  # status created nothing
 
 
-def test_a_failed_relay_check_is_trouble(tmp_path: Path, stack: EmbeddedMailStack) -> None:  # noqa: F811
+def test_a_failed_relay_check_is_trouble(
+        tmp_path: Path, stack: EmbeddedMailStack) -> None:  # noqa: F811
     """A check that failed (here the relay: nothing listens at its port) is listed as trouble and
     fails ``--check``; the plain report still exits 0, since the database was read."""
     env = _env(tmp_path, stack, f"sqlite:///{tmp_path / 'data' / 'db.sqlite3'}")

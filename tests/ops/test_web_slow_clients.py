@@ -82,7 +82,8 @@ class Slow:
 
 
 def test_slow_half_open_requests_are_dropped_while_mail_is_answered(
-        tmp_path: Path, stack: EmbeddedMailStack, env: dict[str, str], factory) -> None:  # noqa: F811
+        tmp_path: Path, stack: EmbeddedMailStack, env: dict[str, str],
+        factory) -> None:  # noqa: F811
     port = _free_port()
     env = dict(env, AMARYLLIS_WEB_PORT=str(port), AMARYLLIS_WEB_HEADER_TIMEOUT=str(HEADER_TIMEOUT),
                AMARYLLIS_WEB_MAX_CONNECTIONS=str(CAP), AMARYLLIS_POLL_INTERVAL="3600",

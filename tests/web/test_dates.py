@@ -40,7 +40,8 @@ def test_pages_and_feeds_show_times_in_one_human_form(tmp_path: Path) -> None:
     url = f"sqlite:///{tmp_path / 'web.sqlite3'}"
     upgrade(url)
     factory = session_factory(url, migrate=False)
-    settings = load_settings(database_url=url, data_dir=tmp_path, server_address="league@example.net")
+    settings = load_settings(database_url=url, data_dir=tmp_path,
+                             server_address="league@example.net")
     with transaction(factory) as s:
         run = svc.create_league(s, "run", entry_deadline=T0 + dt.timedelta(days=1),
                                 rounds_every=dt.timedelta(days=2), now=T0)

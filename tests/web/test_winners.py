@@ -32,11 +32,13 @@ def _build(url: str, settings) -> dict[str, list[int]]:  # type: ignore[no-untyp
     fill_league(factory, "cup", 5)
     fill_league(factory, "going", 4)
     with transaction(factory) as s:  # two identical units: every game a draw, first place shared
-        twins = svc.create_league(s, "twins", entry_deadline=DEADLINE, now=DEADLINE - dt.timedelta(days=1))
+        before = DEADLINE - dt.timedelta(days=1)
+        twins = svc.create_league(s, "twins", entry_deadline=DEADLINE, now=before)
         for i in range(2):
-            p = svc.get_or_create_player(s, f"t{i}@example.org", display_name=f"Twin {i}", lang="en")
+            p = svc.get_or_create_player(s, f"t{i}@example.org", display_name=f"Twin {i}",
+                                         lang="en")
             assert svc.submit_entry(s, twins, p, TWIN.replace("Twin", f"Twin{i}"),
-                                    now=DEADLINE - dt.timedelta(days=1)).accepted
+                                    now=before).accepted
         set_format(svc.get_league(s, "cup"), "knockout", {})
         for name in ("solo", "cup", "going", "twins"):
             svc.close_entries(s, svc.get_league(s, name), now=DEADLINE)
@@ -57,7 +59,8 @@ def _build(url: str, settings) -> dict[str, list[int]]:  # type: ignore[no-untyp
 def test_finished_leagues_show_their_winners_on_the_index_and_its_json(tmp_path: Path) -> None:
     url = f"sqlite:///{tmp_path / 'web.sqlite3'}"
     upgrade(url)
-    settings = load_settings(database_url=url, data_dir=tmp_path, server_address="league@example.net")
+    settings = load_settings(database_url=url, data_dir=tmp_path,
+                             server_address="league@example.net")
     expected = _build(url, settings)
     assert len(expected["solo"]) == 1 and len(expected["cup"]) == 1 and len(expected["twins"]) == 2
     assert expected["going"] == []
