@@ -45,11 +45,11 @@ def pick_ruleset(name: str | None, texts: Sequence[str]) -> tuple[Ruleset, bool]
     that reads most of them without an error, then the registry order), or the default ruleset
     when none is recognized.
     """
-    from app.rules import DEFAULT_RULESET, all_rulesets, find_ruleset
+    from app.rules import all_rulesets, ruleset
 
     if name is not None:
         try:
-            return find_ruleset(name)(), False
+            return ruleset(name), False
         except ValueError as exc:
             raise click.BadParameter(str(exc), param_hint="--ruleset") from exc
     rulesets = [cls() for cls in all_rulesets()]
@@ -60,7 +60,7 @@ def pick_ruleset(name: str | None, texts: Sequence[str]) -> tuple[Ruleset, bool]
              for i, rs in enumerate(rulesets)]
     best = max(range(len(rulesets)), key=lambda i: (votes[i], valid[i], -i))
     if votes[best] == 0:
-        return find_ruleset(DEFAULT_RULESET)(), True
+        return ruleset(), True
     return rulesets[best], True
 
 
