@@ -95,7 +95,9 @@ class Settings(BaseSettings):
     server_name: str = Field(NAME, description="display name in From")
     organizers: list[str] = Field(default_factory=list, description="organizer addresses")
     organizer_password: str = Field("", description="password line required on organizer mail")
-    rate_limit_per_day: int = Field(50, ge=1, description="replies per sender per day before one notice")
+    rate_limit_per_day: int = Field(50, ge=1, description=(
+        "mails answered per sender per UTC day, every mail counted (proven mail on its own "
+        "count), before one notice"))
     max_mail_bytes: int = Field(1_000_000, ge=1_000, description="larger mails are refused with a reply")
     max_lines: int = Field(500, ge=10, description="lines of a mail body read; the rest is cut")
     poll_interval: float = Field(30.0, gt=0, description="seconds between polls when IDLE is absent")
@@ -114,6 +116,28 @@ class Settings(BaseSettings):
     web_reuse_port: bool = Field(False, description="bind the web view with SO_REUSEPORT, so "
                                  "several processes on one host that share ONE database can "
                                  "listen on one port; off, a port already taken fails at start")
+    web_header_timeout: float = Field(10.0, gt=0, le=3600, description=(
+        "seconds a client has to send a whole request (line, headers, body) from its first "
+        "byte, or from connecting; then the connection is closed"))
+    web_keepalive_timeout: int = Field(5, ge=1, le=3600, description=(
+        "seconds an idle connection of the web view is kept open between requests"))
+    web_max_connections: int = Field(256, ge=1, le=100_000, description=(
+        "connections the web view holds open at once; one more is answered 503 and closed"))
+    web_allowed_hosts: list[str] = Field(default_factory=list, description=(
+        "host names the web view answers (Host header; '*.example.org' for subdomains, '*' for "
+        "any); always also loopback, web_host and public_url's host; others get 400"))
+
+    @field_validator("web_allowed_hosts")
+    @classmethod
+    def _allowed_hosts(cls, value: list[str]) -> list[str]:
+        out = []
+        for host in value:
+            host = host.strip().lower()
+            if not host or "*" in host[1:] or (host.startswith("*") and host != "*"
+                                                and not host.startswith("*.")):
+                raise ValueError(f"not a host name or '*.domain' pattern: {host!r}")
+            out.append(host)
+        return out
 
     @field_validator("public_url")
     @classmethod

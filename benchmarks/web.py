@@ -114,7 +114,8 @@ def in_app(app, url: str, repeat: int) -> float:  # type: ignore[no-untyped-def]
     parts = urlsplit(url)
     scope = {"type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": "GET",
              "scheme": "http", "path": parts.path, "raw_path": parts.path.encode(),
-             "query_string": parts.query.encode(), "root_path": "", "headers": [],
+             "query_string": parts.query.encode(), "root_path": "",
+             "headers": [(b"host", b"127.0.0.1")],
              "client": ("127.0.0.1", 1), "server": ("127.0.0.1", 80)}
 
     async def once() -> None:

@@ -51,19 +51,21 @@ def register(group: click.Group) -> None:
     @group.command("status")
     @click.option("--json", "as_json", is_flag=True, help="print the status as one JSON object")
     @click.option("--check", is_flag=True,
-                  help="exit 1 when the database or the mailbox is unreachable or serve died (health check)")
+                  help="exit 1 on any trouble: a failed check (database, mailbox, relay), "
+                       "serve died, failed mail, stuck rounds (health check)")
     @click.option("--offline", is_flag=True, help="skip the IMAP and SMTP checks")
     def status_cmd(as_json: bool, check: bool, offline: bool) -> None:
-        """Show health and load: database, mailbox, SMTP, queues, leagues, last poll."""
-        from app.ops.status import collect_status, healthy, render_status
+        """Show health and load: database, mailbox, SMTP, queues, leagues, last poll, trouble.
+
+        Exits 1 when the database cannot be read (with --check: on any trouble), else 0."""
+        from app.ops.status import collect_status, exit_code, render_status
 
         status = collect_status(_settings(), network=not offline)
         if as_json:
             click.echo(json.dumps(status, indent=2, ensure_ascii=False, default=str))
         else:
             click.echo(render_status(status))
-        if check and not healthy(status, offline=offline):
-            sys.exit(1)
+        sys.exit(exit_code(status, check=check, offline=offline))
 
     @group.command("mailserver")
     @click.option("--out", "out_dir", type=click.Path(file_okay=False, path_type=Path),

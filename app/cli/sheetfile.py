@@ -3,7 +3,8 @@
 UTF-8 (with or without BOM), UTF-16 with BOM, ISO-2022-JP (JIS), EUC-JP and Shift_JIS/CP932 are
 recognized by strict decoding in that order (EUC-JP and CP932 both tried, the one that reads as
 more ordinary Japanese kept), then ``charset-normalizer`` is asked as a
-fallback. Binary files are refused with a ``ValueError``.
+fallback. The byte-order marks (U+FEFF) the text starts with are dropped, as the mail decoder drops
+a part's (``app.mail.decode.strip_bom``). Binary files are refused with a ``ValueError``.
 
 Known limit: a short EUC-JP text made only of half-width katakana is also valid CP932 kanji and
 is read as CP932 (such sheets do not occur in practice: class words are full-width kanji/kana);
@@ -49,7 +50,8 @@ def _looks_binary(text: str) -> bool:
 
 
 def decode_sheet_bytes(data: bytes) -> str:
-    """Decode a sheet's bytes (see the module docstring for the order of guesses).
+    """Decode a sheet's bytes (see the module docstring for the order of guesses) to its text,
+    without the byte-order marks it starts with (U+FEFF, however many).
 
     Raises:
         SheetFileError: the bytes are binary or in no recognizable text encoding.
@@ -62,7 +64,9 @@ def decode_sheet_bytes(data: bytes) -> str:
         text = _guess(data)
     if _looks_binary(text):
         raise SheetFileError("the file is not text (binary data)")
-    return text
+    # a second mark (a file saved twice by a BOM-writing editor) or one the guess kept: at the
+    # start of a text U+FEFF is a signature, never part of the unit name (Unicode §23.8)
+    return text.lstrip("\ufeff")
 
 
 def _guess(data: bytes) -> str:

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from sqlalchemy import Engine, create_engine, event
+from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.orm import Session, sessionmaker
 
 from app.paths import MIGRATIONS
@@ -36,7 +37,10 @@ def make_engine(url: str, *, read_only: bool = False) -> Engine:
     force_custom_plan``): psycopg prepares a statement on the server from its fifth execution,
     and a generic plan made while a table was nearly empty (a sequential scan of ``outbox`` for
     the dedupe-key look-up) would otherwise be kept as the table grows, until the table is next
-    analyzed."""
+    analyzed.
+
+    A PostgreSQL database whose server encoding is not UTF8 is refused at the first connection
+    with a :class:`DatabaseEncodingError` naming the fix (:func:`check_server_encoding`)."""
     if url.startswith("sqlite"):
         path = url.split("///", 1)[1] if "///" in url else ""
         if path and path != ":memory:":
@@ -58,6 +62,7 @@ def make_engine(url: str, *, read_only: bool = False) -> Engine:
         return engine
     engine = create_engine(url, pool_pre_ping=True)
     if engine.dialect.name == "postgresql":
+        refuse_non_utf8(engine)
 
         @event.listens_for(engine, "connect", insert=True)
         def _custom_plans(dbapi_conn, _record):  # type: ignore[no-untyped-def]
@@ -69,6 +74,59 @@ def make_engine(url: str, *, read_only: bool = False) -> Engine:
             dbapi_conn.autocommit = autocommit
 
     return engine
+
+
+class DatabaseEncodingError(SQLAlchemyError):
+    """The PostgreSQL database is not encoded in UTF8 (:func:`check_server_encoding`). An
+    ``SQLAlchemyError``, so that every command reports it as the database error it is (one line,
+    exit 1), as it does an unreachable server."""
+
+
+def check_server_encoding(dbapi_conn: Any, database: str = "") -> None:
+    """Refuse a PostgreSQL connection whose database is not encoded in UTF8.
+
+    ``dbapi_conn`` is a psycopg 3 connection (its ``info.parameter_status``; another driver is
+    asked ``SHOW server_encoding``), ``database`` the name for the message. Names, sheets and mail
+    are Unicode; a database created as ``SQL_ASCII`` makes psycopg hand back bytes for text, and
+    start-up failed with only ``TypeError('cannot use a string pattern on a bytes-like object')``
+    (issue 20); another server encoding (LATIN1, EUC_JP) cannot store every character a player
+    writes. The PostgreSQL documentation, §24.3 "Character Set Support", names the fix, which the
+    message gives.
+
+    Raises:
+        DatabaseEncodingError: the server encoding is not ``UTF8``.
+    """
+    encoding: Any = None
+    info = getattr(dbapi_conn, "info", None)
+    if info is not None and hasattr(info, "parameter_status"):
+        encoding = info.parameter_status("server_encoding")
+    if encoding is None:  # pragma: no cover - another driver than psycopg 3
+        cur = dbapi_conn.cursor()
+        cur.execute("SHOW server_encoding")
+        encoding = cur.fetchone()[0]
+        cur.close()
+    if isinstance(encoding, bytes):
+        encoding = encoding.decode("ascii", "replace")
+    encoding = str(encoding or "").strip()
+    if encoding.upper().replace("-", "") in ("UTF8", ""):
+        return
+    name = database or "NAME"
+    raise DatabaseEncodingError(
+        f"the PostgreSQL database {name} is encoded {encoding}, not UTF8 (names, sheets and mail "
+        f"are Unicode): create it with CREATE DATABASE {name} ENCODING 'UTF8' TEMPLATE template0 "
+        "(add LC_COLLATE 'C.UTF-8' LC_CTYPE 'C.UTF-8' when the cluster's locale is not UTF-8; "
+        "pg_dump and restore existing data into it)")
+
+
+def refuse_non_utf8(engine: Engine) -> None:
+    """Make ``engine`` (PostgreSQL) check its database's encoding at its first connection
+    (:func:`check_server_encoding`): the listener is inserted before the dialect's own
+    first-connect work, which is what fails with a ``TypeError`` on ``SQL_ASCII``."""
+    database = engine.url.database or ""
+
+    @event.listens_for(engine, "first_connect", insert=True)
+    def _utf8_only(dbapi_conn, _record):  # type: ignore[no-untyped-def]
+        check_server_encoding(dbapi_conn, database)
 
 
 def insert_ignore(session: Session, model: type, rows: list[dict[str, Any]]) -> None:

@@ -30,7 +30,8 @@ from app.league.errors import BadState, LeagueError
 from app.league.formats import format_of, set_format, store_first_rounds
 from app.league.notify import Notices
 from app.league.play import _play_rounds
-from app.league.timeparse import as_utc, format_duration, iso
+from app.league.timeparse import as_utc, format_duration
+from app.reports.dates import human_time
 
 _log = logging.getLogger("amaryllis.league")
 
@@ -84,9 +85,10 @@ def create_league(session: Session, name: str, *, entry_deadline: dt.datetime,
     deadline = as_utc(entry_deadline)
     assert deadline is not None
     if deadline <= now:
-        raise BadState(f"the entry deadline {iso(deadline)} is not in the future", "bad-deadline")
+        raise BadState(f"the entry deadline {human_time(deadline)} is not in the future",
+                       "bad-deadline")
     if deadline - now > MAX_DEADLINE_AHEAD:
-        raise BadState(f"the entry deadline {iso(deadline)} is more than 10 years ahead",
+        raise BadState(f"the entry deadline {human_time(deadline)} is more than 10 years ahead",
                        "bad-deadline")
     w, d, l_ = points
     if not all(isinstance(p, int) and 0 <= p <= MAX_POINTS for p in points):

@@ -23,7 +23,7 @@ from app.league import ratings as rt
 from app.league.formats import HistoryCache, format_standings, rounds_planned
 from app.league.notify import RewriteNotice
 from app.league.privacy import public_name
-from app.league.timeparse import iso
+from app.reports.dates import human_time
 from app.reports.standings import PairingView, StandingLine, StandingsContext, StandingsTable
 
 
@@ -177,7 +177,7 @@ def standings_context(session: Session, league: League, *, upto_round: int | Non
         table=table,
         points=_points_rule(fmt),
         next_round=nxt.number if nxt else None,
-        next_round_at=(iso(nxt.done_at if nxt.state == "done" and nxt.done_at
+        next_round_at=(human_time(nxt.done_at if nxt.state == "done" and nxt.done_at
                            else nxt.scheduled_at) if nxt else ""),
         next_pairings=pairings, disqualified=dq,
         format_titles=dict(fmt.titles),

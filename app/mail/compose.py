@@ -3,7 +3,9 @@
 Code never sends mail directly: it builds an ``EmailMessage`` here and queues it with
 :func:`enqueue` in the caller's transaction; ``app.mail.send`` delivers the outbox.
 Headers follow RFC 5322 (Message-ID, Date), RFC 3834 (``Auto-Submitted``) and RFC 2047
-(encoded subjects, done by ``email.policy.default``).
+(encoded subjects, done by ``email.policy.default``). No body line is longer than 78 characters
+(RFC 5322 §2.1.1): a part with a longer line goes quoted-printable or base64 (:data:`MAX_LINE`,
+``docs/mail.md``, Line length).
 """
 
 from __future__ import annotations
@@ -232,26 +234,45 @@ def _one_line(value: str) -> str:
     return " ".join(lines) if len(lines) > 1 or value.endswith(("\n", "\r")) else value
 
 
+#: the longest body line written as it is (RFC 5322 §2.1.1: at most 998, and SHOULD be at most
+#: 78 characters, CRLF excluded); a part with a longer line gets a transfer encoding, whose
+#: lines are at most 76 characters (RFC 2045 §6.7, §6.8)
+MAX_LINE = 78
+
+
+def _longest_line(data: bytes) -> int:
+    """Octets of the longest line of ``data`` (lines end at LF; a CR before it is counted, as
+    it is not part of the line end the generator writes)."""
+    if len(data) <= MAX_LINE:
+        return len(data)
+    return max(map(len, data.split(b"\n")))
+
+
 def _jis_charset(text: str) -> tuple[Charset, bytes]:
     """ISO-2022-JP for a text part, and ``text`` in it: 7bit (RFC 1468) when every encoded
-    line has at most 998 octets, else base64 (a 7bit line over 998 octets is refused by
-    relays, RFC 2045 §2.7)."""
+    line has at most :data:`MAX_LINE` octets (escape sequences included; the codec returns to
+    ASCII before every line end, as RFC 1468 asks), else quoted-printable (RFC 2045 §6.7): the
+    same ISO-2022-JP bytes in lines of at most 76 characters that every MIME reader joins back
+    byte for byte, so the escape sequences need no care at the soft breaks. Not base64: the
+    text is 7-bit already, and older SpamAssassin rules score base64 text in a charset other than
+    UTF-8 (``MIME_BASE64_TEXT``)."""
     cs = _FastCharset("iso-2022-jp")
     data = text.encode("iso-2022-jp")
-    if len(data) > 998 and max(map(len, data.split(b"\n"))) > 998:
-        cs.body_encoding = BASE64
+    if _longest_line(data) > MAX_LINE:
+        cs.body_encoding = QP
     return cs, data
 
 
 def _body_charset(text: str, charset: str = "utf-8") -> tuple[Charset, bytes]:
     """The :class:`email.charset.Charset` a text part of ``text`` is written in, and ``text``
-    in it: 7bit for ASCII
-    lines of at most 998 octets (RFC 5321 §4.5.3.1.6), else quoted-printable when it is the
-    shorter (mostly ASCII: at most one byte in six outside it) or base64 (Japanese) — the choice
-    ``email.contentmanager`` makes, estimated instead of encoding both ways."""
+    in it: 7bit for ASCII whose lines have at most :data:`MAX_LINE` octets (RFC 5322 §2.1.1),
+    else quoted-printable when it is the shorter (mostly ASCII: at most one byte in six outside
+    it) or base64 (Japanese) — the choice ``email.contentmanager`` makes, estimated instead of
+    encoding both ways. Either way every line written has at most 78 characters, and the
+    reader gets the text back unchanged (no line of it is wrapped)."""
     cs = _FastCharset(charset)
     data = text.encode(charset)
-    if data.isascii() and (len(data) <= 998 or max(map(len, data.split(b"\n"))) <= 998):
+    if data.isascii() and _longest_line(data) <= MAX_LINE:
         cs.body_encoding = None  # type: ignore[assignment]
     elif len(data.translate(None, _ASCII)) * 6 <= len(data):  # bytes outside ASCII, in C
         cs.body_encoding = QP

@@ -145,14 +145,35 @@ def _try(data: bytes, codec: str) -> str | None:
         return None
 
 
-def decode_bytes(data: bytes, declared: str | None) -> tuple[str, str, list[str]]:
-    """Decode ``data`` by its ``declared`` charset, else by detection.
+BOM = "\ufeff"
+"""U+FEFF ZERO WIDTH NO-BREAK SPACE, the byte-order mark some editors and clients write first."""
 
-    Returns ``(text, charset_used, notes)``. Order: the declared charset (normalized through the
-    alias table) when it decodes cleanly; ISO-2022-JP when the bytes are 7-bit with ESC sequences;
-    strict UTF-8; ``charset_normalizer``'s best guess among CP932, EUC-JP, UTF-8 and CP1252; CP1252
-    with replacement as the last resort. Never raises.
+
+def strip_bom(text: str) -> str:
+    """``text`` without the byte-order marks it starts with (U+FEFF; a file saved twice by a
+    BOM-writing editor has two). Unicode §23.8: at the start of a text U+FEFF is a signature,
+    not content, and a reader drops it; the ``utf-8`` codec keeps it, so a sheet pasted from
+    such a file began with an invisible character that the unit-name check refused. Only the
+    start is touched: a U+FEFF inside the text stays and is refused where names are checked."""
+    return text.lstrip(BOM)
+
+
+def decode_bytes(data: bytes, declared: str | None) -> tuple[str, str, list[str]]:
+    """Decode ``data`` (the payload of one MIME part, after its transfer encoding) by its
+    ``declared`` charset, else by detection.
+
+    Returns ``(text, charset_used, notes)``; ``text`` starts with no byte-order mark
+    (:func:`strip_bom`: every part, so a body, an HTML part and a text attachment each lose
+    theirs). Order: the declared charset (normalized through the alias table) when it decodes
+    cleanly; ISO-2022-JP when the bytes are 7-bit with ESC sequences; strict UTF-8;
+    ``charset_normalizer``'s best guess among CP932, EUC-JP, UTF-8 and CP1252; CP1252 with
+    replacement as the last resort. Never raises.
     """
+    text, used, notes = _decode_bytes(data, declared)
+    return strip_bom(text), used, notes
+
+
+def _decode_bytes(data: bytes, declared: str | None) -> tuple[str, str, list[str]]:
     notes: list[str] = []
     label = (declared or "").strip().strip('"').lower()
     codec = _ALIASES.get(label)

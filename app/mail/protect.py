@@ -15,9 +15,10 @@ the design (``docs/mail.md``, Limits):
 3. ``lockout`` — an address that sent ``password_attempts`` wrong organizer passwords, league
    passwords or entry keys today is refused for that purpose until the next UTC day (one alert
    to the organizers when it starts).
-4. ``rate-limit`` — replies per address per UTC day (``rate_limit_per_day``, then one notice);
-   a mail with a proof (DMARC pass, the organizer password, a valid entry key or confirmation
-   token: :func:`proof`) is not counted, so forged mail cannot use up its owner's quota.
+4. ``rate-limit`` — every mail counts toward its address's daily limit (``rate_limit_per_day``
+   per UTC day, then one notice); a mail with a proof (DMARC pass, the organizer password, a
+   valid entry key or confirmation token: :func:`proof`) is counted on a counter of its own, so
+   forged mail cannot use up its owner's quota for proven mail.
 5. ``unknown-senders`` — replies to addresses the server has never seen, for all of them together
    per UTC hour (``unknown_replies_per_hour``): a flood of forged senders gets no backscatter
    beyond that (one notice to the organizers per hour).
@@ -26,7 +27,9 @@ the design (``docs/mail.md``, Limits):
 Authentication comes before every counter, so forged mail counts against nobody once
 ``require_auth_results`` is on. Sources: RFC 3834 (automatic responses), RFC 2369/2919
 (``List-*``), RFC 3464 (``multipart/report``), RFC 8601 (``Authentication-Results``, parsed with
-the ``authres`` library), RFC 7489 §3.1 (identifier alignment, relaxed).
+the ``authres`` library), RFC 7489 §3.1 (identifier alignment: a DMARC result's
+``header.from`` must be the From domain; DKIM/SPF relaxed, without the public-suffix list:
+:func:`aligned`).
 """
 
 from __future__ import annotations
@@ -123,11 +126,14 @@ class AuthResult:
 
     Attributes:
         found: a header with our ``authserv_id`` was there (and could be parsed).
-        passed: the From domain is authenticated: ``dmarc=pass``; or, without a DMARC result, a
-            ``dkim=pass`` whose ``header.d`` or an ``spf=pass`` whose ``smtp.mailfrom`` domain is
-            aligned with the From domain (the same domain, or one a subdomain of the other).
+        passed: the From domain is authenticated: a ``dmarc=pass`` whose ``header.from`` is the
+            From domain itself; or, without such a DMARC result, a ``dkim=pass`` whose
+            ``header.d`` or an ``spf=pass`` whose ``smtp.mailfrom`` domain is aligned with the
+            From domain (:func:`aligned`: the same domain, or one a subdomain of the other).
         failures: rule names when not ``passed``: ``auth-missing`` (no header of ours),
-            ``auth-unreadable``, ``dmarc-fail``, ``dkim-fail``, ``spf-fail``, ``not-aligned``.
+            ``auth-unreadable``, ``dmarc-fail``, ``dkim-fail``, ``spf-fail``, ``not-aligned``
+            (nothing that passed names the From domain, e.g. ``dmarc=pass
+            header.from=evil.test`` on a mail from ``alice@example.org``).
     """
 
     found: bool
@@ -135,9 +141,43 @@ class AuthResult:
     failures: tuple[str, ...] = ()
 
 
-def _aligned(domain: str, from_domain: str) -> bool:
-    d, f = domain.strip().lower().rstrip("."), from_domain.strip().lower().rstrip(".")
-    return bool(d and f) and (d == f or d.endswith("." + f) or f.endswith("." + d))
+def _domain(value: str) -> str:
+    """``value`` as a comparable domain: stripped, lower case, no final dot, IDNA A-labels
+    (``例え.jp`` → ``xn--r8jz45g.jp``, as an MTA may write it; RFC 5891). ``""`` when empty."""
+    d = value.strip().lower().rstrip(".")
+    if d and not d.isascii():
+        try:
+            d = d.encode("idna").decode("ascii")
+        except UnicodeError:
+            pass
+    return d
+
+
+def same_domain(domain: str, from_domain: str) -> bool:
+    """True when ``domain`` is ``from_domain`` (both through :func:`_domain`). The test of a
+    DMARC result's ``header.from`` (RFC 7489 §11.2; RFC 8601 ``header.from``): it names the
+    RFC5322.From domain the MTA evaluated, the very identifier we read from the same header, so
+    anything but equality means the MTA judged another From than ours. Never raises."""
+    d, f = _domain(domain), _domain(from_domain)
+    return bool(d) and d == f
+
+
+def aligned(domain: str, from_domain: str) -> bool:
+    """Relaxed identifier alignment without a public-suffix list (RFC 7489 §3.1, §3.2): True
+    when the DKIM ``d=`` or SPF MAIL FROM ``domain`` and the From domain are the same, or one is
+    a subdomain of the other (``mail.example.org`` and ``example.org``), and the shorter of the
+    two has at least two labels (so ``org`` aligns with nothing). Stricter than DMARC's
+    organizational-domain test in one way (siblings such as ``a.example.org`` and
+    ``b.example.org`` do not align: that needs the public-suffix list), never looser except where
+    the shorter domain is itself a public suffix of two labels (``co.uk``), whose DKIM keys and
+    SPF records its registry, not a registrant, publishes. Never raises."""
+    d, f = _domain(domain), _domain(from_domain)
+    if not (d and f):
+        return False
+    if d == f:
+        return True
+    shorter, longer = (d, f) if len(d) < len(f) else (f, d)
+    return shorter.count(".") >= 1 and longer.endswith("." + shorter)
 
 
 def _raw_headers(msg: Message, name: str) -> list[str]:
@@ -148,13 +188,35 @@ def _raw_headers(msg: Message, name: str) -> list[str]:
         return []
 
 
+def _property(result: Any, ptype: str, name: str) -> str:
+    """The value of property ``ptype.name`` of an ``authres`` result (``header.from``), ``""``
+    when absent."""
+    for prop in getattr(result, "properties", None) or ():
+        if str(prop.type).lower() == ptype and str(prop.name).lower() == name:
+            return str(prop.value or "")
+    return ""
+
+
 def authenticate(msg: Message, *, authserv_id: str, from_domain: str) -> AuthResult:
     """Judge ``msg`` by the topmost ``Authentication-Results`` header whose authserv-id is
     ``authserv_id`` (our MTA adds it on top and must strip forged copies of it, RFC 8601 §5;
     headers of other servers are ignored, as are comments and every method but dkim, spf and
-    dmarc). One header is read up to :data:`MAX_AUTH_HEADER` characters. See :class:`AuthResult`
-    for the decision; a ``dkim=fail`` next to a ``dmarc=pass`` (a second, broken signature) does
-    not fail the mail. Never raises."""
+    dmarc). One header is read up to :data:`MAX_AUTH_HEADER` characters.
+
+    The decision, in order (``from_domain``: the domain of the From address we read):
+
+    1. a DMARC result (RFC 7489 §11.2) whose ``header.from`` names another domain
+       (:func:`same_domain`): ``not-aligned`` — the MTA judged another From than ours (a
+       second From header, a parser difference), so nothing of this header is trusted;
+    2. ``dmarc=pass`` with ``header.from`` = the From domain: passed (a ``dkim=fail`` next to it,
+       a second broken signature, does not fail the mail);
+    3. ``dmarc=fail`` (for the From domain, or naming none): ``dmarc-fail``;
+    4. a ``dkim=pass`` whose ``header.d``, or an ``spf=pass`` whose ``smtp.mailfrom`` domain, is
+       :func:`aligned` with the From domain: passed (a ``dmarc=pass`` without ``header.from``
+       proves nothing by itself and lands here);
+    5. else ``dkim-fail``/``spf-fail`` when one of them failed, or ``not-aligned``.
+
+    Returns an :class:`AuthResult`; never raises."""
     import authres
 
     if not authserv_id:
@@ -169,19 +231,21 @@ def authenticate(msg: Message, *, authserv_id: str, from_domain: str) -> AuthRes
         except Exception:  # noqa: BLE001 - authres raises its own SyntaxError, RecursionError…
             return AuthResult(True, False, ("auth-unreadable",))
         results = [(str(r.method).lower(), str(r.result).lower(), r) for r in header.results]
-        dmarc = [res for m, res, _ in results if m == "dmarc"]
-        if "pass" in dmarc:
+        dmarc = [(res, _property(r, "header", "from")) for m, res, r in results if m == "dmarc"]
+        if any(hfrom and not same_domain(hfrom, from_domain) for _res, hfrom in dmarc):
+            return AuthResult(True, False, ("not-aligned",))
+        if any(res == "pass" and hfrom for res, hfrom in dmarc):
             return AuthResult(True, True)
-        if "fail" in dmarc:
+        if any(res == "fail" for res, _hfrom in dmarc):
             return AuthResult(True, False, ("dmarc-fail",))
         for method, result, r in results:
             if result != "pass":
                 continue
-            if method == "dkim" and _aligned(str(getattr(r, "header_d", "") or ""), from_domain):
+            if method == "dkim" and aligned(_property(r, "header", "d"), from_domain):
                 return AuthResult(True, True)
             if method == "spf":
-                mailfrom = str(getattr(r, "smtp_mailfrom", "") or "")
-                if _aligned(mailfrom.rpartition("@")[2], from_domain):
+                mailfrom = _property(r, "smtp", "mailfrom")
+                if aligned(mailfrom.rpartition("@")[2], from_domain):
                     return AuthResult(True, True)
         failures = [f"{m}-fail" for m in ("dkim", "spf")
                     if any(mm == m and res in ("fail", "softfail", "permerror") for mm, res, _ in results)]
@@ -239,8 +303,11 @@ def locked(session: Session, address: str, purpose: str, now: dt.datetime, limit
 
 def lockout_end(now: dt.datetime) -> str:
     """When a lockout that starts at ``now`` ends: the next UTC midnight, as
-    ``YYYY-MM-DD 00:00 UTC``."""
-    return f"{(now.astimezone(dt.timezone.utc) + dt.timedelta(days=1)).date()} 00:00 UTC"
+    ``YYYY-MM-DD 00:00 UTC`` (:func:`app.reports.dates.human_time`)."""
+    from app.reports.dates import human_time
+
+    day = (now.astimezone(dt.timezone.utc) + dt.timedelta(days=1)).date()
+    return human_time(dt.datetime(day.year, day.month, day.day, tzinfo=dt.timezone.utc))
 
 
 def count_failure(session: Session, settings: Any, address: str, purpose: str,
@@ -373,14 +440,23 @@ class Lockout(Rule):
 
 class RateLimit(Rule):
     name = "rate-limit"
-    description = ("replies per address per UTC day (rate_limit_per_day), then one notice; mail "
-                   "with a proof (DMARC, organizer password, entry key, confirmation) is not counted")
+    description = ("every mail counts toward its sender's daily limit (rate_limit_per_day), "
+                   "then one notice; mail with a proof (DMARC, organizer password, entry key, "
+                   "confirmation) is counted apart, so forgeries cannot silence it")
 
     def check(self, ctx: RuleContext) -> Verdict | None:
-        if ctx.proof() is not None:
-            return None
+        """Count this mail for its sender and UTC day, or refuse it when the count reached
+        ``rate_limit_per_day`` (the first refusal answered with one notice, later ones silent).
+
+        Every mail counts, keyed or not (issue 20: 60 keyed replacements got 61 replies with a
+        limit of 50). Mail with a :func:`proof` counts on its own counter (purpose
+        ``reply:proven``), the rest on ``reply``: without ``require_auth_results`` a forger can
+        use up an address's ``reply`` count, but not the owner's proven one. So one address gets
+        at most ``2 × rate_limit_per_day`` answers a day plus a notice per counter; with
+        ``require_auth_results`` every answered mail is proven and the bound is the limit."""
         limit = ctx.settings.rate_limit_per_day
-        row = counter(ctx.session, ctx.sender, "reply", ctx.now.date())
+        purpose = "reply" if ctx.proof() is None else "reply:proven"
+        row = counter(ctx.session, ctx.sender, purpose, ctx.now.date())
         if row.count >= limit:
             if row.noticed:
                 return Verdict("refused", ("rate-limit",))

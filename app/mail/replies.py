@@ -82,7 +82,7 @@ class EntryReply(SheetFields):
             rejected).
         key: the entry key to quote in later changes, or ``""``.
         hill: in a hill league, the challenge the entry fought at once
-            (``app.league.hill.Challenge.to_context``: number, size, place, on_hill, boards,
+            (``app.league.challenge.Arrival.to_context``: number, size, place, on_hill, boards,
             table, pushed_off), else ``None``.
         (and the fields of :class:`SheetFields`: ok, normalized, costs, problems, warnings,
         ruleset, wrong_ruleset, example)
@@ -290,7 +290,7 @@ class ErrorReply:
 
 @dataclass(frozen=True, slots=True)
 class HillOffMail:
-    """``mail/hill_off.txt``: a member pushed off a hill (``app.league.hill``).
+    """``mail/hill_off.txt``: a member pushed off a hill (``app.league.challenge``).
 
     Attributes:
         name: the player's public name; league: the league name; size: the hill's size;

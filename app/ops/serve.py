@@ -126,15 +126,42 @@ def connect_imap(endpoint: Endpoint, *, timeout: float = 30.0):  # type: ignore[
     return client
 
 
-class Heartbeat:
-    """The ``<data_dir>/serve-status.json`` file: pid, start time, and per worker the time (ISO 8601 UTC) and
-    result of its last unit of work and its last error. Written atomically (temp file + rename)."""
+def database_identity(url: str) -> str:
+    """Which database ``url`` names, as text two processes compare: for SQLite ``sqlite:`` and the
+    file's absolute path (a relative ``data_dir`` resolved against the working directory); for a
+    server, the URL without its password and driver, host in lower case
+    (``postgresql://amaryllis@db:5432/amaryllis``). A URL SQLAlchemy cannot parse is returned
+    masked (:func:`_mask`). Never raises."""
+    from sqlalchemy.engine import make_url
 
-    def __init__(self, path: Path) -> None:
+    try:
+        parsed = make_url(url)
+    except Exception:  # noqa: BLE001 - compared as written
+        return _mask(url)
+    backend = parsed.get_backend_name()
+    if backend == "sqlite":
+        db = parsed.database or ""
+        if db and db != ":memory:" and not db.startswith("file:"):
+            db = os.path.abspath(db)
+        return f"sqlite:{db}"
+    port = f":{parsed.port}" if parsed.port else ""
+    user = f"{parsed.username}@" if parsed.username else ""
+    return f"{backend}://{user}{(parsed.host or '').lower()}{port}/{parsed.database or ''}"
+
+
+class Heartbeat:
+    """The ``<data_dir>/serve-status.json`` file: pid, start time, the database served
+    (:func:`database_identity`, so that ``status`` of another database sharing the data folder
+    does not take this process for its own), and per worker the time (ISO 8601 UTC) and result of
+    its last unit of work and its last error. Written atomically (temp file + rename)."""
+
+    def __init__(self, path: Path, database: str = "") -> None:
         self.path = path
         self._lock = threading.Lock()
         self._data: dict[str, Any] = {"pid": os.getpid(), "started_at": utcnow().isoformat(),
                                       "state": "starting", "workers": {}}
+        if database:
+            self._data["database"] = database
 
     def update(self, worker: str, **fields: Any) -> None:
         """Merge ``fields`` into ``workers[worker]`` and rewrite the file."""
@@ -351,7 +378,7 @@ def _serve(settings: Settings, stop: threading.Event) -> int:
 
     send_bell = threading.Event()
     url = settings.resolved_database_url
-    heartbeat = Heartbeat(Path(settings.data_dir) / HEARTBEAT_FILE)
+    heartbeat = Heartbeat(Path(settings.data_dir) / HEARTBEAT_FILE, database_identity(url))
     try:
         from app.league import service
         from app.mail import inbound, pipeline, send  # noqa: F401 - fail early, before migrating

@@ -15,9 +15,15 @@ Reports, without changing anything:
   outbox rows ``failed`` or ``unknown``, rows left ``sending`` past their lease, shunted or quarantined
   inbound mail, rounds past their scheduled time by more than :data:`STUCK_AFTER_S` and not done.
 
-``collect_status`` returns a JSON-able dict; ``render_status`` prints it for people. ``--check`` makes the
-command exit 1 when the database or the mailbox is unreachable, when the heartbeat says ``serve`` is
-running but it is not, or when there is any trouble (``healthy``; the container HEALTHCHECK).
+``collect_status`` returns a JSON-able dict; ``render_status`` prints it for people. Every failed
+check is trouble (the database unreachable, missing or not migrated, the mailbox or relay not
+answering, a heartbeat claiming a ``serve`` that is not running). ``--check`` makes the command
+exit 1 when there is any trouble (``healthy``; the container HEALTHCHECK); without it the command
+exits 1 only when the database could not be read (``exit_code``).
+
+The heartbeat file lives in the data folder and names the database its ``serve`` works on
+(``app.ops.serve.database_identity``): a heartbeat of another database sharing the folder is
+shown as such (``serve_elsewhere``) and never taken for this database's server.
 
 The heartbeat alone proves nothing after a crash (``kill -9`` leaves ``state: running``), so ``serve`` counts
 as running only when its pid is alive (``os.kill(pid, 0)``), on Linux ``/proc/<pid>/cmdline`` looks like
@@ -40,7 +46,7 @@ from sqlalchemy import func, inspect, select, text
 from app import PROGRAM
 from app.config import Settings
 
-__all__ = ["collect_status", "healthy", "render_status", "serve_liveness"]
+__all__ = ["collect_status", "exit_code", "healthy", "render_status", "serve_liveness"]
 
 #: a heartbeat older than this (seconds) means ``serve`` is not working, whatever its pid; at least
 #: three times the longest worker interval is used when that is longer
@@ -160,7 +166,7 @@ def collect_status(settings: Settings, *, network: bool = True) -> dict[str, Any
     from sqlalchemy.orm import Session
 
     from app.db.models import Entry, InboundMessage, League, MailboxState, OutboxMessage, Round
-    from app.ops.serve import HEARTBEAT_FILE, Heartbeat, _mask
+    from app.ops.serve import HEARTBEAT_FILE, Heartbeat, _mask, database_identity
 
     out: dict[str, Any] = {
         "config": {"database": _mask(settings.resolved_database_url),
@@ -170,6 +176,7 @@ def collect_status(settings: Settings, *, network: bool = True) -> dict[str, Any
     db, engine = _db_status(settings.resolved_database_url)
     out["database"] = db
     out["queues"], out["leagues"], out["mailboxes"] = {}, [], []
+    found: list[str] = []
     if db["ok"] and db.get("revision"):
         try:
             with Session(engine) as session:
@@ -188,7 +195,7 @@ def collect_status(settings: Settings, *, network: bool = True) -> dict[str, Any
                         "entry_deadline": utc_z(league.entry_deadline),
                         "next_round_at": utc_z(league.next_round_at),
                     })
-                out["relays"], out["trouble"] = _trouble(session, out["queues"])
+                out["relays"], found = _trouble(session, out["queues"])
                 for mbox in session.scalars(select(MailboxState).order_by(MailboxState.mailbox)):
                     out["mailboxes"].append({"mailbox": mbox.mailbox, "uidvalidity": mbox.uidvalidity,
                                              "last_uid": mbox.last_uid,
@@ -203,11 +210,42 @@ def collect_status(settings: Settings, *, network: bool = True) -> dict[str, Any
         out["smtp"] = _smtp_status(settings)
     beat_path = Path(settings.data_dir) / HEARTBEAT_FILE
     beat = Heartbeat.read(beat_path)
+    ours = database_identity(settings.resolved_database_url)
+    if beat is not None and beat.get("database") not in (None, ours):
+        # the data folder is shared with a serve of another database: not ours, whatever it does
+        out["serve_elsewhere"] = {"pid": beat.get("pid"), "state": beat.get("state"),
+                                  "database": str(beat.get("database"))}
+        beat = None
     if beat is not None:
         intervals = (settings.poll_interval, settings.tick_interval, settings.send_interval)
         beat.update(serve_liveness(beat, beat_path, stale_after=max(STALE_AFTER_S, 3 * max(intervals))))
     out["serve"] = beat
+    out["trouble"] = _failed_checks(out) + found
     return out
+
+
+def _failed_checks(status: dict[str, Any]) -> list[str]:
+    """One trouble line per check that failed: the database (unreachable, missing, unreadable,
+    not migrated), the mailbox and the relay (when checked), a heartbeat that claims a ``serve``
+    that is not running."""
+    lines: list[str] = []
+    db = status["database"]
+    if not db.get("ok"):
+        lines.append(f"database: {db.get('error', 'unknown error')}")
+    elif not db.get("revision"):
+        lines.append("database: not migrated (run: amaryllis serve or db upgrade)")
+    elif not db.get("migrated"):
+        lines.append(f"database: revision {db.get('revision')}, not the head {db.get('head')} "
+                     "(run: amaryllis serve or db upgrade)")
+    for name in ("mailbox", "smtp"):
+        section = status.get(name)
+        if section is not None and not section.get("ok"):
+            lines.append(f"{name}: {section.get('error', 'unknown error')}")
+    beat = status.get("serve") or {}
+    if beat.get("stale"):
+        lines.append(f"serve: the status file claims pid {beat.get('pid')}, which is not running "
+                     f"({beat.get('why')})")
+    return lines
 
 
 def _trouble(session: Any, queues: dict[str, dict[str, int]]) -> tuple[list[dict[str, Any]], list[str]]:
@@ -339,14 +377,25 @@ def serve_liveness(beat: dict[str, Any], path: Path, *, stale_after: float = STA
 
 
 def healthy(status: dict[str, Any], *, offline: bool = False) -> bool:
-    """What ``status --check`` exits 0 on: the database answers, the mailbox too (unless ``offline``), and
-    no heartbeat claims a ``serve`` that is not running (a missing heartbeat is fine: not started here),
-    and there is no ``trouble`` (failing relays, failed/unknown/expired outbox rows, shunted mail,
-    stuck rounds)."""
+    """What ``status --check`` exits 0 on: no ``trouble`` at all. Every failed check is trouble
+    (:func:`_failed_checks`: the database unreachable, missing or not migrated, the mailbox or
+    the relay not answering unless ``offline``, a heartbeat of this database claiming a ``serve``
+    that is not running; a missing heartbeat is fine: not started here), and so are failing
+    relays, failed/unknown/expired outbox rows, shunted mail and stuck rounds."""
     db_ok = bool(status["database"].get("ok"))
     mailbox_ok = offline or bool((status.get("mailbox") or {}).get("ok"))
     serve_ok = not (status.get("serve") or {}).get("stale")
     return db_ok and mailbox_ok and serve_ok and not status.get("trouble")
+
+
+def exit_code(status: dict[str, Any], *, check: bool, offline: bool = False) -> int:
+    """The exit code of ``amaryllis status``: with ``check`` (the health check), 0 when
+    :func:`healthy`, else 1; without it, 1 when the database could not be read (missing,
+    unreachable, unreadable: the report then holds no queue, league or trouble of its own), else
+    0, whatever trouble the report lists (a report for people, who read the trouble lines)."""
+    if check:
+        return 0 if healthy(status, offline=offline) else 1
+    return 0 if status["database"].get("ok") else 1
 
 
 def render_status(status: dict[str, Any]) -> str:
@@ -413,6 +462,11 @@ def render_status(status: dict[str, Any]) -> str:
         for name, w in sorted((hb.get("workers") or {}).items()):
             err = f", last error {w['last_error']}" if w.get("last_error") else ""
             lines.append(f"          {name}: last run {utc_z(w.get('last_run_at')) or 'never'}{err}")
+    elif status.get("serve_elsewhere"):
+        other = status["serve_elsewhere"]
+        lines.append(f"serve     no heartbeat of this database (the data folder's status file is "
+                     f"pid {other.get('pid')}'s, {other.get('state')}, "
+                     f"serving {other.get('database')})")
     else:
         lines.append("serve     no heartbeat (not started here)")
     return "\n".join(lines)

@@ -47,6 +47,7 @@ from jinja2.visitor import NodeTransformer
 from markupsafe import Markup
 
 from app import paths
+from app.reports.dates import human_time
 
 #: the ``templates/`` folder (web pages, mails, reports, partials and ``locale/``): at the top of
 #: the checkout, or inside the installed package (``app.paths``)
@@ -225,7 +226,8 @@ def environment(lang: str, *, kind: str = "html", name: str = "",
     ``kind="html"`` autoescapes every template (web pages, HTML mail parts); ``kind="text"``
     autoescapes only ``*.html`` (mail text parts). ``filters`` and ``globals`` are added when the
     environment is made (later calls with the same key return it as it is; imported macros see
-    globals only, not the render context). Raises
+    globals only, not the render context). Every environment has the filter ``utc``
+    (:func:`app.reports.dates.human_time`: ``2026-12-04 01:35 UTC``). Raises
     ``ValueError`` for an unknown language or kind."""
     if kind not in ("html", "text"):
         raise ValueError(f"unknown template kind {kind!r} (expected html or text)")
@@ -250,6 +252,7 @@ def environment(lang: str, *, kind: str = "html", name: str = "",
             env.fold = tr  # the catalog's constant messages compiled into the templates
             env.globals["lang"] = lang
             env.globals.update(globals or {})
+            env.filters["utc"] = human_time  # the one human form of an instant (dates.py)
             env.filters.update(filters or {})
             _environments[(lang, kind, name)] = env
         return env

@@ -176,7 +176,8 @@ class StandingsContext:
         points: the points rule as ``W/D/L`` (``""`` when the format's primary score is not
             points).
         next_round: the next round number, or ``None`` when none is left.
-        next_round_at: when it is scheduled (``app.reports.i18n.when`` text), or ``""``.
+        next_round_at: when it is scheduled, as ``2026-12-04 01:35 UTC``
+            (:func:`app.reports.dates.human_time`), or ``""`` (run by the organizer).
         next_pairings: the boards of the next round (empty when none is left).
         disqualified: names of disqualified players (their games do not count).
         url: the league's page on the web view (``app.reports.links.Links``), or ``""``.

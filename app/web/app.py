@@ -19,6 +19,7 @@ import io
 import json
 import logging
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -29,6 +30,7 @@ from sqlalchemy import Engine
 from sqlalchemy.exc import OperationalError
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
+from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.requests import Request
 from starlette.responses import (
     FileResponse,
@@ -100,15 +102,6 @@ def _zen(value: object) -> str:
     return str(value).translate(str.maketrans("0123456789-", "０１２３４５６７８９－"))
 
 
-def _fmt_time(value: dt.datetime | None) -> str:
-    """``2026-12-01 12:00 UTC`` (the page shows UTC; ``<time datetime>`` carries ISO 8601)."""
-    if value is None:
-        return ""
-    if value.tzinfo is None:
-        value = value.replace(tzinfo=dt.timezone.utc)
-    return value.astimezone(dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
-
-
 def _signed(value: int) -> str:
     return f"{value:+d}" if value else "0"
 
@@ -146,7 +139,7 @@ def cross_cells_html(c: q.CrossTable, prefix: str, letters: dict[str, str]) -> l
     return rows
 
 
-GLOBALS: dict[str, Any] = {"urls": urls, "iso": payloads.iso, "fmt_time": _fmt_time,
+GLOBALS: dict[str, Any] = {"urls": urls, "iso": payloads.iso,
                            "signed": _signed, "duration": _duration,
                            "CROSS_BLOCK": q.CROSS_BLOCK, "link": lambda path: path,
                            "cross_cells_html": cross_cells_html}
@@ -293,7 +286,9 @@ class WebApp:
         return self.render(request, "web/error.html", 404, status=404)
 
     def base(self, request: Request) -> str:
-        """``public_url``, or the scheme and host the request came to."""
+        """The base of absolute links: ``public_url``, or the scheme and host the request came
+        to, which the application's host check (``create_app(allowed_hosts=…)``) has limited to
+        the allowed hosts."""
         if self.public_url:
             return self.public_url
         return f"{request.url.scheme}://{request.url.netloc}{request.scope.get('root_path', '')}"
@@ -380,8 +375,10 @@ class WebApp:
             return self.battle_csv(request, view, computed)
         report = computed.report if computed is not None else None
         chart = charts.hp_chart(report) if report is not None else None
+        narrow = (charts.hp_chart(report, width=charts.PHONE_WIDTH) if report is not None
+                  else None)
         return self.render(request, "web/battle.html", v=view, b=view.line, c=computed,
-                           report=report, chart=chart)
+                           report=report, chart=chart, narrow_chart=narrow)
 
     def battle_csv(self, request: Request, view: q.BattleView, computed: Any) -> Response:
         rows: list[list[Any]] = []
@@ -488,9 +485,13 @@ def _cell(value: Any) -> Any:
 
 def create_app(*, database_url: str | None = None, engine: Engine | None = None,
                public_url: str = "", server_name: str = NAME,
-               feed_domain: str = "localhost") -> Starlette:
+               feed_domain: str = "localhost",
+               allowed_hosts: Sequence[str] | None = None) -> Starlette:
     """The Starlette application of the web view over ``engine`` (or a new read-only engine on
-    ``database_url``). Raises ``ValueError`` when neither is given."""
+    ``database_url``). ``allowed_hosts``: the ``Host`` values answered (others get 400;
+    ``app.web.server.allowed_hosts`` makes the list from the settings); ``None``: any, for an
+    application that is only called directly. Raises ``ValueError`` when neither ``engine`` nor
+    ``database_url`` is given."""
     if engine is None:
         if not database_url:
             raise ValueError("create_app needs a database_url or an engine")
@@ -534,5 +535,10 @@ def create_app(*, database_url: str | None = None, engine: Engine | None = None,
     app = Starlette(routes=routes, exception_handlers={404: not_found, HTTPException: http_error,
                                                        500: server_error})
     app.state.web = web
+    if allowed_hosts is not None:
+        # before the links: WebApp.base builds feed links from the Host of a request that
+        # reached it, so only a Host of this list (RFC 9110 §7.2: the client writes it)
+        app.add_middleware(TrustedHostMiddleware, allowed_hosts=list(allowed_hosts),
+                           www_redirect=False)
     app.add_middleware(SecurityHeaders)
     return app

@@ -17,7 +17,7 @@ from typing import Any
 from sqlalchemy import Engine, create_engine, event
 from sqlalchemy.orm import Session, sessionmaker
 
-from app.db.session import make_engine
+from app.db.session import make_engine, refuse_non_utf8
 
 
 class ReadOnlyError(RuntimeError):
@@ -39,8 +39,11 @@ def read_only_engine(url: str) -> Engine:
     connect_args: dict[str, Any] = {}
     if url.startswith("postgresql"):
         connect_args["options"] = "-c default_transaction_read_only=on"
-    return create_engine(url, pool_pre_ping=True, pool_size=5, max_overflow=10,
-                         connect_args=connect_args)
+    engine = create_engine(url, pool_pre_ping=True, pool_size=5, max_overflow=10,
+                           connect_args=connect_args)
+    if engine.dialect.name == "postgresql":
+        refuse_non_utf8(engine)  # a database not in UTF8 is refused with the fix, as everywhere
+    return engine
 
 
 def _refuse_flush(session: Session, _context: Any, _instances: Any) -> None:

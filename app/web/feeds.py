@@ -24,6 +24,7 @@ from app.league import queries as q
 from app.league.timeparse import as_utc
 from app.reports import i18n
 from app.reports import urls
+from app.reports.dates import human_time
 
 #: entries in a feed
 LIMIT = 50
@@ -71,7 +72,7 @@ def _entries(session: Session, league: League, web: Any, base: str,
         "title": _("League %(name)s opened") % {"name": league.name},
         "link": urls.absolute(base, urls.league(league.name)), "updated": created,
         "content": _("Entries until %(deadline)s.") % {
-            "deadline": (as_utc(league.entry_deadline) or created).strftime("%Y-%m-%d %H:%M UTC")},
+            "deadline": human_time(as_utc(league.entry_deadline) or created)},
     })
     if not q.sheets_public(league):
         return out

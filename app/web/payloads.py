@@ -53,11 +53,13 @@ def summary(s: q.LeagueSummary) -> dict[str, Any]:
         "rounds_total": s.rounds_total, "rounds_done": s.rounds_done,
         "next_round": s.next_round, "next_round_at": iso(s.next_round_at),
         "entry_deadline": iso(s.entry_deadline), "created_at": iso(s.created_at),
-        "winners": [player_ref(p) for p in s.winners],
+        "winners": [entry_ref(e) for e in s.winners],
     }
 
 
 def index(leagues: list[q.LeagueSummary]) -> dict[str, Any]:
+    """The index document: every league's summary, each with ``winners`` (a finished league's
+    rank-1 entries, shared first places included; ``[]`` otherwise)."""
     return _doc("index", leagues=[summary(s) for s in leagues], feed=urls.feed())
 
 

@@ -13,6 +13,20 @@ The socket is bound with ``SO_REUSEPORT`` where the system has it, so several ``
 connections over them; each process reads the shared database itself (``docs/web.md``).
 uvicorn never installs signal handlers here (it does so only in the main thread, and the main
 thread of ``serve`` keeps its own).
+
+**Slow and many connections** (issue 20: 1,500 half-open requests, one header line every 3 s, all
+still open after 28 s, in the process that also holds the IMAP and SMTP connections). uvicorn
+has ``timeout_keep_alive`` (idle time *between* requests, used here as ``web_keepalive_timeout``)
+and ``h11_max_incomplete_event_size`` (bytes of a request line and headers, 16 KiB here), but no
+timeout on receiving a request (its keep-alive timer is cancelled by every byte received, and no
+timer runs before the first request), and its ``limit_concurrency`` answers 503 only once a
+request has arrived, so it caps nothing that never finishes its headers. The smallest robust
+addition is a subclass of uvicorn's own h11 protocol (:func:`guarded_protocol`), given to
+uvicorn as its ``http`` class: a timer per connection that closes it when a request (line,
+headers and body) is not received within ``web_header_timeout`` seconds of its first byte (or of
+the connection, for the first one), and a cap on open connections (``web_max_connections``):
+one over it is answered ``503`` and closed at once, so the process holds at most that many
+sockets for the view. The counts are logged when the view stops (``web_connections``).
 """
 
 from __future__ import annotations
@@ -22,12 +36,121 @@ import logging
 import socket
 import threading
 import time
+from dataclasses import dataclass
 from typing import Any
 
 log = logging.getLogger("amaryllis.web")
 
 #: seconds the server waits for open requests once asked to stop
 GRACE = 1.0
+#: bytes of a request line and its headers (h11's ``max_incomplete_event_size``); more: 400
+MAX_HEAD_BYTES = 16 * 1024
+#: what a connection over ``web_max_connections`` gets before it is closed
+BUSY = (b"HTTP/1.1 503 Service Unavailable\r\nContent-Type: text/plain; charset=utf-8\r\n"
+        b"Content-Length: 5\r\nRetry-After: 10\r\nConnection: close\r\n\r\nbusy\n")
+
+
+@dataclass(frozen=True)
+class WebLimits:
+    """How long and how many: ``header_timeout`` seconds a client has to send a whole request
+    from its first byte (the first request: from the connection); ``keepalive_timeout``
+    seconds an idle connection is kept between requests; ``max_connections`` open at once."""
+
+    header_timeout: float = 10.0
+    keepalive_timeout: int = 5
+    max_connections: int = 256
+
+    @classmethod
+    def from_settings(cls, settings: Any) -> WebLimits:
+        """The limits of the ``web_header_timeout``, ``web_keepalive_timeout`` and
+        ``web_max_connections`` settings (the defaults where ``settings`` lacks one)."""
+        base = cls()
+        return cls(
+            header_timeout=float(getattr(settings, "web_header_timeout", base.header_timeout)),
+            keepalive_timeout=int(getattr(settings, "web_keepalive_timeout",
+                                          base.keepalive_timeout)),
+            max_connections=int(getattr(settings, "web_max_connections", base.max_connections)))
+
+
+@dataclass
+class ConnectionCounts:
+    """What the guarded protocol did, for the log line at stop: connections ``accepted``,
+    ``refused`` (over the cap), ``timed_out`` (no whole request in time), ``peak`` (most open at
+    once)."""
+
+    accepted: int = 0
+    refused: int = 0
+    timed_out: int = 0
+    peak: int = 0
+
+    def line(self) -> str:
+        return (f"web_connections: {self.accepted} accepted, {self.refused} refused over "
+                f"web_max_connections, {self.timed_out} timed out before a whole request, "
+                f"peak {self.peak} open")
+
+
+def guarded_protocol(limits: WebLimits, counts: ConnectionCounts) -> type:
+    """A subclass of uvicorn's ``H11Protocol`` that enforces ``limits`` (see the module
+    docstring) and counts into ``counts``; given to ``uvicorn.Config(http=…)``.
+
+    The request timer is armed when a connection opens and when the first byte of a later
+    request arrives (uvicorn's keep-alive timer covers the idle time before it), and disarmed
+    once h11 has the whole request (the client's state ``DONE``); a response may then take as
+    long as it takes. States are h11's (RFC 9112 message parsing)."""
+    import h11
+    from uvicorn.protocols.http.h11_impl import H11Protocol
+
+    class GuardedH11Protocol(H11Protocol):
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
+            super().__init__(*args, **kwargs)
+            self._request_timer: asyncio.TimerHandle | None = None
+            self._refused = False
+
+        def connection_made(self, transport: Any) -> None:
+            if len(self.connections) >= limits.max_connections:
+                self._refused = True
+                self.transport = transport
+                counts.refused += 1
+                transport.write(BUSY)
+                transport.close()
+                return
+            super().connection_made(transport)
+            counts.accepted += 1
+            counts.peak = max(counts.peak, len(self.connections))
+            self._arm()
+
+        def connection_lost(self, exc: Exception | None) -> None:
+            if self._refused:
+                return
+            self._disarm()
+            super().connection_lost(exc)
+
+        def data_received(self, data: bytes) -> None:
+            super().data_received(data)
+            if self.transport.is_closing():
+                self._disarm()
+            elif self.conn.their_state in (h11.IDLE, h11.SEND_BODY):
+                if self._request_timer is None:  # the first byte of a request
+                    self._arm()
+            else:  # DONE (the whole request is here), MUST_CLOSE, CLOSED, ERROR
+                self._disarm()
+
+        def _arm(self) -> None:
+            self._disarm()
+            self._request_timer = self.loop.call_later(limits.header_timeout, self._too_slow)
+
+        def _disarm(self) -> None:
+            if self._request_timer is not None:
+                self._request_timer.cancel()
+                self._request_timer = None
+
+        def _too_slow(self) -> None:
+            self._request_timer = None
+            if not self.transport.is_closing():
+                counts.timed_out += 1
+                self.transport.close()
+
+    return GuardedH11Protocol
 
 
 def bind(host: str, port: int, *, reuse_port: bool = False) -> socket.socket:
@@ -56,7 +179,8 @@ class WebServer(threading.Thread):
     (e.g. to dispose of the database engine)."""
 
     def __init__(self, app: Any, sock: socket.socket, *, stop: threading.Event | None = None,
-                 on_exit: Any = None, access_log: bool = True) -> None:
+                 on_exit: Any = None, access_log: bool = True,
+                 limits: WebLimits | None = None) -> None:
         super().__init__(name="web", daemon=True)
         import uvicorn
 
@@ -64,9 +188,14 @@ class WebServer(threading.Thread):
         self.sock = sock
         self.stop_event = stop or threading.Event()
         self.on_exit = on_exit
+        self.limits = limits or WebLimits()
+        self.counts = ConnectionCounts()
         self.config = uvicorn.Config(app, log_config=None, access_log=access_log,
                                      timeout_graceful_shutdown=int(GRACE), server_header=False,
-                                     lifespan="off", timeout_keep_alive=5)
+                                     lifespan="off", ws="none",
+                                     http=guarded_protocol(self.limits, self.counts),
+                                     timeout_keep_alive=self.limits.keepalive_timeout,
+                                     h11_max_incomplete_event_size=MAX_HEAD_BYTES)
         self.server = uvicorn.Server(self.config)
         self.error: BaseException | None = None
 
@@ -96,6 +225,7 @@ class WebServer(threading.Thread):
             finally:
                 if self.on_exit is not None:
                     self.on_exit()
+            log.info(self.counts.line())
             log.info("web server stopped")
 
     async def _main(self) -> None:
@@ -128,15 +258,43 @@ class WebServer(threading.Thread):
             self.join(timeout)
 
 
+LOOPBACK_HOSTS = ("localhost", "127.0.0.1", "[::1]")
+"""Host names always answered: the machine itself (a local check, the demo)."""
+
+
+def allowed_hosts(settings: Any) -> list[str]:
+    """The ``Host`` header values (host part, lower case) the view answers: the
+    ``web_allowed_hosts`` setting, plus :data:`LOOPBACK_HOSTS`, ``web_host`` when it is one
+    address (not ``0.0.0.0`` or ``::``; IPv6 in brackets, as the header writes it) and the host
+    of ``public_url``. Every other Host is answered 400 (Starlette's ``TrustedHostMiddleware``),
+    so that nothing the view builds from the request's address (the feeds' links when
+    ``public_url`` is empty) follows a Host an attacker wrote (RFC 9110 §7.2)."""
+    from urllib.parse import urlsplit
+
+    hosts = list(getattr(settings, "web_allowed_hosts", []) or [])
+    hosts += LOOPBACK_HOSTS
+    web_host = str(getattr(settings, "web_host", "") or "").strip().lower()
+    if web_host and web_host not in ("0.0.0.0", "::"):
+        hosts.append(f"[{web_host}]" if ":" in web_host else web_host)
+    public = str(getattr(settings, "public_url", "") or "")
+    if public:
+        name = urlsplit(public).hostname or ""
+        if name:
+            hosts.append(f"[{name}]" if ":" in name else name)
+    return list(dict.fromkeys(h.lower() for h in hosts))
+
+
 def make_app(settings: Any) -> tuple[Any, Any]:
-    """The application over a new read-only engine on ``settings``' database, and the engine."""
+    """The application over a new read-only engine on ``settings``' database, and the engine.
+    It answers only the :func:`allowed_hosts` of ``settings``."""
     from app.web.app import create_app
     from app.web.db import read_only_engine
 
     engine = read_only_engine(settings.resolved_database_url)
     domain = (settings.server_address.rpartition("@")[2] or "localhost").strip() or "localhost"
     app = create_app(engine=engine, public_url=settings.public_url,
-                     server_name=settings.server_name, feed_domain=domain)
+                     server_name=settings.server_name, feed_domain=domain,
+                     allowed_hosts=allowed_hosts(settings))
     return app, engine
 
 
@@ -153,7 +311,8 @@ def start_web(settings: Any, *, host: str | None = None, port: int | None = None
     except OSError:
         engine.dispose()
         raise
-    server = WebServer(app, sock, stop=stop, on_exit=engine.dispose, access_log=access_log)
+    server = WebServer(app, sock, stop=stop, on_exit=engine.dispose, access_log=access_log,
+                       limits=WebLimits.from_settings(settings))
     server.start()
     server.wait_started()
     return server
@@ -176,7 +335,8 @@ def web_workers(settings: Any, stop: threading.Event) -> list[threading.Thread]:
         raise RuntimeError(f"the web view cannot listen on {settings.web_host}:"
                            f"{settings.web_port}: {exc} (set web_port, or 0 to turn it off)"
                            ) from exc
-    server = WebServer(app, sock, stop=stop, on_exit=engine.dispose)
+    server = WebServer(app, sock, stop=stop, on_exit=engine.dispose,
+                       limits=WebLimits.from_settings(settings))
     log.info("web view listening on %s (public_url %s)", server.url,
              settings.public_url or "not set")
     return [server]

@@ -37,7 +37,7 @@ def _standings() -> StandingsContext:
     table = StandingsTable(fmt.name, fmt.view, fmt.primary_column(), fmt.columns(), (row,))
     return StandingsContext(league="Cup", state="running", after_round=2, rounds_total=5,
                             points="3/1/0", table=table, next_round=3,
-                            next_round_at="2026-12-05T12:00Z",
+                            next_round_at="2026-12-05 12:00 UTC",
                             next_pairings=[PairingView(1, "<Ann>", "グリスク", "Bob", "ヌト"),
                                            PairingView(2, "Cy", "Nut", None, None)],
                             disqualified=["Dee"])
@@ -50,7 +50,7 @@ def test_standings_templates_render(lang: str) -> None:
     html = render_standings_context(ctx, lang=lang, fmt="html")
     assert "1=" in text and "3.5" in text and "-3" in text and "<Ann>" in text
     assert "&lt;Ann&gt;" in html and "<Ann>" not in html
-    assert "Dee" in text and "Bob" in text and "2026-12-05T12:00Z" in html
+    assert "Dee" in text and "Bob" in text and "2026-12-05 12:00 UTC" in html
 
 
 @pytest.mark.parametrize("lang", ["ja", "en"])

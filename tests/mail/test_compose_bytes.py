@@ -93,14 +93,20 @@ def test_a_long_msg_id_threads_nothing_rather_than_break_the_line_limit() -> Non
         assert (b"In-Reply-To: " + parent.encode() in raw) is threaded
 
 
-def test_a_jis_line_over_998_octets_goes_base64() -> None:
-    """A 7bit ISO-2022-JP part keeps its lines (RFC 1468); one over 998 octets would be refused
-    (RFC 2045 §2.7), so such a text goes base64, still ISO-2022-JP."""
+def test_a_jis_line_over_78_octets_goes_quoted_printable() -> None:
+    """A 7bit ISO-2022-JP part keeps its lines (RFC 1468) when none is over 78 octets; a longer
+    one (issue 20: lines of up to 271 octets went out as they were; before that, over 998 octets
+    went base64) makes the part quoted-printable, still ISO-2022-JP, every line at most 76
+    characters (RFC 2045 §6.7), and the text comes back unchanged."""
     long_line = "お" * 500 + "：１０／１／１／２／" + "あ" * 100 + "\nshort\n"
-    for text, cte in ((long_line, "base64"), ("短い行\n", "7bit")):
+    just_over = "あ" * 37 + "\n"  # 74 octets of JIS + 3 + 3 for the escapes: 80
+    fits = "あ" * 36 + "\n"  # 72 + 6 = 78
+    for text, cte in ((long_line, "quoted-printable"), (just_over, "quoted-printable"),
+                      (fits, "7bit"), ("短い行\n", "7bit")):
         raw = compose.build_message(sender="s@example.net", to="p@example.org", subject="x",
                                     text=text, charset="iso-2022-jp").as_bytes()
-        assert max(map(len, raw.split(b"\n"))) <= 998
+        body = raw.split(b"\n\n", 1)[1]
+        assert max(map(len, body.split(b"\n"))) <= 78
         part = email.message_from_bytes(raw, policy=email.policy.default).get_body(("plain",))
         assert part["Content-Transfer-Encoding"] == cte and part.get_content_charset() == "iso-2022-jp"
         assert part.get_content() == text

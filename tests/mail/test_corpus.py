@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import email
 import email.policy
+import email.utils
 import json
 import os
 from pathlib import Path
@@ -40,10 +41,14 @@ def big_mail() -> bytes:
 def received(raw: bytes) -> bytes:
     """``raw`` as our receiving MTA (authserv-id ``mx.localhost``) hands it on: with its
     ``Authentication-Results`` on top. The corpus mails that carry their own verdict (cases 28,
-    29) keep it; the rest are mail from real players, whose domains passed DMARC."""
+    29) keep it; the rest are mail from real players, whose domains passed DMARC (the verdict
+    names the From domain, ``header.from``, as OpenDMARC and rspamd write it)."""
     if b"Authentication-Results: mx.localhost" in raw:
         return raw
-    return b"Authentication-Results: mx.localhost; dmarc=pass\r\n" + raw
+    sender = email.utils.parseaddr(str(email.message_from_bytes(raw).get("From", "")))[1]
+    domain = sender.rpartition("@")[2] or "invalid"
+    verdict = f"Authentication-Results: mx.localhost; dmarc=pass header.from={domain}\r\n"
+    return verdict.encode() + raw
 
 
 def test_corpus_has_every_required_shape() -> None:

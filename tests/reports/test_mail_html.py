@@ -151,7 +151,7 @@ def _standings(url: str = "") -> StandingsContext:
     return StandingsContext(
         league="Cup", state="running", after_round=2, rounds_total=5, points="3/1/0",
         table=StandingsTable(fmt.name, fmt.view, fmt.primary_column(), fmt.columns(), lines),
-        next_round=3, next_round_at="2026-12-05T12:00Z",
+        next_round=3, next_round_at="2026-12-05 12:00 UTC",
         next_pairings=[PairingView(1, HOSTILE[0], "グリスク", "Bob", HOSTILE[1]),
                        PairingView(2, "Cy", "Nut", None, None)],
         disqualified=[HOSTILE[1]], url=url)
@@ -174,7 +174,7 @@ def test_standings_html_is_a_mail_layout(lang: str) -> None:
                      "0", "1", "1", "3.5", "-3"]
     assert re.findall(r"<td[^>]*>(.*?)</td>", cells[1])[-1] == "+12"
     # the next round's boards, the bye, the disqualified player
-    assert html.count("2026-12-05T12:00Z") == 1
+    assert html.count("2026-12-05 12:00 UTC") == 1
     assert ("bye" if lang == "en" else "不戦") in html
     assert "href=" not in render_standings_context(_standings(), lang=lang, fmt="html")
 

@@ -60,7 +60,8 @@ class LeagueSummary:
         next_round_at: when it is due (UTC), ``None`` when the organizer runs rounds by hand.
         entry_deadline: the entry deadline (UTC), ``None`` for an always-open league.
         created_at: when the league was opened (UTC).
-        winners: a finished league's first place (several when shared), else empty.
+        winners: a finished league's entries at rank 1 of its own standings (several when the
+            first place is shared), whatever its format; ``()`` for a league not finished.
     """
 
     name: str
@@ -77,7 +78,7 @@ class LeagueSummary:
     next_round_at: dt.datetime | None
     entry_deadline: dt.datetime | None
     created_at: dt.datetime | None
-    winners: tuple[PlayerRef, ...] = ()
+    winners: tuple[EntryRef, ...] = ()
 
     @property
     def phase(self) -> str:
@@ -304,10 +305,11 @@ def _summary(session: Session, league: League, with_sheet: dict[int, int],
     entries = (with_sheet.get(league.id, 0) if league.state == "open" and not fmt.always_open
                else seated.get(league.id, 0))
     planned = rounds_planned(session, league) if league.state != "open" else None
-    winners: tuple[PlayerRef, ...] = ()
+    winners: tuple[EntryRef, ...] = ()
     if league.state == "finished":
         table = _table(session, league, league_fingerprint(session, league))[1]
-        winners = tuple(PlayerRef(x.player_id, x.name) for x in table.lines if x.rank == 1)
+        winners = tuple(EntryRef(x.entry_id, PlayerRef(x.player_id, x.name), x.unit)
+                        for x in table.lines if x.rank == 1)
     return LeagueSummary(
         name=league.name, ruleset=league.ruleset, format=fmt.name,
         format_titles=dict(fmt.titles), view=fmt.view, state=league.state,

@@ -16,6 +16,7 @@ from app.config import Settings
 from app.db.models import InboundMessage, Player
 from app.mail.grammar import Command
 from app.mail.sheets import looks_like_sheet, reading_ruleset, rules
+from app.reports.dates import human_time
 from app.rules import Ruleset
 
 #: problems of one sheet listed in a reply; the rest are counted (a reply never reflects a
@@ -263,12 +264,9 @@ def error_text(exc: BaseException) -> str:
 
 
 def when(value: dt.datetime | None) -> str:
-    """``2026-12-02 14:22 UTC``."""
-    if value is None:
-        return ""
-    if value.tzinfo is None:
-        value = value.replace(tzinfo=dt.timezone.utc)
-    return value.astimezone(dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+    """``2026-12-02 14:22 UTC``: the one human form of an instant
+    (:func:`app.reports.dates.human_time`); ``""`` for ``None``."""
+    return human_time(value)
 
 
 def span(value: dt.timedelta, lang: str) -> str:

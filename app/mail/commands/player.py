@@ -174,7 +174,7 @@ def _has_sheet(ctx: MailContext, entry: Entry) -> bool:
 
 def _hill_challenge(ctx: MailContext, league: Any, player: Any) -> dict[str, Any] | None:
     """A hill league fights the entered sheet at once, in this message's transaction
-    (``app.league.hill``): the reply carries the results and the new table."""
+    (``app.league.challenge``): the reply carries the results and the new table."""
     from app.league.challenge import after_entry
     from app.mail.league_mail import LeagueMail
 
