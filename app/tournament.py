@@ -5,7 +5,9 @@ ruleset (the ``Ruleset`` interface only) and any format (the ``Format`` interfac
 :func:`run_format` asks the format for the next round after each round, fights its boards
 without the event log, spread over ``jobs`` processes, and streams each battle out in board
 order, so the output does not depend on ``jobs``. Each battle is the ruleset's ``battle --json``
-object (``Ruleset.result_json`` without events) plus the two files, the round and the board.
+object (``Ruleset.public_json`` without events) plus the two files, the round and the board.
+A ruleset with orders (``takes_orders``) reads ``X.orders.txt`` beside ``X.txt`` and fights each
+pairing with both sides' orders for that opponent and the pairing's lead draw (``Field.inputs``).
 A round robin's standings use the league's rules (``app.league.standings``: points,
 head-to-head, Sonneborn-Berger, HP margin = the ruleset's ``Outcome.margin``); other formats'
 are the format's own (``Format.standings``). :func:`run` is the older all-pairs round robin
@@ -22,8 +24,11 @@ from pathlib import Path
 from typing import IO, Any
 
 from app.league.standings import GameResult, Points, Score, compute
-from app.rules.base import Ruleset
+from app.rules.base import BattleInputs, Ruleset
 from app.sheetfile import read_sheet_file
+
+ORDERS_SUFFIX = ".orders.txt"
+"""An orders file beside a sheet ``X.txt`` is ``X.orders.txt`` (rulesets with orders)."""
 
 
 @dataclass(frozen=True)
@@ -35,11 +40,29 @@ class Field:
     names: list[str]
     entries: list[Any]
     invalid: list[tuple[str, str]]
+    orders: list[Any] | None = None
+    """Rulesets with orders: each entry's parsed orders (``OrdersSheet.orders``, or ``None``)."""
+    unit_names: list[str] | None = None
+    """Rulesets with orders: each entry's unit name as on its sheet (``Sheet.name``)."""
+    seed: str = ""
+    """Rulesets with orders: the published seed of the lead draws (``--seed``)."""
 
     @property
     def units(self) -> list[Any]:
         """The entries (the name this field had when it held Amaryllis units only)."""
         return self.entries
+
+    def inputs(self, i: int, j: int) -> BattleInputs | None:
+        """The battle inputs of entry ``i`` (side A) against ``j``: each side's orders for that
+        opponent and the draw of the pairing from the file names without extension (G20), or
+        ``None`` for a ruleset without orders."""
+        if self.orders is None or self.unit_names is None:
+            return None
+        rs = self.ruleset
+        stem = [n[:-4] if n.endswith(".txt") else n for n in (self.names[i], self.names[j])]
+        return BattleInputs((rs.orders_for(self.orders[i], self.unit_names[j]),
+                             rs.orders_for(self.orders[j], self.unit_names[i])),
+                            rs.lead_draw(self.seed, stem[0], stem[1]))
 
 
 def read_folder(folder: Path) -> list[tuple[str, str | None, str | None]]:
@@ -57,9 +80,11 @@ def read_folder(folder: Path) -> list[tuple[str, str | None, str | None]]:
 
 
 def load_field(source: Path | list[tuple[str, str | None, str | None]],
-               ruleset: Ruleset | None = None) -> Field:
+               ruleset: Ruleset | None = None, *, seed: str = "") -> Field:
     """Read and validate every sheet of a folder (a path, or :func:`read_folder`'s list) with
-    ``ruleset`` (default: the one most files are written in, as ``check`` guesses).
+    ``ruleset`` (default: the one most files are written in, as ``check`` guesses). For a
+    ruleset with orders, ``X.orders.txt`` is ``X.txt``'s orders file (an invalid one leaves
+    the entry out) and ``seed`` the published seed of the lead draws.
 
     Raises ``NotADirectoryError`` when a path is not a folder.
     """
@@ -68,9 +93,16 @@ def load_field(source: Path | list[tuple[str, str | None, str | None]],
         from app.rules_commands import pick_ruleset
 
         ruleset = pick_ruleset(None, [t for _, t, _ in files if t is not None])[0]
+    orders_files: dict[str, tuple[str | None, str | None]] = {}
+    if ruleset.takes_orders:  # X.orders.txt beside X.txt (§5 of the Magicalized rules)
+        orders_files = {n[:-len(ORDERS_SUFFIX)]: (t, e) for n, t, e in files
+                        if n.endswith(ORDERS_SUFFIX)}
+        files = [f for f in files if not f[0].endswith(ORDERS_SUFFIX)]
     names: list[str] = []
     entries: list[Any] = []
     invalid: list[tuple[str, str]] = []
+    orders: list[Any] = []
+    units: list[str] = []
     for name, text, error in files:
         if text is None:
             invalid.append((name, error or "unreadable"))
@@ -78,9 +110,28 @@ def load_field(source: Path | list[tuple[str, str | None, str | None]],
         sheet = ruleset.parse_sheet(text)
         if not sheet.ok:
             invalid.append((name, ruleset.format_problems(sheet.errors, sheet.lang)))
-        else:
-            names.append(name)
-            entries.append(sheet.entry)
+            continue
+        parsed = None
+        stem = name[:-4] if name.endswith(".txt") else name
+        if stem in orders_files:
+            otext, oerror = orders_files.pop(stem)
+            if otext is None:
+                invalid.append((stem + ORDERS_SUFFIX, oerror or "unreadable"))
+                continue
+            osheet = ruleset.parse_orders(otext)
+            if not osheet.ok:
+                invalid.append((stem + ORDERS_SUFFIX,
+                                ruleset.format_problems(osheet.errors, osheet.lang)))
+                continue
+            parsed = osheet.orders
+        names.append(name)
+        entries.append(sheet.entry)
+        orders.append(parsed)
+        units.append(sheet.name)
+    for stem in orders_files:
+        invalid.append((stem + ORDERS_SUFFIX, f"no sheet {stem}.txt beside it"))
+    if ruleset.takes_orders:
+        return Field(ruleset, names, entries, invalid, orders, units, seed)
     return Field(ruleset, names, entries, invalid)
 
 
@@ -91,11 +142,24 @@ Row = tuple[int, list[tuple[dict[str, Any], int | None, int]]]
 _RULESET: Ruleset | None = None
 _ENTRIES: list[Any] = []
 _JSON = False
+_FIELD: Field | None = None
 
 
-def _init(ruleset: Ruleset, entries: list[Any], as_json: bool) -> None:
-    global _RULESET, _ENTRIES, _JSON
-    _RULESET, _ENTRIES, _JSON = ruleset, entries, as_json
+def _init(ruleset: Ruleset, entries: list[Any], as_json: bool,
+          field: Field | None = None) -> None:
+    global _RULESET, _ENTRIES, _JSON, _FIELD
+    _RULESET, _ENTRIES, _JSON, _FIELD = ruleset, entries, as_json, field
+
+
+def _fight(i: int, j: int) -> Any:
+    """Entry i (side A) against entry j, without the log (with their orders and the lead draw
+    for a ruleset with orders)."""
+    rs = _RULESET
+    assert rs is not None
+    inputs = _FIELD.inputs(i, j) if _FIELD is not None else None
+    if inputs is None:
+        return rs.battle(_ENTRIES[i], _ENTRIES[j], log=False)
+    return rs.fight(_ENTRIES[i], _ENTRIES[j], inputs, log=False)
 
 
 def _row(i: int) -> Row:
@@ -103,26 +167,26 @@ def _row(i: int) -> Row:
     when no JSON is printed; winner; margin) each."""
     rs = _RULESET
     assert rs is not None
-    a = _ENTRIES[i]
     out = []
-    for b in _ENTRIES[i + 1:]:
-        result = rs.battle(a, b, log=False)
+    for j in range(i + 1, len(_ENTRIES)):
+        result = _fight(i, j)
         winner, margin = rs.winner_and_margin(result)
-        out.append((rs.result_json(result, events=False) if _JSON else {}, winner, margin))
+        out.append((rs.public_json(result, events=False) if _JSON else {}, winner, margin))
     return i, out
 
 
-def _rows(ruleset: Ruleset, entries: list[Any], jobs: int, as_json: bool) -> Iterator[Row]:
+def _rows(ruleset: Ruleset, entries: list[Any], jobs: int, as_json: bool,
+          field: Field | None = None) -> Iterator[Row]:
     """Yield (i, results of row i) for every row, in order of i."""
     n = len(entries)
     if jobs <= 1 or n < 3:
-        _init(ruleset, entries, as_json)
+        _init(ruleset, entries, as_json, field)
         for i in range(n):
             yield _row(i)
         return
     method = "fork" if "fork" in multiprocessing.get_all_start_methods() else None
     ctx = multiprocessing.get_context(method)
-    with ctx.Pool(jobs, initializer=_init, initargs=(ruleset, entries, as_json)) as pool:
+    with ctx.Pool(jobs, initializer=_init, initargs=(ruleset, entries, as_json, field)) as pool:
         yield from pool.imap(_row, range(n), chunksize=max(1, n // (jobs * 16)))
 
 
@@ -149,7 +213,7 @@ def run(field: Field, *, jobs: int = 1, points: Points = Points(),
     """
     games: list[GameResult] = []
     first = True
-    for i, results in _rows(field.ruleset, field.entries, jobs, battles_out is not None):
+    for i, results in _rows(field.ruleset, field.entries, jobs, battles_out is not None, field):
         for k, (res, winner, margin) in enumerate(results):
             j = i + 1 + k
             games.append(GameResult(i, j, winner, 0, 0, margin))  # the ruleset's tiebreak margin
@@ -195,22 +259,24 @@ def _pair(task: tuple[int, int]) -> tuple[dict[str, Any], int | None, int]:
     margin)."""
     rs = _RULESET
     assert rs is not None
-    result = rs.battle(_ENTRIES[task[0]], _ENTRIES[task[1]], log=False)
+    result = _fight(task[0], task[1])
     winner, margin = rs.winner_and_margin(result)
-    return (rs.result_json(result, events=False) if _JSON else {}), winner, margin
+    return (rs.public_json(result, events=False) if _JSON else {}), winner, margin
 
 
 class _Fighter:
     """Fights a list of boards, in a pool of ``jobs`` processes when more than one (opened once
     for the whole tournament), results in board order."""
 
-    def __init__(self, ruleset: Ruleset, entries: list[Any], jobs: int, as_json: bool) -> None:
+    def __init__(self, ruleset: Ruleset, entries: list[Any], jobs: int, as_json: bool,
+                 field: Field | None = None) -> None:
         self.pool: Any = None
-        _init(ruleset, entries, as_json)
+        _init(ruleset, entries, as_json, field)
         if jobs > 1 and len(entries) >= 3:
             method = "fork" if "fork" in multiprocessing.get_all_start_methods() else None
             ctx = multiprocessing.get_context(method)
-            self.pool = ctx.Pool(jobs, initializer=_init, initargs=(ruleset, entries, as_json))
+            self.pool = ctx.Pool(jobs, initializer=_init,
+                                 initargs=(ruleset, entries, as_json, field))
             self.jobs = jobs
 
     def fight(self, tasks: list[tuple[int, int]]) -> Iterator[tuple[dict[str, Any], int | None, int]]:
@@ -258,7 +324,7 @@ def run_format(field: Field, fmt: Any, *, jobs: int = 1,
     history: list[Any] = []
     pushed: list[tuple[int, int, int]] = []
     hill_state = HillState() if isinstance(fmt, Hill) else None
-    fighter = _Fighter(field.ruleset, field.entries, jobs, battles_out is not None)
+    fighter = _Fighter(field.ruleset, field.entries, jobs, battles_out is not None, field)
     first = True
     stop = ""
     try:
