@@ -1153,6 +1153,8 @@ class _Battle:
         if where == "checkpoint":
             reason = "checkpoint"
         if self.log is not None:
+            if where == "settlement":  # the battle ended inside a turn
+                self.log.append(("quiet", self.quiet))
             self.log.append(("end", self.T, self.states(), tuple(self.discards),
                              tuple(self.hand_sizes),
                              (tuple(sorted(self.bans[0])), tuple(sorted(self.bans[1])))))

@@ -612,6 +612,7 @@ class _Sec:
     explicit: bool = False
     hand: tuple[str, ...] | None = None
     hand_line: int = 0
+    hand_raw: str = ""
     versions: list[Version] = field(default_factory=list)
     warn: list[tuple[str, int, str, dict[str, object]]] = field(default_factory=list)
 
@@ -620,6 +621,7 @@ class _Sec:
 class _Block:
     start: int
     line: int
+    raw: str = ""
     rules: list[Rule] = field(default_factory=list)
     count: int = 0
 
@@ -681,7 +683,7 @@ class _Parse:
             if self.block is not None:
                 self.add("block-in-block", n, raw, start=self.block.line)
                 self.close_block()
-            vs = None
+            vs: str | None = None
             if word in _WORD["VS"]:
                 vs = unicodedata.normalize("NFKC", rest).strip()
                 if not vs:
@@ -744,7 +746,7 @@ class _Parse:
                         sec.warn.append(("version-past-20", n, raw, {"t": start}))
             elif sec.versions or self.revision:
                 self.add("revision-needs-from" if self.revision else "bad-orders-header", n, raw)
-            self.block = _Block(start, n)
+            self.block = _Block(start, n, raw)
             return True
         if word in _WORD["END"] and not rest:
             self.add("end-without-orders", n, raw)
@@ -775,6 +777,7 @@ class _Parse:
             if len(cards) > 100:
                 break
         sec.hand_line = n
+        sec.hand_raw = raw
         sec.hand = tuple(cards)
         if not bad and len(cards) != HAND_SIZE:
             self.add("hand-count", n, raw, count=len(cards))
@@ -839,7 +842,7 @@ class _Parse:
             if not self.header(n, raw, s):
                 self.add("unknown-line", n, raw)
         if self.block is not None:
-            self.add("block-unclosed", self.block.line, "", start=self.block.line)
+            self.add("block-unclosed", self.block.line, self.block.raw, start=self.block.line)
             self.close_block()
 
 
@@ -871,7 +874,7 @@ def parse_orders(text: str, *, lang: str | None = None, default_lang: str = "ja"
         if sec.hand is None and sec.versions:
             p.add("hand-missing", sec.line, "", section=label)
         if sec.hand is not None and not sec.versions:
-            p.add("no-orders", sec.hand_line, "", section=label)
+            p.add("no-orders", sec.hand_line, sec.hand_raw, section=label)
         hand = set(sec.hand or ())
         for code, line, raw, params in sec.warn:
             p.add(code, line, raw, **params)

@@ -244,9 +244,9 @@ ORDERS_CATALOGUE: dict[str, Entry] = {
     "unknown-word": (
         "4.3", "error",
         "「{word}」は{what}として読めません。",
-        "{what}は次のどれかです：{choices}",
-        "\"{word}\" is not a known {what}.",
-        "The {what} are: {choices}",
+        "次のどれかを書いてください：{choices}",
+        "\"{word}\" is not {what}.",
+        "Write one of: {choices}",
     ),
     "unknown-sword-word": (
         "1.2", "error",

@@ -287,9 +287,12 @@ def _action_lines(proc: Sequence[tuple[Any, ...]], w: _Words) -> list[ReportLine
         return [ReportLine(title, "simultaneous", None,
                            tuple(ReportLine(c, "action") for c in children))]
     if windows:
-        first = children[0] if children else ""
-        return [ReportLine(first, "action", sides[0],
-                           tuple(ReportLine(c, "action") for c in children[1:]))]
+        head_text = actor_text.get(sides[0], "")
+        rest = list(children)
+        if head_text in rest:
+            rest.remove(head_text)
+        return [ReportLine(head_text, "action", sides[0],
+                           tuple(ReportLine(c, "action") for c in rest))]
     sep = "　⇒" if ja else " => "
     return [ReportLine(sep.join(parts), "action", sides[0])]
 
