@@ -105,8 +105,8 @@ class MagicResult:
         bans: the kinds forbidden to each side.
         lead: the side that led simultaneous windows in even turns (G20).
         windows: how many windows opened (G17).
-        traces: each side's rule trace and how many entries were left out.
-        names: the two swordmasters' names (A, B).
+        traces: each side's rule trace and how many entries were left out (only with the log;
+            not part of equality, like ``events``).
         events: the log (``()`` with ``log=False``).
     """
 
@@ -123,7 +123,8 @@ class MagicResult:
     bans: tuple[tuple[str, ...], tuple[str, ...]]
     lead: int
     windows: int
-    traces: tuple[tuple[Trace, int], tuple[Trace, int]] = ((), 0), ((), 0)
+    traces: tuple[tuple[Trace, int], tuple[Trace, int]] = field(default=(((), 0), ((), 0)),
+                                                                compare=False)
     events: tuple[Any, ...] = field(default=(), compare=False)
 
     @property
