@@ -1153,7 +1153,7 @@ class _Battle:
         if where == "checkpoint":
             reason = "checkpoint"
         if self.log is not None:
-            if where == "settlement":  # the battle ended inside a turn
+            if where == "settlement" and self.quiet:  # the battle ended inside a turn
                 self.log.append(("quiet", self.quiet))
             self.log.append(("end", self.T, self.states(), tuple(self.discards),
                              tuple(self.hand_sizes),
