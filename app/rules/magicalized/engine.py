@@ -1033,9 +1033,10 @@ class _Battle:
     # -- phases (§8.1) -----------------------------------------------------------------------
 
     def _status_phase(self) -> bool:
-        """All Poison at once (no window, G17); True when the battle ends."""
+        """All Poison at once (no window, G17); True when the battle ends. Both sides' events
+        are logged 先介入プ first (symmetric: the mirror battle has the other lead)."""
         hit = []
-        for x in self.sms:
+        for x in self._lead_order():
             if x.poison:
                 x.hp -= x.poison
                 hit.append(x)
@@ -1058,15 +1059,19 @@ class _Battle:
         return self.T > LAST_TURN
 
     def _death_check(self) -> None:
-        """The death check after the first turn (no window, G17, G44)."""
+        """The death check after the first turn (no window, G17, G44), 先介入プ first."""
         self._ev("check")
-        for x in self.sms:
+        for x in self._lead_order():
             if x.hp <= 0:
                 x.dead = True
                 self.deaths = True
                 self._ev("die", x.side, x.hp)
                 if x.soul or x.life:
                     self._revive(x)
+
+    def _lead_order(self) -> tuple[_Sm, _Sm]:
+        L = self.leader()
+        return (self.sms[L], self.sms[1 - L])
 
     def _turn_end(self) -> None:
         self.burn = self.freeze = 0  # G8: this turn's worlds end with the turn

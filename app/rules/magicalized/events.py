@@ -240,6 +240,42 @@ def event_json(e: tuple[Any, ...]) -> dict[str, Any]:
     return out
 
 
+def _flip_state(st: tuple[Any, ...]) -> tuple[Any, ...]:
+    return (1 - st[0], *st[1:])
+
+
+def _flip_detail(d: tuple[Any, ...]) -> tuple[Any, ...]:
+    """A card's effect detail with its side flipped (``engine._effect_of``'s shapes)."""
+    if not d:
+        return d
+    if d[0] == "rainbow":
+        return ("rainbow", _flip_detail(d[1]))
+    if d[0] in ("burn", "freeze", "years"):
+        return d
+    return (d[0], 1 - d[1], *d[2:])
+
+
+def mirror(e: tuple[Any, ...]) -> tuple[Any, ...]:
+    """``e`` with sides A and B swapped. The engine is symmetric: the battle of (B, A) with the
+    orders swapped and the other lead is the battle of (A, B) mirrored event for event."""
+    k = e[0]
+    if k in ("turn", "quiet", "check"):
+        return e
+    if k == "action":
+        return ("action", 1 - e[1], tuple(1 - s for s in e[2]), e[3])
+    if k == "window":
+        steps = tuple((st[0], 1 - st[1], *st[2:4], st[4] if st[0] == "play" else _flip_detail(st[4]))
+                      for st in e[4])
+        return ("window", e[1], e[2], 1 - e[3], steps)
+    if k == "end":
+        _, T, states, discards, sizes, bans = e
+        return ("end", T, (_flip_state(states[1]), _flip_state(states[0])),
+                tuple((1 - p, c) for p, c in discards), (sizes[1], sizes[0]), (bans[1], bans[0]))
+    if k == "reflect":
+        return ("reflect", 1 - e[1], 1 - e[2])
+    return (k, 1 - e[1], *e[2:])
+
+
 def _jsonable(v: Any) -> Any:
     if isinstance(v, tuple):
         return [_jsonable(x) for x in v]
