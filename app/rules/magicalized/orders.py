@@ -149,6 +149,7 @@ _WHAT = {
                "a value (a number, turn, damage, or hp/maxhp/atk/def/spd/ap/a status)"),
     "cmp": L("比較（< <= = != >= >）", "a comparison (<, <=, =, !=, >=, >)"),
     "play": L("PLAY（使う）", "PLAY"),
+    "if-play": L("IF（もし）か PLAY（使う）", "IF or PLAY"),
     "on": L("ON（時）", "ON"),
     "card": L("魔法カード", "a magic card"),
     "sword": L("剣", "a sword"),
@@ -303,6 +304,9 @@ class _Reader:
                 if code is not None and BY_CODE[code].in_list == 0:
                     raise _Err("sword-not-in-lists", sword=L(BY_CODE[code].name, BY_CODE[code].en))
                 return Event(side, kind, sword=code, what=status)  # 毒: both (G34)
+        if (sword_of(nxt) is None and unicodedata.normalize("NFKC", nxt) not in HUNDRED
+                and not nxt.endswith("剣") and "sword" not in nxt.lower()):
+            raise _syntax(t, "if-play", nxt)  # not a sword: PLAY forgotten, most likely
         return Event(side, kind, sword=self.sword(self.take(), t))
 
     # -- conditions ----------------------------------------------------------------------------
