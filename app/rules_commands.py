@@ -45,11 +45,11 @@ def pick_ruleset(name: str | None, texts: Sequence[str]) -> tuple[Ruleset, bool]
     that reads most of them without an error, then the registry order), or the default ruleset
     when none is recognized.
     """
-    from app.rules import DEFAULT_RULESET, all_rulesets, find_ruleset
+    from app.rules import all_rulesets, ruleset
 
     if name is not None:
         try:
-            return find_ruleset(name)(), False
+            return ruleset(name), False
         except ValueError as exc:
             raise click.BadParameter(str(exc), param_hint="--ruleset") from exc
     rulesets = [cls() for cls in all_rulesets()]
@@ -60,7 +60,7 @@ def pick_ruleset(name: str | None, texts: Sequence[str]) -> tuple[Ruleset, bool]
              for i, rs in enumerate(rulesets)]
     best = max(range(len(rulesets)), key=lambda i: (votes[i], valid[i], -i))
     if votes[best] == 0:
-        return find_ruleset(DEFAULT_RULESET)(), True
+        return ruleset(), True
     return rulesets[best], True
 
 
@@ -92,17 +92,17 @@ def orders_ruleset(name: str | None, text: str) -> Ruleset | None:
     """The ruleset with orders that ``text`` is an orders text of (``Ruleset.is_orders``): the
     named one, or without a name the first registered that recognizes it; ``None`` when the text
     is not an orders text."""
-    from app.rules import all_rulesets, find_ruleset
+    from app.rules import all_rulesets, ruleset
 
     if name is not None:
         try:
-            rs = find_ruleset(name)()
+            rs = ruleset(name)
         except ValueError:
             return None
         return rs if rs.takes_orders and rs.is_orders(text) else None
     for cls in all_rulesets():
-        if cls.takes_orders and cls().is_orders(text):
-            return cls()
+        if cls.takes_orders and ruleset(cls.name).is_orders(text):
+            return ruleset(cls.name)
     return None
 
 

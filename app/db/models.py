@@ -26,6 +26,8 @@ from sqlalchemy import (
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 
+from app.rules import DEFAULT_RULESET
+
 NAMING = {
     "ix": "ix_%(column_0_label)s",
     "uq": "uq_%(table_name)s_%(column_0_name)s",
@@ -64,7 +66,7 @@ class League(Base):
     __tablename__ = "leagues"
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     name: Mapped[str] = mapped_column(String(64), unique=True)
-    ruleset: Mapped[str] = mapped_column(String(32), default="amaryllis")
+    ruleset: Mapped[str] = mapped_column(String(32), default=DEFAULT_RULESET)
     #: the ruleset's league options (``Ruleset.options``: budget, sword pool, MP table, … for
     #: Margaret Hundred; ``{}`` = the defaults), fixed once entries close
     options: Mapped[dict] = mapped_column(JSON, default=dict, server_default="{}")

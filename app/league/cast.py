@@ -20,7 +20,6 @@ from app.db.models import (
     Player,
     SheetVersion,
 )
-from app.league.entries import ruleset_of
 from app.league.errors import BadState
 from app.league.privacy import public_name
 
@@ -95,13 +94,15 @@ class _Cast:
     sender_name: str = ""
     units: dict[int, Any] = dataclasses.field(default_factory=dict)
     #: the league's ruleset and its options (``League.ruleset``, ``League.options``)
-    ruleset: str = "amaryllis"
+    ruleset: str = ""
     options: dict[str, Any] = dataclasses.field(default_factory=dict)
 
     @property
     def rules(self) -> Any:
         """The league's :class:`~app.rules.base.Ruleset` (``ruleset`` with ``options``)."""
-        return ruleset_of(self.ruleset, self.options)
+        from app.rules import ruleset
+
+        return ruleset(self.ruleset, self.options)
 
     def label(self, sheet_id: int) -> str:
         """The ruleset's standings label of sheet ``sheet_id``'s entry (``Ruleset.label``)."""
@@ -179,7 +180,7 @@ def _load_cast(session: Session, league: League, settings: Any = None) -> _Cast:
     return _Cast(league.id, league.name, entries, players, sheets, thread,
                  sender=getattr(settings, "server_address", ""),
                  sender_name=getattr(settings, "server_name", ""),
-                 ruleset=league.ruleset or "amaryllis", options=dict(league.options or {}),
+                 ruleset=league.ruleset or "", options=dict(league.options or {}),
                  public_url=getattr(settings, "public_url", "") or "", fmt=format_of(league))
 
 

@@ -1,8 +1,8 @@
 """Leagues found by name, players and entries: addresses, entering and replacing a sheet, withdrawing, the active sheet.
 
-The rules adapter (:func:`league_ruleset`, :func:`engine_version`) lives here too: the one place
-the league services reach the rules, through the ``Ruleset`` interface of the league's ruleset
-(``find_ruleset(league.ruleset)(league.options)``; no particular ruleset is imported).
+The league reaches the rules through the one cached door of ``app.rules``
+(:func:`app.rules.league_ruleset`: the league's ruleset with its options); no particular ruleset
+is imported.
 """
 
 from __future__ import annotations
@@ -12,7 +12,6 @@ import json
 import unicodedata
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import select
@@ -31,26 +30,11 @@ if TYPE_CHECKING:
     from app.rules import Ruleset
 
 
-@lru_cache(maxsize=64)
-def _ruleset(name: str, options: str) -> Ruleset:
-    from app.rules import find_ruleset
-
-    return find_ruleset(name)(json.loads(options))
-
-
-def ruleset_of(name: str | None, options: Any = None) -> Ruleset:
-    """The :class:`~app.rules.base.Ruleset` called ``name`` (``None``: the default ruleset) with
-    league ``options`` (a mapping or ``None``). Raises ``ValueError`` for an unknown ruleset or a
-    bad option, naming it. Instances are cached (they are immutable)."""
-    from app.rules import DEFAULT_RULESET
-
-    return _ruleset(name or DEFAULT_RULESET,
-                    json.dumps(dict(options or {}), sort_keys=True, ensure_ascii=False))
-
-
 def league_ruleset(league: Any) -> Ruleset:
-    """The ruleset ``league`` plays (``league.ruleset`` with ``league.options``)."""
-    return ruleset_of(getattr(league, "ruleset", None), getattr(league, "options", None))
+    """The ruleset ``league`` plays (``app.rules.league_ruleset``: the one cached door)."""
+    from app.rules import league_ruleset as door
+
+    return door(league)
 
 
 def engine_version(league: Any = None) -> str:

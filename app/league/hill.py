@@ -160,13 +160,13 @@ def challenge(session: Session, league: League, entry: Entry, *, now: dt.datetim
               settings: Any = None, ruleset: Any = None) -> Challenge:
     """Fight ``entry``'s active sheet against every other member of the hill and apply the
     challenge (see the module docstring). ``ruleset``: the league's ``Ruleset`` instance
-    (default ``find_ruleset(league.ruleset)()``). With ``settings``, the pushed-off members are
+    (default: the league's, with its options: ``app.rules.league_ruleset``). With ``settings``, the pushed-off members are
     mailed. Raises ``ValueError`` when a sheet no longer parses."""
-    from app.rules import find_ruleset
+    from app.rules import league_ruleset
 
     hill = format_of(league)
     assert isinstance(hill, Hill)
-    rs = ruleset if ruleset is not None else find_ruleset(league.ruleset or "amaryllis")()
+    rs = ruleset if ruleset is not None else league_ruleset(league)
     state = state_of(league, hill)
     if entry.seat is None:
         top = session.scalar(select(func.max(Entry.seat)).where(Entry.league_id == league.id))

@@ -25,7 +25,7 @@ from app.db.models import (
 )
 from app.db.session import transaction
 from app.league.cast import _lock_league
-from app.league.entries import _check_open, active_sheet, find_league, open_leagues, ruleset_of
+from app.league.entries import _check_open, active_sheet, find_league, open_leagues
 from app.league.errors import BadState, LeagueError
 from app.league.play import _play_rounds
 from app.league.results import queue_standings
@@ -107,14 +107,14 @@ def check_ruleset(ruleset: str | None, options: dict[str, Any] | None) -> Any:
     """The :class:`~app.rules.base.Ruleset` called ``ruleset`` (``None``: the default) with
     ``options``. Raises :class:`BadState` ``bad-ruleset`` for an unknown name and ``bad-option``
     for options the ruleset refuses (its message names the option)."""
-    from app.rules import find_ruleset
+    from app.rules import find_ruleset, ruleset as door
 
     try:
         cls = find_ruleset(ruleset) if ruleset else None
     except ValueError as exc:
         raise BadState(str(exc), "bad-ruleset") from exc
     try:
-        return ruleset_of(cls.name if cls else None, options)
+        return door(cls.name if cls else None, options)
     except (ValueError, TypeError) as exc:
         raise BadState(f"{exc}", "bad-option") from exc
 

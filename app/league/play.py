@@ -125,9 +125,8 @@ def _report_rows(cast: _Cast, round_number: int, b: _B, result: Any, now: dt.dat
                 hp=(int(b.hp_a or 0), int(b.hp_b or 0)),
                 report=render_report(report, fmt="text") if report is not None else "",
                 engine_version=b.engine_version or "", engine_note=note,
-                ruleset=rs.name, header=tuple(rs.describe(lang)) if rs.name != "amaryllis"
-                or rs.options else (),
-                finals=_finals(outcome, lang) if rs.party or rs.name != "amaryllis" else ((), ()),
+                ruleset=rs.name, header=_record(rs, lang),
+                finals=_finals(outcome, lang) if rs.final_lines else ((), ()),
                 battle=report,
                 url=mail_link(cast.public_url, cast.league_name, b.id),
                 decision=_decision(cast, round_number, b, lang),
@@ -140,6 +139,12 @@ def _report_rows(cast: _Cast, round_number: int, b: _B, result: Any, now: dt.dat
             copies, kind="report", now=now, sender=cast.sender, sender_name=cast.sender_name,
             subject=subj, text=text, html=html, charset=charset, auto_submitted="auto-generated")
     return rows
+
+
+def _record(rs: Any, lang: str) -> tuple[str, ...]:
+    """The ruleset record a report header prints (``Ruleset.describe``): always where the
+    ruleset asks for it (``report_record``), else only with non-default options."""
+    return tuple(rs.describe(lang)) if rs.options or rs.report_record else ()
 
 
 def _finals(outcome: Any, lang: str) -> tuple[tuple[str, ...], tuple[str, ...]]:

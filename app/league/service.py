@@ -1,4 +1,5 @@
-"""League services over the database: one facade over the modules that do the work.
+"""League services over the database: one facade over the public names of the modules that do
+the work.
 
 The contract is ``docs/contracts.md`` (section League); the lifecycle and the choices are in
 ``docs/league.md``. The work lives in:
@@ -12,97 +13,47 @@ The contract is ``docs/contracts.md`` (section League); the lifecycle and the ch
 - :mod:`app.league.fixes` — organizer fixes (disqualify, resend);
 - :mod:`app.league.queries` — the read queries shared by the CLI, mail and the web view.
 
-Callers may import from here or from the module itself; new code should prefer the module.
+Only public names are re-exported; callers may import from here or from the module itself.
 """
 
 from __future__ import annotations
 
-from app.league.errors import (  # noqa: F401
-    LeagueError,
-    NoSuchLeague,
-    EntriesClosed,
-    NotEntered,
-    NotOwner,
-    BadState,
-)
-from app.league.entries import (  # noqa: F401
-    ruleset_of,
-    league_ruleset,
+from app.league.cast import thread_id
+from app.league.entries import (
+    active_sheet,
+    all_leagues,
+    check_open,
     engine_version,
-    normalize_address,
-    get_or_create_player,
-    _name_key,
+    entries_of,
     find_league,
     get_league,
+    get_or_create_player,
+    league_ruleset,
+    normalize_address,
     open_leagues,
-    all_leagues,
-    SubmitOutcome,
-    _check_open,
-    check_open,
-    _entry,
     submit_entry,
+    SubmitOutcome,
     withdraw,
-    active_sheet,
-    entries_of,
 )
-from app.league.lifecycle import (  # noqa: F401
-    STATES,
-    MAX_DEADLINE_AHEAD,
-    MIN_ROUNDS_EVERY,
-    MAX_ROUNDS_EVERY,
-    MAX_POINTS,
-    create_league,
-    check_ruleset,
-    set_options,
-    NAME_PUNCTUATION,
+from app.league.errors import BadState, EntriesClosed, LeagueError, NoSuchLeague, NotEntered, NotOwner
+from app.league.fixes import disqualify, resend
+from app.league.lifecycle import (
     check_league_name,
+    check_ruleset,
     close_entries,
+    create_league,
+    set_options,
     tick,
-    _tick_error,
 )
-from app.league.cast import (  # noqa: F401
-    _P,
-    _E,
-    _S,
-    _B,
-    _Cast,
-    _MSG_ID,
-    thread_id,
-    _load_cast,
-    _lock_league,
-)
-from app.league.play import (  # noqa: F401
-    BATCH,
-    KILL_ENV,
-    _final_json,
-    _kill_hook,
-    _env_int,
-    _batch_size,
-    _report_rows,
-    _fight,
-    _worker_fight,
-    _workers,
-    _apply,
-    _Prepared,
-    _prepare_rounds,
-    _store_chunk,
-    _close_round,
-    _finish_round,
-    run_round,
-    _play_rounds,
-)
-from app.league.results import (  # noqa: F401
-    _games,
-    standings,
-    standings_context,
-    render_standings,
-    _standings_subject,
-    queue_standings,
-)
-from app.league.fixes import (  # noqa: F401
-    disqualify,
-    _same_result,
-    engine_note,
-    resend,
-    _next_resend,
-)
+from app.league.play import KILL_ENV, run_round
+from app.league.results import render_standings, standings, standings_context
+
+__all__ = [
+    "BadState", "EntriesClosed", "KILL_ENV", "LeagueError", "NoSuchLeague", "NotEntered",
+    "NotOwner", "SubmitOutcome", "active_sheet", "all_leagues", "check_league_name",
+    "check_open", "check_ruleset", "close_entries", "create_league", "disqualify",
+    "engine_version", "entries_of", "find_league", "get_league", "get_or_create_player",
+    "league_ruleset", "normalize_address", "open_leagues", "render_standings", "resend",
+    "run_round", "set_options", "standings", "standings_context", "submit_entry",
+    "thread_id", "tick", "withdraw",
+]

@@ -1,7 +1,7 @@
 """Where the mail layer meets the game rules: ONE function, :func:`rules`, and what is built on it.
 
 Every use of the rules in ``app/mail`` goes through :func:`rules` (a league's
-:class:`~app.rules.base.Ruleset`: ``find_ruleset(league.ruleset)(league.options)``) and
+:class:`~app.rules.base.Ruleset` with its options, from ``app.rules.league_ruleset``) and
 :func:`starts_sheet` (does a line start a sheet: ``Ruleset.starts_sheet``). Nothing here knows a
 notation: a ruleset's hooks decide. Without a league (the grammar reads a mail before it knows
 which league the mail is about), a line starts a sheet when it starts one in *any* registered
@@ -11,31 +11,17 @@ command either.
 
 from __future__ import annotations
 
-import json
 from functools import lru_cache
 from typing import Any
 
-from app.rules import DEFAULT_RULESET, Ruleset, all_rulesets, find_ruleset, guess_ruleset
-
-
-@lru_cache(maxsize=64)
-def _instance(name: str, options: str) -> Ruleset:
-    return find_ruleset(name)(json.loads(options))
-
-
-def ruleset_of(name: str, options: Any = None) -> Ruleset:
-    """The :class:`Ruleset` called ``name`` with league ``options`` (a mapping or ``None``).
-    Raises ``ValueError`` for an unknown ruleset or a bad option (naming it)."""
-    return _instance(name, json.dumps(dict(options or {}), sort_keys=True, ensure_ascii=False))
+from app.rules import Ruleset, all_rulesets, guess_ruleset, league_ruleset, ruleset
 
 
 def rules(league: Any = None) -> Ruleset:
     """The ruleset the mail layer reads sheets of ``league`` with (``league.ruleset`` with
-    ``league.options``), the default ruleset (``amaryllis``) for ``None``."""
-    if league is None:
-        return ruleset_of(DEFAULT_RULESET)
-    return ruleset_of(getattr(league, "ruleset", None) or DEFAULT_RULESET,
-                      getattr(league, "options", None))
+    ``league.options``, through the one door ``app.rules.league_ruleset``), the default ruleset
+    for ``None``."""
+    return ruleset() if league is None else league_ruleset(league)
 
 
 @lru_cache(maxsize=1)
@@ -65,7 +51,7 @@ def reading_ruleset(text: str, league: Any = None) -> Ruleset:
     if league is not None:
         return rules(league)
     guessed = guess_ruleset(text)
-    return ruleset_of(guessed.name) if guessed is not None else rules(None)
+    return ruleset(guessed.name) if guessed is not None else rules(None)
 
 
 def other_ruleset(text: str, league: Any) -> type[Ruleset] | None:

@@ -115,12 +115,12 @@ def register(group: click.Group) -> None:
     @click.option("--web-port", type=click.IntRange(0, 65535), default=8080, show_default=True,
                   help="port of the web view on 127.0.0.1 (a free one when taken; 0: any free port)")
     @click.option("--no-web", is_flag=True, help="do not start the web view")
-    @click.option("--ruleset", default="amaryllis", show_default=True,
-                  help="the league's game: amaryllis, margaret or margaret-hundred")
+    @click.option("--ruleset", default=None,
+                  help="the league's game, by name or alias (default: the default ruleset)")
     @click.option("--keep-web/--no-keep-web", default=None,
                   help="keep the web view up after the league until Ctrl-C "
                        "[default: when standard input is a terminal]")
-    def demo_cmd(out: Path, lang: str, web_port: int, no_web: bool, ruleset: str,
+    def demo_cmd(out: Path, lang: str, web_port: int, no_web: bool, ruleset: str | None,
                  keep_web: bool | None) -> None:
         """Run a whole league with nothing configured: embedded IMAP/SMTP, SQLite, sample players.
 
@@ -129,12 +129,12 @@ def register(group: click.Group) -> None:
         serves the league meanwhile; its URL is printed at the end."""
         from app.ops.demo import DemoError, run_demo
 
-        from app.rules import find_ruleset
+        from app.rules import DEFAULT_RULESET, find_ruleset
 
         if keep_web is None:
             keep_web = sys.stdin is not None and sys.stdin.isatty()
         try:
-            name = find_ruleset(ruleset).name
+            name = find_ruleset(ruleset or DEFAULT_RULESET).name
         except ValueError as exc:
             raise click.BadParameter(str(exc), param_hint="--ruleset") from exc
         try:

@@ -91,31 +91,23 @@ def _text(mail: DemoMail) -> str:
     return mail.text or sheet_text(mail.sheet)
 
 
-#: the league options of a demo of each ruleset (one option set, so the reports' header shows it)
-DEMO_OPTIONS: dict[str, dict[str, Any]] = {"margaret-hundred": {"party_cap": 4}}
-
-#: a Margaret Hundred party: 精霊剣 without an MP cost builds a wisp every turn (H53)
-_PARTY_SHEET = "5/0/0/3/精速精衝/精霊使い"
-
-
 def script_for(ruleset: str) -> tuple[tuple[DemoMail, ...], DemoMail | None]:
-    """The players' mails of a demo of ``ruleset``: Amaryllis plays :data:`SCRIPT` and
-    :data:`REPLACEMENT`; another ruleset up to eight entries of its sample sheets
-    (``Ruleset.sample_sheets``, one per name, a party sheet when the ruleset has parties) and one
-    Amaryllis sheet, answered with the league's game and an example (no replacement wave)."""
-    from app.rules import find_ruleset
+    """The players' mails of a demo of ``ruleset``: the default game
+    (:data:`app.rules.DEFAULT_RULESET`, whose sheets the demo's sheet files are) plays
+    :data:`SCRIPT` and :data:`REPLACEMENT`; another ruleset up to eight entries of its
+    ``Ruleset.demo_sheets`` (one per name) and one sheet of the default game, answered with the
+    league's game and an example (no replacement wave)."""
+    from app.rules import DEFAULT_RULESET, ruleset as door
 
-    if ruleset == "amaryllis":
+    rs = door(ruleset, door(ruleset).demo_options())
+    if rs.name == DEFAULT_RULESET:
         return SCRIPT, REPLACEMENT
-    rs = find_ruleset(ruleset)(DEMO_OPTIONS.get(ruleset))
-    party = rs.parse_sheet(_PARTY_SHEET) if rs.party else None
-    party_label = rs.label(party.entry) if party is not None and party.ok else None
     chosen: dict[str, str] = {}
-    for text in rs.sample_sheets():
+    for text in rs.demo_sheets():
         parsed = rs.parse_sheet(text)
-        if parsed.ok and rs.label(parsed.entry) not in chosen and rs.label(parsed.entry) != party_label:
+        if parsed.ok and rs.label(parsed.entry) not in chosen:
             chosen[rs.label(parsed.entry)] = text
-    picked = list(chosen.items())[:7] + ([(party_label, _PARTY_SHEET)] if party_label else [])
+    picked = list(chosen.items())[:8]
     mails = [DemoMail(f"player{i + 1}@example.{'jp' if i % 2 == 0 else 'org'}", f"{name}使い" if i % 2 == 0
                       else f"{name} player", "[demo] 登録" if i % 2 == 0 else "[demo] entry", "",
                       "iso-2022-jp" if i % 4 == 0 else "utf-8", text=text + "\n")
@@ -191,7 +183,7 @@ def _parts() -> tuple[Any, Any, Any, Any]:
 def run_demo(out: Path | str = Path("amaryllis-demo"), *, lang: str = "ja",
              echo: Callable[[str], None] = print, timeout: float = 30.0,
              web_port: int | None = 8080, keep_web: Callable[[str], None] | None = None,
-             ruleset: str = "amaryllis") -> DemoSummary:
+             ruleset: str = "") -> DemoSummary:
     """Run the demo (see the module docstring) in ``out`` and return a :class:`DemoSummary`.
 
     ``lang`` is the language of the printed standings (``ja`` or ``en``); ``echo`` receives each progress
@@ -227,7 +219,7 @@ def _start_web(settings: Any, port: int) -> Any:
 
 def _run(out: Path, lang: str, echo: Callable[[str], None], timeout: float, inbound: Any,
          pipeline: Any, send: Any, service: Any, web_port: int | None = None,
-         keep_web: Callable[[str], None] | None = None, ruleset: str = "amaryllis") -> DemoSummary:
+         keep_web: Callable[[str], None] | None = None, ruleset: str = "") -> DemoSummary:
     from app.config import load_settings
     from app.db.session import session_factory
     from app.ops.embedded import EmbeddedMailStack
@@ -274,22 +266,26 @@ def _run(out: Path, lang: str, echo: Callable[[str], None], timeout: float, inbo
 
 def _league(out: Path, lang: str, echo: Callable[[str], None], timeout: float, inbound: Any,
             pipeline: Any, send: Any, service: Any, settings: Any, stack: Any, factory: Any,
-            summary: DemoSummary, ruleset: str = "amaryllis") -> DemoSummary:
+            summary: DemoSummary, ruleset: str = "") -> DemoSummary:
     """The league itself: entries by mail, closing, every round, the reports (see the module
     docstring); the work folder, mail stack, settings and database are ready."""
     from app.db.session import transaction
 
     mail_dir = out / "mail"
 
+    from app.rules import DEFAULT_RULESET, ruleset as door
+
+    rs = door(ruleset)
     now = dt.datetime.now(dt.timezone.utc)
     with transaction(factory) as session:
         made = service.create_league(session, LEAGUE, entry_deadline=now + dt.timedelta(days=7),
-                                     ruleset=ruleset, options=DEMO_OPTIONS.get(ruleset), now=now)
+                                     ruleset=rs.name, options=rs.demo_options(), now=now)
         record = service.league_ruleset(made).describe("en")
-    script, replacement = script_for(ruleset)
+    script, replacement = script_for(rs.name)
+    default = rs.name == DEFAULT_RULESET
     echo(f"\n[organizer] league '{LEAGUE}' opened (entries until {now + dt.timedelta(days=7):%Y-%m-%d}, "
-         f"points 3/1/0)" + ("" if ruleset == "amaryllis" else f", ruleset {ruleset}"))
-    if ruleset != "amaryllis":
+         f"points 3/1/0)" + ("" if default else f", ruleset {rs.name}"))
+    if not default:
         for line in record:
             echo(f"  {line}")
 

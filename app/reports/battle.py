@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from app.reports.render import render
-from app.rules import DEFAULT_RULESET, find_ruleset
+from app.rules import ruleset as default_ruleset
 from app.rules.base import BattleReport, ReportTurn, Ruleset
 
 _ZEN = str.maketrans("0123456789-", "０１２３４５６７８９－")
@@ -78,6 +78,6 @@ def render_battle(a: Any, b: Any, result: Any, *, lang: str, fmt: str = "text",
     ``lang`` is ``"ja"`` or ``"en"``, ``fmt`` ``"text"`` or ``"html"``. Raises ``ValueError``
     for an unknown language or format, or a result without a log.
     """
-    rs = ruleset if ruleset is not None else find_ruleset(DEFAULT_RULESET)()
+    rs = ruleset if ruleset is not None else default_ruleset()
     return render_report(rs.report(a, b, result, lang=lang), fmt=fmt, title=title,
                          sheets=sheets)

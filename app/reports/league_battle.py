@@ -68,7 +68,7 @@ class LeagueBattleContext:
     battle: BattleReport | None = None
     url: str = ""
     decision: str = ""
-    ruleset: str = "amaryllis"
+    ruleset: str = ""
     header: tuple[str, ...] = ()
     finals: tuple[tuple[str, ...], tuple[str, ...]] = ((), ())
 

@@ -12,6 +12,10 @@ Adding a ruleset: one new package that defines a ``Ruleset`` subclass decorated 
 from __future__ import annotations
 
 import importlib
+import json
+from collections.abc import Mapping
+from functools import lru_cache
+from typing import Any
 
 from app.rules.base import RULESETS, Outcome, Ruleset, Sheet, lookup
 
@@ -28,7 +32,7 @@ RULESET_MODULES: tuple[str, ...] = (
 DEFAULT_RULESET = "amaryllis"
 
 __all__ = ["DEFAULT_RULESET", "RULESETS", "RULESET_MODULES", "Outcome", "Ruleset", "Sheet", "all_rulesets",
-           "find_ruleset", "guess_ruleset"]
+           "find_ruleset", "guess_ruleset", "league_ruleset", "ruleset"]
 
 
 def _load_all() -> None:
@@ -73,3 +77,27 @@ def guess_ruleset(text: str) -> type[Ruleset] | None:
         if cls().parse_sheet(text).ok:
             return cls
     return claimed[0] if claimed else None
+
+
+@lru_cache(maxsize=128)
+def _instance(name: str, options: str) -> Ruleset:
+    return find_ruleset(name)(json.loads(options))
+
+
+def ruleset(name: str | None = None, options: Mapping[str, Any] | None = None) -> Ruleset:
+    """The one door to the rules: the :class:`Ruleset` called ``name`` (a name or alias;
+    ``None`` or ``""``: :data:`DEFAULT_RULESET`) holding the league ``options`` (a mapping or
+    ``None``: the defaults). Instances are immutable, so they are cached by
+    ``(name, options)``; every layer (league, mail, web, the offline commands) asks here.
+
+    Raises ``ValueError`` for an unknown ruleset (listing the known ones) or an option the
+    ruleset refuses (naming it)."""
+    key = json.dumps(dict(options or {}), sort_keys=True, ensure_ascii=False, default=str)
+    return _instance(find_ruleset(name or DEFAULT_RULESET).name, key)
+
+
+def league_ruleset(league: Any) -> Ruleset:
+    """:func:`ruleset` of anything with a ``ruleset`` name and ``options`` attributes (a league
+    row, a read model): the game that league plays, with its options. Raises ``ValueError`` as
+    :func:`ruleset` does."""
+    return ruleset(getattr(league, "ruleset", None), getattr(league, "options", None) or None)

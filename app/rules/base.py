@@ -393,6 +393,10 @@ class Ruleset(ABC):
         engine_version: bumped whenever a rules change may change a result; stored with every
             battle (a recomputed log with another version says so).
         party: ``True`` when a side may hold several fighters (builds, parties).
+        final_lines: ``True`` when a league report lists each side's final fighters under the
+            result (``False`` where the log's last state lines say all of it already).
+        report_record: ``True`` when a league report's header prints the ruleset record
+            (:meth:`describe`) even with the default options.
         takes_orders: ``True`` when each entry also sends *orders* per pairing (hidden
             information: a hand, standing orders; :meth:`parse_orders`, :meth:`fight`).
 
@@ -405,6 +409,8 @@ class Ruleset(ABC):
     titles: ClassVar[Mapping[str, str]]
     engine_version: ClassVar[str]
     party: ClassVar[bool] = False
+    final_lines: ClassVar[bool] = True
+    report_record: ClassVar[bool] = True
     takes_orders: ClassVar[bool] = False
 
     def __init__(self, options: Mapping[str, Any] | None = None) -> None:
@@ -476,6 +482,37 @@ class Ruleset(ABC):
     @abstractmethod
     def sample_sheets(self) -> list[str]:
         """Valid sheets of sample units (opponents of a one-sheet test battle, the demo)."""
+
+    def demo_options(self) -> dict[str, Any]:
+        """League options that show the ruleset's settings off (``amaryllis demo`` opens its
+        league with them, so the report headers print a non-default record); ``{}``: none."""
+        return {}
+
+    def demo_sheets(self) -> list[str]:
+        """The sheets ``amaryllis demo`` mails in for this ruleset (default: the sample sheets;
+        a ruleset with parties adds one that builds a party)."""
+        return list(self.sample_sheets())
+
+    def public_sheet(self, entry: Any, lang: str | None = None) -> str:
+        """What anyone may see of ``entry`` once the league's sheets are public (pages, feeds,
+        the opponent's mails): by default the whole normalized sheet (:meth:`format_sheet`). A
+        ruleset whose entries carry hidden information returns its public part only."""
+        return self.format_sheet(entry, lang)
+
+    # -- between battles (league policy) ------------------------------------------------------
+
+    def rewrite_request(self, outcome: Outcome) -> tuple[int, int] | None:
+        """A battle's request to rewrite an entry for the battles that follow it, read from its
+        outcome: ``(side to rewrite, side whose registered entry it becomes)``, or ``None``.
+        The engine never applies it; a league whose format plays later battles applies the
+        requests between rounds, in the published pairing order, the last one for an entry
+        winning (``rules/margaret-hundred.md`` H58). Default: no such effect."""
+        return None
+
+    def without_rewrites(self) -> Ruleset:
+        """This ruleset in a league that applies no rewrite (a single round robin, H58): the
+        same battles, with a record and outcomes that say so. Default: ``self``."""
+        return self
 
     def random_entry(self, rng: RandomSource, name: str | None = None) -> Any:
         """A random valid entry drawn from ``rng`` (``name``: its name, or one the ruleset

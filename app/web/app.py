@@ -225,10 +225,10 @@ class RulesPage:
 def rules_page(name: str, lang: str) -> RulesPage | None:
     """The rules page of ruleset ``name`` (or an alias), or ``None`` when there is no such
     ruleset."""
-    from app.rules import find_ruleset
+    from app.rules import ruleset
 
     try:
-        rs = find_ruleset(name)()
+        rs = ruleset(name)
     except ValueError:
         return None
     examples = []

@@ -1,7 +1,7 @@
 """Battle logs for the web view, recomputed from the two stored sheet versions through the
 league's :class:`~app.rules.base.Ruleset` (battles are deterministic) and cached.
 
-Nothing here names a ruleset: ``find_ruleset(view.ruleset)(options)`` parses both stored sheets
+Nothing here names a ruleset: ``app.rules.ruleset(view.ruleset, options)`` parses both stored sheets
 (the normalized notation), fights them with the log on, and asks for the report in the reader's
 language. The cache is an LRU keyed by (ruleset, options, both sheet ids, engine version,
 language): a stored sheet version never changes, so a hit is always right.
@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from app.league.queries import BattleView
-from app.rules import find_ruleset
+from app.rules import ruleset
 from app.rules.base import BattleReport, Outcome, Ruleset
 
 #: recomputed reports kept per process
@@ -89,7 +89,7 @@ def cache_info() -> dict[str, int]:
 
 def ruleset_of(view: BattleView) -> Ruleset:
     """The league's ruleset instance. Raises ``ValueError`` for an unknown ruleset or options."""
-    return find_ruleset(view.ruleset)(view.options or None)
+    return ruleset(view.ruleset, view.options or None)
 
 
 def _same(view: BattleView, outcome: Outcome) -> bool:

@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from app.ops.demo import DEMO_OPTIONS, script_for
-from app.rules import find_ruleset
+from app.ops.demo import script_for
+from app.rules import ruleset as door
 
 
 @pytest.mark.parametrize("ruleset", ["margaret", "margaret-hundred"])
@@ -28,7 +28,7 @@ def test_the_demo_plays_another_ruleset(tmp_path: Path, ruleset: str) -> None:
     script, _ = script_for(ruleset)
     entrants = len(script) - 1  # the last one is the Amaryllis sheet, refused
     assert f"entries closed: {entrants} units" in done.stdout
-    rs = find_ruleset(ruleset)(DEMO_OPTIONS.get(ruleset))
+    rs = door(ruleset, door(ruleset).demo_options())
     texts = [p.read_text(encoding="utf-8") for p in sorted((out / "mail").glob("*.txt"))]
     refused = [t for t in texts if "アマリリス" in t and "このリーグのルール" in t]
     assert refused, "the Amaryllis sheet got no wrong-ruleset reply"

@@ -414,15 +414,15 @@ def cmd_help(ctx: MailContext, cmd: Command, *, no_command: bool = False) -> Non
     from app.mail.commands import WORDS
 
     svc = _svc()
-    from app.rules import DEFAULT_RULESET, find_ruleset
+    from app.rules import league_ruleset, ruleset
 
     # the example is in the game of the league the mail names (plus address or [NAME] tag)
     named = ctx.plus_names() or ([str(cmd.tag)] if cmd.tag else [])
     league = svc.find_league(ctx.s, named[0]) if named else None
-    game = (league.ruleset if league is not None and league.ruleset else DEFAULT_RULESET)
+    game = league_ruleset(league) if league is not None else ruleset()
     ctx.reply("help", words=WORDS, commands=help_lines(ctx.lang),
               leagues=[lg.name for lg in svc.open_leagues(ctx.s)],
-              example=find_ruleset(game)().example_sheet(ctx.lang),
+              example=game.example_sheet(ctx.lang),
               server=ctx.settings.server_address, no_command=no_command)
 
 

@@ -75,6 +75,9 @@ class Amaryllis(Ruleset):
     aliases: ClassVar[tuple[str, ...]] = ("アマリリス",)
     titles: ClassVar[Mapping[str, str]] = {"ja": "アマリリス", "en": "Amaryllis"}
     engine_version: ClassVar[str] = ENGINE_VERSION
+    #: its reports have never printed the record nor the final fighters (the state lines do)
+    final_lines: ClassVar[bool] = False
+    report_record: ClassVar[bool] = False
 
     def describe(self, lang: str) -> list[str]:
         """The ruleset record (``rules/margaret-hundred.md`` §12.10, Amaryllis column)."""

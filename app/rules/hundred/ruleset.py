@@ -34,6 +34,9 @@ EXAMPLES = {
 
 #: sample swordmasters (test battles by mail, the demo): the legal printed ones of §4.6 and
 #: rules/margaret.md §6, and a few Hundred sheets within 10 points
+#: a party (精霊剣 without an MP cost builds a wisp every turn, H53): the demo's party entry
+PARTY_SAMPLE = "5/0/0/3/精速精衝/精霊使い"
+
 SAMPLES: tuple[str, ...] = (
     "デスエリーナ：5/0/0/3/加速剣、加護剣、加護剣、衝撃剣、衝撃剣、デス剣",
     "紫電：5/0/0/4/加速剣、衝撃剣、加熱剣、衝撃剣、加熱剣",
@@ -188,6 +191,31 @@ class MargaretHundred(Ruleset):
         margin = tb - ta if r.by == "overkill" else ta - tb
         return Outcome(r.winner, r.reason, r.turns, margin, (final[0], final[1]), r.by,
                        self._detail(r))
+
+    def demo_options(self) -> dict[str, Any]:
+        """A party cap of 4, so the demo's report headers print a non-default record."""
+        return {"party_cap": 4}
+
+    def demo_sheets(self) -> list[str]:
+        """Seven sample swordmasters and a party (精霊剣 without an MP cost builds a wisp
+        every turn, H53)."""
+        return [*self.sample_sheets()[:7], PARTY_SAMPLE]
+
+    def rewrite_request(self, outcome: Outcome) -> tuple[int, int] | None:
+        """The Heaven's Door request of ``outcome`` (H58), ``(side rewritten, side whose
+        registered swordmaster it takes)``; ``None`` without one or under the ``ignore``
+        policy."""
+        hd = outcome.detail.get("heavens_door") if outcome.detail else None
+        if not isinstance(hd, Mapping) or self._opts.heavens_door == "ignore":
+            return None
+        return "AB".index(str(hd["rewrite"])), "AB".index(str(hd["with"]))
+
+    def without_rewrites(self) -> MargaretHundred:
+        """This ruleset under the ``ignore`` Heaven's Door policy (a league that plays no later
+        battle to rewrite, H58): the record says so and outcomes carry no request."""
+        if self._opts.heavens_door == "ignore":
+            return self
+        return MargaretHundred({**self.options, "heavens_door": "ignore"})
 
     def winner_and_margin(self, result: Any) -> tuple[int | None, int]:
         """``(winner, margin)`` of :meth:`outcome`, without building the final parties."""
