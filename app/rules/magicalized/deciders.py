@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from .engine import PublicState, WindowView
-from .plays import Cond, Event, Play, PlaySpec, SideOrders, Value
+from .plays import Cond, Event, Play, PlaySpec, Rule, SideOrders, Value
 
 MAX_TRACE = 2000
 """Trace entries kept per side; later ones are counted, not kept."""
@@ -67,11 +67,20 @@ def event_matches(ev: Event, me: int, window: WindowView, state: PublicState) ->
     empty (§4.3 Semantics; G23, G34, G42)."""
     top = state.stack_top()
     if top is not None:
-        return (ev.kind == "CARD" and _side_ok(ev.side, top[0], me)
-                and (ev.what is None or ev.what == top[1]))
-    if ev.kind != window.kind:
-        return False
-    for side, sword, what in window.events():
+        return _top_matches(ev, me, top)
+    return ev.kind == window.kind and _item_matches(ev, me, window.events())
+
+
+def _top_matches(ev: Event, me: int, top: tuple[int, str]) -> bool:
+    return (ev.kind == "CARD" and _side_ok(ev.side, top[0], me)
+            and (ev.what is None or ev.what == top[1]))
+
+
+def _item_matches(ev: Event, me: int,
+                  events: tuple[tuple[int, str | None, str | None], ...]) -> bool:
+    """``ev`` (of the item's kind) against the item's events (one per actor in an ACT window:
+    my actor and the enemy's alike, G23)."""
+    for side, sword, what in events:
         if not _side_ok(ev.side, side, me):
             continue
         if ev.kind == "ACT":
@@ -161,6 +170,13 @@ class StandingOrders:
         self._wid = -1
         self._fired: set[tuple[int, int]] = set()
         self._once: set[tuple[int, int]] = set()
+        # each version's rules by event kind, in their order (only those can match)
+        self._by_kind: dict[int, dict[str, tuple[Rule, ...]]] = {}
+        for v in orders.versions:
+            kinds: dict[str, list[Rule]] = {}
+            for r in v.rules:
+                kinds.setdefault(r.event.kind, []).append(r)
+            self._by_kind[v.start] = {k: tuple(rs) for k, rs in kinds.items()}
 
     def _note(self, entry: tuple[int, str, int, int, int, str]) -> None:
         if not self.keep:
@@ -177,16 +193,26 @@ class StandingOrders:
         version = self.orders.version_at(T)
         if version is None or not version.rules:
             return None
-        if window.wid != self._wid:
-            self._wid = window.wid
+        top = state.stack_top()
+        kind = "CARD" if top is not None else window.kind
+        rules = self._by_kind[version.start].get(kind)
+        if not rules:
+            return None
+        wid = window.wid
+        if wid != self._wid:
+            self._wid = wid
             self._fired = set()
-        kind = "CARD" if state.stack_top() is not None else window.kind
         vs = version.start
-        for rule in version.rules:
-            if not event_matches(rule.event, side, window, state):
+        events = None if top is not None else window.events()
+        for rule in rules:
+            if events is None:
+                assert top is not None
+                if not _top_matches(rule.event, side, top):
+                    continue
+            elif not _item_matches(rule.event, side, events):
                 continue
             key = (vs, rule.no)
-            base = (T, kind, window.wid, vs, rule.no)
+            base = (T, kind, wid, vs, rule.no)
             if key in self._fired:
                 self._note((*base, "fired in this window"))
                 continue
