@@ -348,7 +348,9 @@ def report_turns(r: MagicResult, names: tuple[str, str], lang: str) -> list[Repo
                                     else f"windows where everyone passed: {quiet}", "quiet"))
         _, T, states, discards, hand_sizes, bans = e
         if discards:
-            names_d = ("、" if ja else ", ").join(f"{w.who(p)}{CARD[c].code}" for p, c in discards)
+            names_d = ("、" if ja else ", ").join(
+                f"{CARD[c].code}（{w.who(p)}）" if ja else f"{CARD[c].code} ({w.who(p)})"
+                for p, c in discards)
             lines.append(ReportLine(f"捨て札：{names_d}" if ja else f"discards: {names_d}", "cards"))
         hs = (f"手札：{w.who(0)} {_z(hand_sizes[0], lang)}枚、{w.who(1)} {_z(hand_sizes[1], lang)}枚"
               if ja else f"hand sizes: {w.who(0)} {hand_sizes[0]}, {w.who(1)} {hand_sizes[1]}")
