@@ -1,6 +1,7 @@
 """Margaret Magicalized engine speed (``rules/margaret-magicalized.md``).
 
-Usage: .venv/bin/python benchmarks/magicalized.py [--pairs 2000] [--seed 1] [--jobs 2] [--sheets 100]
+Usage: .venv/bin/python benchmarks/magicalized.py [--pairs 2000] [--seed 1] [--jobs 2]
+       [--sheets 100]
 
 Prints, on one core (CPU time of this process, so that a busy shared machine does not skew it):
   * battles/s over random valid list-1 pairs with no cards, and with typical standing orders on

@@ -160,8 +160,8 @@ def test_battle_as_a_process(tmp_path: Path) -> None:
                           "--json"], capture_output=True, text=True, cwd=ROOT, check=True)
     data = json.loads(out.stdout)
     want = f["result"]
-    assert {k: data[k] for k in ("winner", "reason", "turns", "cards", "hands", "lead")} == {
-        k: want[k] for k in ("winner", "reason", "turns", "cards", "hands", "lead")}  # type: ignore[index]
+    keys = ("winner", "reason", "turns", "cards", "hands", "lead")
+    assert {k: data[k] for k in keys} == {k: want[k] for k in keys}  # type: ignore[index]
 
 
 @pytest.mark.parametrize("stem", ["05", "13", "28"])

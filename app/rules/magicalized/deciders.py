@@ -89,7 +89,8 @@ def _item_matches(ev: Event, me: int,
             else:
                 ok = ev.sword is None or sword == ev.sword
         elif ev.kind == "EFFECT":
-            ok = ((ev.sword is None and ev.what is None) or (ev.sword is not None and sword == ev.sword)
+            ok = ((ev.sword is None and ev.what is None)
+                  or (ev.sword is not None and sword == ev.sword)
                   or (ev.what is not None and what == ev.what))
         elif ev.kind in ("VANISH", "HIT"):
             ok = ev.sword is None or sword == ev.sword

@@ -264,8 +264,8 @@ def mirror(e: tuple[Any, ...]) -> tuple[Any, ...]:
     if k == "action":
         return ("action", 1 - e[1], tuple(1 - s for s in e[2]), e[3])
     if k == "window":
-        steps = tuple((st[0], 1 - st[1], *st[2:4], st[4] if st[0] == "play" else _flip_detail(st[4]))
-                      for st in e[4])
+        steps = tuple((st[0], 1 - st[1], *st[2:4],
+                       st[4] if st[0] == "play" else _flip_detail(st[4])) for st in e[4])
         return ("window", e[1], e[2], 1 - e[3], steps)
     if k == "end":
         _, T, states, discards, sizes, bans = e

@@ -41,7 +41,8 @@ def _ref(rng: Rng) -> str:
     if r < 0.5:
         return f"{side} THIS"
     if r < 0.8:
-        return f"{side} {rng.choice(LIST1)}" + (f"#{rng.randint(2, 3)}" if rng.random() < 0.1 else "")
+        copy = f"#{rng.randint(2, 3)}" if rng.random() < 0.1 else ""
+        return f"{side} {rng.choice(LIST1)}{copy}"
     return f"{side} @{rng.randint(1, 6)}"
 
 
@@ -102,8 +103,12 @@ def _event(rng: Rng) -> str:
         extra = f" {rng.choice(_ATTACKS)}" if rng.random() < 0.5 else ""
     elif kind == "EFFECT":
         r = rng.random()
-        extra = "" if r < 0.4 else f" {rng.choice(('Stun', 'Poison', 'Shield', 'Life'))}" if r < 0.7 \
-            else f" {rng.choice(LIST1)}"
+        if r < 0.4:
+            extra = ""
+        elif r < 0.7:
+            extra = f" {rng.choice(('Stun', 'Poison', 'Shield', 'Life'))}"
+        else:
+            extra = f" {rng.choice(LIST1)}"
     elif kind == "CARD":
         extra = f" {rng.choice([c for c in CARD_CODES if c != '策'])}"
     else:

@@ -144,7 +144,8 @@ _WHAT = {
     "event": L("契機（ACT VANISH REFLECT HIT EFFECT DEATH CARD、行動 消滅 反射 命中 効果 死亡 カード）",
                "an event (ACT, VANISH, REFLECT, HIT, EFFECT, DEATH, CARD)"),
     "cond": L("条件（critical has holds used hand stack targets lead、値と比較）",
-              "a condition (critical, has, holds, used, hand, stack, targets, lead, or a comparison)"),
+              "a condition (critical, has, holds, used, hand, stack, targets, lead, "
+              "or a comparison)"),
     "value": L("値（数、turn、damage、HP などの能力値や状態）",
                "a value (a number, turn, damage, or hp/maxhp/atk/def/spd/ap/a status)"),
     "cmp": L("比較（< <= = != >= >）", "a comparison (<, <=, =, !=, >=, >)"),
@@ -157,7 +158,8 @@ _WHAT = {
                 "a status (Stun, Poison, Reflect, Shield, Life, Soul, Push, Quick)"),
     "enchant": L("エンチャント（不可識 毒与え スタン与え）", "an enchantment (unseen, poisoning, stunning)"),
     "ref": L("剣の指定（THIS、剣、剣#2、@1）", "a sword (THIS, a sword, sword#2, @1)"),
-    "pos": L("位置（FRONT END 数 BEFORE 剣 AFTER 剣）", "a position (FRONT, END, a number, BEFORE/AFTER a sword)"),
+    "pos": L("位置（FRONT END 数 BEFORE 剣 AFTER 剣）",
+             "a position (FRONT, END, a number, BEFORE/AFTER a sword)"),
     "stack": L("empty か has", "empty or has"),
 }
 _CHOICES = {
@@ -267,7 +269,8 @@ class _Reader:
             raise _syntax(after, "status", t)
         s = _STATUS.get(_key(t))
         if s is None:
-            raise _Err("unknown-word", word=t[:30], what=_WHAT["status"], choices=_CHOICES["status"])
+            raise _Err("unknown-word", word=t[:30], what=_WHAT["status"],
+                       choices=_CHOICES["status"])
         return s
 
     def number(self, t: str | None, what: L) -> int:
@@ -809,7 +812,8 @@ class _Parse:
 
     def run(self, text: str) -> None:
         if len(text) > MAX_CHARS:
-            self.add("orders-too-large", None, "", size=L(f"{len(text):,}文字", f"{len(text):,} characters"),
+            self.add("orders-too-large", None, "",
+                     size=L(f"{len(text):,}文字", f"{len(text):,} characters"),
                      limit=L(f"{MAX_CHARS:,}文字", f"{MAX_CHARS:,} characters"))
             return
         nonblank = 0
@@ -894,10 +898,12 @@ def parse_orders(text: str, *, lang: str | None = None, default_lang: str = "ja"
         p.add("sections-without-default", None, "",
               names=", ".join(s.vs or "" for s in p.sections)[:80])
     votes = p.votes
-    text_lang = ("en" if votes["en"] > votes["ja"] else "ja") if any(votes.values()) else default_lang
+    text_lang = (("en" if votes["en"] > votes["ja"] else "ja") if any(votes.values())
+                 else default_lang)
     out_lang = lang or text_lang
     problems = tuple(sorted(
-        (orders_problem(code, line, raw, out_lang, **params) for code, line, raw, params in p.pending),
+        (orders_problem(code, line, raw, out_lang, **params)
+         for code, line, raw, params in p.pending),
         key=lambda q: q.line if q.line is not None else 0))
     errors = any(q.severity == "error" for q in problems)
     orders = None if errors else OrdersText(tuple(
@@ -923,7 +929,8 @@ def parse_revision(text: str, *, lang: str | None = None,
     out_lang = lang or (("en" if p.votes["en"] > p.votes["ja"] else "ja")
                         if any(p.votes.values()) else default_lang)
     problems = tuple(sorted(
-        (orders_problem(code, line, raw, out_lang, **params) for code, line, raw, params in p.pending),
+        (orders_problem(code, line, raw, out_lang, **params)
+         for code, line, raw, params in p.pending),
         key=lambda q: q.line if q.line is not None else 0))
     if any(q.severity == "error" for q in problems):
         return None, problems, out_lang

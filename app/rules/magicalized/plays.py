@@ -168,8 +168,9 @@ class Event:
 
 @dataclass(frozen=True, slots=True)
 class Value:
-    """A value (§4.3): ``kind`` ``"int"`` (``n``), ``"turn"``, ``"damage"`` or ``"attr"`` (``side``'s
-    ``attr``: ``hp``, ``maxhp``, ``atk``, ``def``, ``spd``, ``ap`` or a status attribute)."""
+    """A value (§4.3): ``kind`` ``"int"`` (``n``), ``"turn"``, ``"damage"`` or ``"attr"``
+    (``side``'s ``attr``: ``hp``, ``maxhp``, ``atk``, ``def``, ``spd``, ``ap`` or a status
+    attribute)."""
 
     kind: str
     n: int = 0

@@ -85,7 +85,8 @@ ORDERS_CATALOGUE: dict[str, Entry] = {
         "この行は見出し（VS／DEFAULT／HAND／ORDERS）でも、ORDERS … END の中の命令でもありません。",
         "命令は ORDERS と END の間に書きます。不要な行は消すか、行頭に＃をつけてコメントにしてください。",
         "This line is neither a header (VS, DEFAULT, HAND, ORDERS) nor a rule inside ORDERS … END.",
-        "Rules go between ORDERS and END. Delete the line, or start it with # to make it a comment.",
+        "Rules go between ORDERS and END. Delete the line, or start it with # to make it a "
+        "comment.",
     ),
     "vs-empty": (
         "4.2 G57", "error",
@@ -98,7 +99,8 @@ ORDERS_CATALOGUE: dict[str, Entry] = {
         "4.2 G57", "error",
         "DEFAULT の区分が２つあります（最初は{first}行目。最初の見出しより前の行も DEFAULT です）。",
         "DEFAULT は１つにしてください。",
-        "There are two DEFAULT sections (the first on line {first}; lines before the first header are DEFAULT too).",
+        "There are two DEFAULT sections (the first on line {first}; lines before the first "
+        "header are DEFAULT too).",
         "Keep one DEFAULT section.",
     ),
     "vs-twice": (
@@ -203,7 +205,8 @@ ORDERS_CATALOGUE: dict[str, Entry] = {
         "3.2 G53", "error",
         "チェックポイントでの改訂には「ORDERS FROM TURN t … END」だけを書きます（手札は変えられません）。",
         "この行を消してください。",
-        "A revision at a checkpoint holds only \"ORDERS FROM TURN t … END\" blocks (the hand is fixed).",
+        "A revision at a checkpoint holds only \"ORDERS FROM TURN t … END\" blocks (the hand "
+        "is fixed).",
         "Delete this line.",
     ),
     "revision-needs-from": (
@@ -217,7 +220,8 @@ ORDERS_CATALOGUE: dict[str, Entry] = {
         "3.2 G53", "error",
         "第{t}ターンからの版は受け付けられません（このチェックポイントでは第{first}ターン以降の版だけです）。",
         "第{first}ターン以降から始めてください。",
-        "A version from turn {t} is refused: at this checkpoint versions start at turn {first} or later.",
+        "A version from turn {t} is refused: at this checkpoint versions start at turn {first} "
+        "or later.",
         "Start it at turn {first} or later.",
     ),
     "too-many-rules": (
@@ -322,7 +326,8 @@ ORDERS_CATALOGUE: dict[str, Entry] = {
         "5 G56", "warning",
         "第{t}ターンからの版は、第20ターンを過ぎるので（星霜絵巻でターンが増えない限り）使われません。",
         "意図どおりならこのままで構いません。",
-        "The version from turn {t} starts after turn 20: it is used only if 星霜絵巻 pushes the turn that far.",
+        "The version from turn {t} starts after turn 20: it is used only if 星霜絵巻 pushes the "
+        "turn that far.",
         "Keep it if that is what you mean.",
     ),
     "sections-without-default": (

@@ -204,8 +204,8 @@ class _Words:
             names = ("、" if ja else ", ").join(sword_name(c, lang) for c in d[2])
             return f"{who(d[1])}の剣の順：{names}" if ja else f"{who(d[1])}'s swords: {names}"
         if k == "dispel":
-            parts = [f"{STATUS_NAME[a][lang]}×{_z(n, lang)}" if ja else f"{STATUS_NAME[a][lang]} x{n}"
-                     for a, n in d[2]]
+            parts = [f"{STATUS_NAME[a][lang]}×{_z(n, lang)}" if ja
+                     else f"{STATUS_NAME[a][lang]} x{n}" for a, n in d[2]]
             gone = ("、" if ja else ", ").join(parts) or ("なし" if ja else "nothing")
             return f"{who(d[1])}の状態を消去：{gone}" if ja else f"removes {who(d[1])}'s {gone}"
         if k == "ban":
@@ -268,9 +268,11 @@ def _action_lines(proc: Sequence[tuple[Any, ...]], w: _Words) -> list[ReportLine
                     note = f"（予測：{p}）" if ja else f" (predicted: {p})"
                 text = f"{w.who(side)}の{name}{note}" if ja else f"{w.who(side)}: {name}{note}"
             elif e[2] == "stun":
-                text = f"{w.who(side)}はスタンで行動できない" if ja else f"{w.who(side)} is stunned and loses the action"
+                text = (f"{w.who(side)}はスタンで行動できない" if ja
+                        else f"{w.who(side)} is stunned and loses the action")
             else:
-                text = f"{w.who(side)}は実行できる剣がない" if ja else f"{w.who(side)} has no sword to execute"
+                text = (f"{w.who(side)}は実行できる剣がない" if ja
+                        else f"{w.who(side)} has no sword to execute")
             actor_text[side] = text
             parts.append(text)
             children.append(text)
@@ -402,8 +404,10 @@ def explanation(r: MagicResult, names: tuple[str, str], lang: str,
         loser = names[1 - (r.winner or 0)]
         out.append(f"（第{t}ターン、{loser}死亡）" if ja else f"(turn {r.turns}: {loser} died)")
     elif r.by == "overkill":
-        out.append(f"（第{t}ターン、両者死亡。オーバーキル {names[0]} {_z(ta, lang)}、{names[1]} {_z(tb, lang)}、少ない方の勝ち）"
-                   if ja else f"(turn {r.turns}: both died; overkill {names[0]} {ta}, {names[1]} {tb}, smaller wins)")
+        out.append(f"（第{t}ターン、両者死亡。オーバーキル {names[0]} {_z(ta, lang)}、"
+                   f"{names[1]} {_z(tb, lang)}、少ない方の勝ち）" if ja
+                   else f"(turn {r.turns}: both died; overkill {names[0]} {ta}, {names[1]} {tb}, "
+                   f"smaller wins)")
     else:
         out.append(f"（第{t}ターン終了、ＨＰ比較 {names[0]} {_z(ta, lang)}、{names[1]} {_z(tb, lang)}）"
                    if ja else f"(turn {r.turns} over; HP {names[0]} {ta}, {names[1]} {tb})")
@@ -414,7 +418,8 @@ def explanation(r: MagicResult, names: tuple[str, str], lang: str,
     for side in (0, 1):
         used = [c for c in r.cards if c.side == side]
         cards = ("、" if ja else ", ").join(c.card for c in used) or ("なし" if ja else "none")
-        out.append(f"{names[side]}の使用カード：{cards}" if ja else f"cards played by {names[side]}: {cards}")
+        out.append(f"{names[side]}の使用カード：{cards}" if ja
+                   else f"cards played by {names[side]}: {cards}")
     if reveal and r.checkpoint is None:
         for side in (0, 1):
             left = ("、" if ja else ", ").join(r.hands[side]) or ("なし" if ja else "none")
@@ -480,7 +485,8 @@ def build_report(r: MagicResult, outcome: Outcome, *, sheets: tuple[str, str], l
     names = display_names(r.final, lang)
     ja = lang == "ja"
     lead = (f"先介入：偶数ターンは{names[r.lead]}、奇数ターンは{names[1 - r.lead]}" if ja
-            else f"first to intervene: {names[r.lead]} in even turns, {names[1 - r.lead]} in odd turns")
+            else f"first to intervene: {names[r.lead]} in even turns, {names[1 - r.lead]} in odd "
+            f"turns")
     private = (private_block(r, side, names, lang),) if side in (0, 1) else ()
     return BattleReport(
         lang=lang, header=(*header, lead), names={"A": names[0], "B": names[1]}, sheets=sheets,

@@ -178,7 +178,8 @@ ERRORS = [
     (H + "ORDERS\nEND\nDEFAULT\n" + H + "ORDERS\nEND", "default-twice", 4),
     ("VS a\n" + H + "ORDERS\nEND\nVS a\n" + H + "ORDERS\nEND", "vs-twice", 5),
     (H + "ORDERS\n" + "ON enemy HIT PLAY 燃\n" * (MAX_RULES + 1) + "END", "too-many-rules", 43),
-    (H + "ORDERS\nON enemy HIT IF " + "turn > 1 AND " * 20 + "lead PLAY 燃\nEND", "rule-too-long", 3),
+    (H + "ORDERS\nON enemy HIT IF " + "turn > 1 AND " * 20 + "lead PLAY 燃\nEND",
+     "rule-too-long", 3),
     (H + "ORDERS\nON foe HIT PLAY 燃\nEND", "rule-syntax", 3),
     (H + "ORDERS\nWHEN enemy HIT PLAY 燃\nEND", "rule-syntax", 3),
     (H + "ORDERS\nON enemy HIT 燃\nEND", "rule-syntax", 3),
@@ -262,7 +263,8 @@ def test_sections_default_and_vs() -> None:
     assert [s.vs for s in r.orders.sections] == [None, "ヤミ"]
     assert r.orders.for_opponent("ヤミ").hand == ("凍",) * 7  # type: ignore[union-attr]
     assert r.orders.for_opponent("ヒカリ").hand == ("燃",) * 7  # type: ignore[union-attr]
-    assert r.orders.for_opponent("").hand == ("燃",) * 7  # an unnamed unit: DEFAULT  # type: ignore[union-attr]
+    unnamed = r.orders.for_opponent("")  # an unnamed unit matches no VS: DEFAULT
+    assert unnamed is not None and unnamed.hand == ("燃",) * 7
     assert r.orders.offline().hand == ("燃",) * 7  # type: ignore[union-attr]
     two = parse_orders("VS a\n" + H + "ORDERS\nEND\nVS b\n" + H + "ORDERS\nEND")
     assert two.orders is not None

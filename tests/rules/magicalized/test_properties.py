@@ -98,7 +98,8 @@ def test_a_seeded_round_of_random_battles_with_orders() -> None:
         a, b = random_swordmaster(rng), random_swordmaster(rng)
         orders = []
         for _side in (0, 1):
-            p = parse_orders(random_orders_text(rng, rng.randint(5, 20), versions=rng.randint(1, 2)))
+            text = random_orders_text(rng, rng.randint(5, 20), versions=rng.randint(1, 2))
+            p = parse_orders(text)
             assert p.ok, p.problems
             orders.append(p.orders.offline() if p.orders else None)
         r = RS.fight(a, b, BattleInputs((orders[0], orders[1]), rng.randint(0, 1)), log=False)

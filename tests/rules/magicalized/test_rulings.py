@@ -103,7 +103,7 @@ def test_early_activation_does_not_lift_critical() -> None:
           "turn 2", "A act 回", "A hp 10")
 
 
-# -- G50: halving negative damage floors ------------------------------------------------------------
+# -- G50: halving negative damage floors -------------------------------------------------------
 
 
 def test_shield_halves_negative_damage_down() -> None:
@@ -279,7 +279,7 @@ def test_act_prediction_is_reread_after_a_card_resolves() -> None:
     assert all(c.card != "凍" for c in r.cards if c.turn == 6)
 
 
-# -- checkpoints (§3.2, G53), the lead draw (G20), the public/private split (§4.4) -------------------
+# -- checkpoints (§3.2, G53), the lead draw (G20), the public/private split (§4.4) ---------------
 
 
 A_ORDERS = "HAND 燃×4、凍×3\nORDERS\nON enemy HIT IF damage >= 2 PLAY 燃\nON my HIT PLAY 凍 ONCE\nEND"
@@ -321,7 +321,8 @@ def test_public_and_private_parts() -> None:
     data = RS.result_json(r)
     assert set(data) == {"public", "private"} and set(data["private"]) == {"A", "B"}
     pub = RS.public_json(r, events=False)
-    assert {"winner", "reason", "turns", "final", "by", "cards", "hands", "bans", "lead"} <= set(pub)
+    assert {"winner", "reason", "turns", "final", "by", "cards", "hands", "bans",
+            "lead"} <= set(pub)
     assert pub["lead"] == "B" and "trace" not in json.dumps(pub)
     priv = data["private"]["A"]
     assert priv["hand"] == pub["hands"]["A"]
