@@ -601,14 +601,17 @@ class OrdersResult:
 
     @property
     def errors(self) -> list[Problem]:
+        """The problems that refuse the text."""
         return [p for p in self.problems if p.severity == "error"]
 
     @property
     def warnings(self) -> list[Problem]:
+        """The problems that do not refuse it."""
         return [p for p in self.problems if p.severity != "error"]
 
     @property
     def ok(self) -> bool:
+        """True when the text has no error (``orders`` is then set)."""
         return self.orders is not None and not self.errors
 
 
