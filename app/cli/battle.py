@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import sys
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -29,6 +30,23 @@ def _read(path: Path) -> tuple[str | None, str | None]:
         return None, str(exc)
 
 
+def _load_orders(rs: Ruleset, path: Path | None) -> tuple[Any | None, str | None]:
+    """The orders of an offline battle from an orders file (``Ruleset.orders_for(…, None)``):
+    ``(orders, None)``, ``(None, None)`` without a file, or ``(None, errors as text)``."""
+    if path is None:
+        return None, None
+    text, error = _read(path)
+    if text is None:
+        return None, error
+    sheet = rs.parse_orders(text)
+    if not sheet.ok:
+        return None, rs.format_problems(sheet.errors, sheet.lang)
+    try:
+        return rs.orders_for(sheet.orders, None), None
+    except ValueError as exc:
+        return None, str(exc)
+
+
 def _load(rs: Ruleset, text: str | None, error: str | None) -> tuple[Sheet | None, str | None]:
     """Read and validate one sheet: ``(sheet, None)``, or ``(None, errors as text)``."""
     if text is None:
@@ -46,15 +64,23 @@ def _load(rs: Ruleset, text: str | None, error: str | None) -> tuple[Sheet | Non
 @click.option("--lang", type=click.Choice(["ja", "en"]), default=None,
               help="report language (default: the first sheet's)")
 @click.option("--html", "as_html", is_flag=True, help="print the HTML report")
+@click.option("--orders-a", type=click.Path(exists=True, dir_okay=False, path_type=Path),
+              default=None, help="side A's orders file (rulesets with orders)")
+@click.option("--orders-b", type=click.Path(exists=True, dir_okay=False, path_type=Path),
+              default=None, help="side B's orders file (rulesets with orders)")
+@click.option("--lead", type=click.Choice(["A", "B"]), default=None,
+              help="the side the ruleset's draw favours (default A; rulesets with orders)")
 @ruleset_option
 def battle_command(sheet_a: Path, sheet_b: Path, as_json: bool, lang: str | None,
-                   as_html: bool, ruleset_name: str | None, option_pairs: tuple[str, ...],
+                   as_html: bool, orders_a: Path | None, orders_b: Path | None,
+                   lead: str | None, ruleset_name: str | None, option_pairs: tuple[str, ...],
                    options_file: str | None) -> None:
     """Fight SHEET_A (side A) against SHEET_B and print the battle report.
 
-    Exit 1 when a sheet is invalid, with the errors of both sheets (on stderr, or as
-    ``{"errors": {"A": ..., "B": ...}}`` with ``--json``)."""
-    from app.reports.battle import render_battle
+    Exit 1 when a sheet or an orders file is invalid, with the errors of both sides (on stderr,
+    or as ``{"errors": {"A": ..., "B": ...}}`` with ``--json``)."""
+    from app.reports.battle import render_report
+    from app.rules.base import BattleInputs
 
     if as_json and as_html:
         raise click.UsageError("--json and --html exclude each other")
@@ -62,8 +88,13 @@ def battle_command(sheet_a: Path, sheet_b: Path, as_json: bool, lang: str | None
     rs, guessed = ruleset_from_flags(ruleset_name, [t for t in (text_a, text_b) if t is not None],
                                      option_pairs, options_file)
     note_guess(rs, guessed)
+    if (orders_a or orders_b or lead) and not rs.takes_orders:
+        raise click.UsageError(f"ruleset {rs.name} takes no orders (--orders-a/-b, --lead)")
     (a, errors_a), (b, errors_b) = _load(rs, text_a, read_a), _load(rs, text_b, read_b)
-    if a is None or b is None:
+    (oa, errors_oa), (ob, errors_ob) = _load_orders(rs, orders_a), _load_orders(rs, orders_b)
+    errors_a = "\n".join(x for x in (errors_a, errors_oa) if x) or None
+    errors_b = "\n".join(x for x in (errors_b, errors_ob) if x) or None
+    if a is None or b is None or errors_a or errors_b:
         errors = {side: text for side, text in (("A", errors_a), ("B", errors_b)) if text}
         if as_json:
             click.echo(json.dumps({"errors": errors}, ensure_ascii=False, indent=1))
@@ -72,12 +103,19 @@ def battle_command(sheet_a: Path, sheet_b: Path, as_json: bool, lang: str | None
                 if side in errors:
                     click.echo(f"{path}:\n{errors[side]}", err=True)
         sys.exit(1)
-    result = rs.battle(a.entry, b.entry)
+    if rs.takes_orders:
+        result = rs.fight(a.entry, b.entry, BattleInputs((oa, ob), 1 if lead == "B" else 0))
+    else:
+        result = rs.battle(a.entry, b.entry)
     if as_json:
-        click.echo(json.dumps(rs.result_json(result), ensure_ascii=False, indent=1))
+        click.echo(json.dumps(rs.public_json(result), ensure_ascii=False, indent=1))
         return
-    click.echo(render_battle(a.entry, b.entry, result, lang=lang or a.lang,
-                             fmt="html" if as_html else "text", ruleset=rs), nl=False)
+    out_lang = lang or a.lang
+    report = rs.report_for(a.entry, b.entry, result, lang=out_lang, side=0)
+    if rs.takes_orders:  # offline, whoever runs it holds both orders: both private blocks
+        other = rs.report_for(a.entry, b.entry, result, lang=out_lang, side=1)
+        report = replace(report, private=report.private + other.private)
+    click.echo(render_report(report, fmt="html" if as_html else "text"), nl=False)
 
 
 def format_options(fmt_name: str, *, points: str | None, rounds: int | None, size: int | None,
@@ -128,7 +166,9 @@ def format_options(fmt_name: str, *, points: str | None, rounds: int | None, siz
 @click.option("--double", is_flag=True, help="round-robin: double round robin")
 @click.option("--double-elimination", is_flag=True, help="knockout: double elimination")
 @click.option("--reseed-every-round", is_flag=True, help="knockout: re-draw every round")
-@click.option("--seed", default=None, help="the published seed of the draws (knockout)")
+@click.option("--seed", default=None,
+              help="the published seed of the draws (knockout; the lead draws of rulesets with "
+                   "orders)")
 @click.option("--format-option", "format_option", multiple=True, metavar="KEY=VALUE",
               help="any other option of the format (e.g. tiebreaks=buchholz,margin)")
 @ruleset_option
@@ -172,7 +212,7 @@ def tournament_command(folder: Path, jobs: int, as_json: bool, fmt_name: str | N
                                      [text for _, text, _ in files if text is not None],
                                      option_pairs, options_file)
     note_guess(rs, guessed)
-    field = load_field(files, rs)
+    field = load_field(files, rs, seed=seed or "")
     for name, errors in field.invalid:
         click.echo(f"left out {name}:\n{errors}", err=True)
     out = sys.stdout

@@ -148,6 +148,39 @@ def note_guess(ruleset: Ruleset, guessed: bool) -> None:
                    err=True)
 
 
+def check_orders(text: str, ruleset: Ruleset, lang: str | None = None) -> tuple[bool, str]:
+    """Validate an orders text of a ruleset with orders and return ``(ok, report)``: the
+    normalized orders (plus any warnings) when valid, else every problem with its line, rule
+    and fix."""
+    sheet = ruleset.parse_orders(text, lang=lang)
+    if not sheet.ok:
+        head = ("この命令は受け付けられません。" if sheet.lang == "ja"
+                else "These orders are not valid.")
+        return False, head + "\n\n" + ruleset.format_problems(sheet.problems, sheet.lang)
+    parts = [ruleset.format_orders(sheet.orders, sheet.lang).rstrip("\n")]
+    if sheet.warnings:
+        parts.append(ruleset.format_problems(sheet.warnings, sheet.lang))
+    return True, "\n\n".join(parts)
+
+
+def orders_ruleset(name: str | None, text: str) -> Ruleset | None:
+    """The ruleset with orders that ``text`` is an orders text of (``Ruleset.is_orders``): the
+    named one, or without a name the first registered that recognizes it; ``None`` when the text
+    is not an orders text."""
+    from app.rules import all_rulesets, ruleset
+
+    if name is not None:
+        try:
+            rs = ruleset(name)
+        except ValueError:
+            return None
+        return rs if rs.takes_orders and rs.is_orders(text) else None
+    for cls in all_rulesets():
+        if cls.takes_orders and ruleset(cls.name).is_orders(text):
+            return ruleset(cls.name)
+    return None
+
+
 def check_sheet(text: str, lang: str | None = None,
                 ruleset: Ruleset | None = None) -> tuple[bool, str]:
     """Validate a sheet and return ``(ok, report)``.
@@ -180,7 +213,8 @@ def check_command(sheet: Path, lang: str | None, ruleset_name: str | None,
     """Validate SHEET: print the normalized sheet and its costs (exit 0), or every error (exit 1).
 
     The file may be UTF-8, Shift_JIS/CP932, EUC-JP or ISO-2022-JP; "-" reads standard input.
-    ``--option``/``--options`` check it against a league's options (budget, pool, …).
+    ``--option``/``--options`` check it against a league's options (budget, pool, …). An
+    orders file of a ruleset with orders (its HAND/ORDERS lines) is checked as orders.
     """
     from app.cli.sheetfile import read_sheet_source
 
@@ -189,6 +223,12 @@ def check_command(sheet: Path, lang: str | None, ruleset_name: str | None,
     except (OSError, ValueError) as exc:
         click.echo(f"{sheet}: {exc}", err=True)
         sys.exit(1)
+    ors = orders_ruleset(ruleset_name, text)
+    if ors is not None:
+        note_guess(ors, ruleset_name is None)
+        ok, report = check_orders(text, ors, lang)
+        click.echo(report)
+        sys.exit(0 if ok else 1)
     rs, guessed = ruleset_from_flags(ruleset_name, [text], option_pairs, options_file)
     note_guess(rs, guessed)
     ok, report = check_sheet(text, lang, rs)

@@ -5,11 +5,16 @@ ruleset (the ``Ruleset`` interface only) and any format (the ``Format`` interfac
 :func:`run_format` asks the format for the next round after each round, fights its boards
 without the event log, spread over ``jobs`` processes, and streams each battle out in board
 order, so the output does not depend on ``jobs``. Each battle is the ruleset's ``battle --json``
-object (``Ruleset.result_json`` without events) plus the two files, the round and the board.
+object (``Ruleset.public_json`` without events) plus the two files, the round and the board.
 The standings are the format's own (``Format.standings``: a round robin's points, head-to-head,
 Sonneborn-Berger and HP margin = the ruleset's ``Outcome.margin``; a Swiss Buchholz; …), exactly
 as a league of that format ranks them. Nothing here names a format: what differs is read from
 the format's capabilities (``fights_on_entry``, ``decides_draws``).
+
+A ruleset with orders (``takes_orders``) reads ``X.orders.txt`` beside ``X.txt`` and fights each
+pairing with both sides' orders for that opponent and the pairing's lead draw (``Field.inputs``);
+its battles put the earlier file on side A, whatever side the format paired it on
+(``rules/margaret-magicalized.md`` G61), the result turned back for the format.
 """
 
 from __future__ import annotations
@@ -22,7 +27,10 @@ from pathlib import Path
 from typing import IO, Any
 
 from app.cli.sheetfile import read_sheet_file
-from app.rules.base import Ruleset
+from app.rules.base import BattleInputs, Ruleset
+
+ORDERS_SUFFIX = ".orders.txt"
+"""An orders file beside a sheet ``X.txt`` is ``X.orders.txt`` (rulesets with orders)."""
 
 
 @dataclass(frozen=True)
@@ -34,11 +42,29 @@ class Field:
     names: list[str]
     entries: list[Any]
     invalid: list[tuple[str, str]]
+    orders: list[Any] | None = None
+    """Rulesets with orders: each entry's parsed orders (``OrdersSheet.orders``, or ``None``)."""
+    unit_names: list[str] | None = None
+    """Rulesets with orders: each entry's unit name as on its sheet (``Sheet.name``)."""
+    seed: str = ""
+    """Rulesets with orders: the published seed of the lead draws (``--seed``)."""
 
     @property
     def units(self) -> list[Any]:
         """The entries (the name this field had when it held Amaryllis units only)."""
         return self.entries
+
+    def inputs(self, i: int, j: int) -> BattleInputs | None:
+        """The battle inputs of entry ``i`` (side A) against ``j``: each side's orders for that
+        opponent and the draw of the pairing from the file names without extension (G20), or
+        ``None`` for a ruleset without orders."""
+        if self.orders is None or self.unit_names is None:
+            return None
+        rs = self.ruleset
+        stem = [n[:-4] if n.endswith(".txt") else n for n in (self.names[i], self.names[j])]
+        return BattleInputs((rs.orders_for(self.orders[i], self.unit_names[j]),
+                             rs.orders_for(self.orders[j], self.unit_names[i])),
+                            rs.lead_draw(self.seed, stem[0], stem[1]))
 
 
 def read_folder(folder: Path) -> list[tuple[str, str | None, str | None]]:
@@ -56,9 +82,11 @@ def read_folder(folder: Path) -> list[tuple[str, str | None, str | None]]:
 
 
 def load_field(source: Path | list[tuple[str, str | None, str | None]],
-               ruleset: Ruleset | None = None) -> Field:
+               ruleset: Ruleset | None = None, *, seed: str = "") -> Field:
     """Read and validate every sheet of a folder (a path, or :func:`read_folder`'s list) with
-    ``ruleset`` (default: the one most files are written in, as ``check`` guesses).
+    ``ruleset`` (default: the one most files are written in, as ``check`` guesses). For a
+    ruleset with orders, ``X.orders.txt`` is ``X.txt``'s orders file (an invalid one leaves
+    the entry out) and ``seed`` the published seed of the lead draws.
 
     Raises ``NotADirectoryError`` when a path is not a folder.
     """
@@ -67,9 +95,16 @@ def load_field(source: Path | list[tuple[str, str | None, str | None]],
         from app.cli.rules import pick_ruleset
 
         ruleset = pick_ruleset(None, [t for _, t, _ in files if t is not None])[0]
+    orders_files: dict[str, tuple[str | None, str | None]] = {}
+    if ruleset.takes_orders:  # X.orders.txt beside X.txt (§5 of the Magicalized rules)
+        orders_files = {n[:-len(ORDERS_SUFFIX)]: (t, e) for n, t, e in files
+                        if n.endswith(ORDERS_SUFFIX)}
+        files = [f for f in files if not f[0].endswith(ORDERS_SUFFIX)]
     names: list[str] = []
     entries: list[Any] = []
     invalid: list[tuple[str, str]] = []
+    orders: list[Any] = []
+    units: list[str] = []
     for name, text, error in files:
         if text is None:
             invalid.append((name, error or "unreadable"))
@@ -77,9 +112,28 @@ def load_field(source: Path | list[tuple[str, str | None, str | None]],
         sheet = ruleset.parse_sheet(text)
         if not sheet.ok:
             invalid.append((name, ruleset.format_problems(sheet.errors, sheet.lang)))
-        else:
-            names.append(name)
-            entries.append(sheet.entry)
+            continue
+        parsed = None
+        stem = name[:-4] if name.endswith(".txt") else name
+        if stem in orders_files:
+            otext, oerror = orders_files.pop(stem)
+            if otext is None:
+                invalid.append((stem + ORDERS_SUFFIX, oerror or "unreadable"))
+                continue
+            osheet = ruleset.parse_orders(otext)
+            if not osheet.ok:
+                invalid.append((stem + ORDERS_SUFFIX,
+                                ruleset.format_problems(osheet.errors, osheet.lang)))
+                continue
+            parsed = osheet.orders
+        names.append(name)
+        entries.append(sheet.entry)
+        orders.append(parsed)
+        units.append(sheet.name)
+    for stem in orders_files:
+        invalid.append((stem + ORDERS_SUFFIX, f"no sheet {stem}.txt beside it"))
+    if ruleset.takes_orders:
+        return Field(ruleset, names, entries, invalid, orders, units, seed)
     return Field(ruleset, names, entries, invalid)
 
 
@@ -88,11 +142,24 @@ def load_field(source: Path | list[tuple[str, str | None, str | None]],
 _RULESET: Ruleset | None = None
 _ENTRIES: list[Any] = []
 _JSON = False
+_FIELD: Field | None = None
 
 
-def _init(ruleset: Ruleset, entries: list[Any], as_json: bool) -> None:
-    global _RULESET, _ENTRIES, _JSON
-    _RULESET, _ENTRIES, _JSON = ruleset, entries, as_json
+def _init(ruleset: Ruleset, entries: list[Any], as_json: bool,
+          field: Field | None = None) -> None:
+    global _RULESET, _ENTRIES, _JSON, _FIELD
+    _RULESET, _ENTRIES, _JSON, _FIELD = ruleset, entries, as_json, field
+
+
+def _fight(i: int, j: int) -> Any:
+    """Entry i (side A) against entry j, without the log (with their orders and the lead draw
+    for a ruleset with orders)."""
+    rs = _RULESET
+    assert rs is not None
+    inputs = _FIELD.inputs(i, j) if _FIELD is not None else None
+    if inputs is None:
+        return rs.battle(_ENTRIES[i], _ENTRIES[j], log=False)
+    return rs.fight(_ENTRIES[i], _ENTRIES[j], inputs, log=False)
 
 
 # -- the driver: the same ``app.formats`` code as leagues -------------------------------------
@@ -103,22 +170,24 @@ def _pair(task: tuple[int, int]) -> tuple[dict[str, Any], int | None, int]:
     margin)."""
     rs = _RULESET
     assert rs is not None
-    result = rs.battle(_ENTRIES[task[0]], _ENTRIES[task[1]], log=False)
+    result = _fight(task[0], task[1])
     winner, margin = rs.winner_and_margin(result)
-    return (rs.result_json(result, events=False) if _JSON else {}), winner, margin
+    return (rs.public_json(result, events=False) if _JSON else {}), winner, margin
 
 
 class _Fighter:
     """Fights a list of boards, in a pool of ``jobs`` processes when more than one (opened once
     for the whole tournament), results in board order."""
 
-    def __init__(self, ruleset: Ruleset, entries: list[Any], jobs: int, as_json: bool) -> None:
+    def __init__(self, ruleset: Ruleset, entries: list[Any], jobs: int, as_json: bool,
+                 field: Field | None = None) -> None:
         self.pool: Any = None
-        _init(ruleset, entries, as_json)
+        _init(ruleset, entries, as_json, field)
         if jobs > 1 and len(entries) >= 3:
             method = "fork" if "fork" in multiprocessing.get_all_start_methods() else None
             ctx = multiprocessing.get_context(method)
-            self.pool = ctx.Pool(jobs, initializer=_init, initargs=(ruleset, entries, as_json))
+            self.pool = ctx.Pool(jobs, initializer=_init,
+                                 initargs=(ruleset, entries, as_json, field))
             self.jobs = jobs
 
     def fight(self, tasks: list[tuple[int, int]]) -> Iterator[tuple[dict[str, Any], int | None, int]]:
@@ -156,7 +225,9 @@ def run_format(field: Field, fmt: Any, *, jobs: int = 1,
     with ``sha256("<seed>/knockout-draw/<round>/<id>")``). Every battle is written to
     ``battles_out`` as it is fought: ``{"a", "b", "round", "board", **result_json}`` and, in a
     knockout, ``"decided": {"winner": file, "by": "win"|"margin"|"lot"}`` (the stated rule of a
-    drawn battle), separated by ``,\\n``. Raises ``RuntimeError`` past ``max_rounds`` (a format
+    drawn battle), separated by ``,\\n``. For a ruleset with orders, ``a`` is the earlier file
+    and the result carries its ``lead``; a whole schedule known at close (a round robin) is
+    written at the end, in the order of the pairs of files (G61). Raises ``RuntimeError`` past ``max_rounds`` (a format
     that never finishes).
     """
     from app.formats import Finished, NotYet, Result, RoundPairings
@@ -165,7 +236,12 @@ def run_format(field: Field, fmt: Any, *, jobs: int = 1,
     history: list[Any] = []
     pushed: list[tuple[int, int, int]] = []
     state = fmt.load_state(None) if fmt.keeps_state else None
-    fighter = _Fighter(field.ruleset, field.entries, jobs, battles_out is not None)
+    orders = field.ruleset.takes_orders
+    # a ruleset with orders lists a whole schedule's battles in the order of the pairs of
+    # files, (1, 2), (1, 3), …, (2, 3), … (G61), not in the order the rounds play them
+    held: list[tuple[tuple[int, int], dict[str, Any]]] | None = \
+        [] if orders and fmt.pairs_at_close and battles_out is not None else None
+    fighter = _Fighter(field.ruleset, field.entries, jobs, battles_out is not None, field)
     first = True
     stop = ""
     try:
@@ -182,12 +258,19 @@ def run_format(field: Field, fmt: Any, *, jobs: int = 1,
                 break
             assert isinstance(answer, RoundPairings)
             boards = [(p.board, p.a, p.b) for p in answer.pairings if p.b is not None]
+            # a ruleset with orders fights the earlier file on side A (G61): the pairing's
+            # sides swapped for the battle, its result turned back for the format
+            swap = {board: orders and a > b for board, a, b in boards}
             results: dict[int, Result] = {}
-            fought = fighter.fight([(a - 1, b - 1) for _, a, b in boards])
+            fought = fighter.fight([(b - 1, a - 1) if swap[board] else (a - 1, b - 1)
+                                    for board, a, b in boards])
             for (board, a, b), (res, winner, margin) in zip(boards, fought, strict=True):
-                results[board] = Result(winner, margin)
+                result = Result(winner, margin)
+                results[board] = result.flipped() if swap[board] else result
                 if battles_out is not None:
-                    row: dict[str, Any] = {"a": field.names[a - 1], "b": field.names[b - 1],
+                    first_a, first_b = (b, a) if swap[board] else (a, b)
+                    row: dict[str, Any] = {"a": field.names[first_a - 1],
+                                           "b": field.names[first_b - 1],
                                            "round": answer.round, "board": board, **res}
                     if fmt.decides_draws:
                         rnd = answer.to_round({board: results[board]})
@@ -195,6 +278,9 @@ def run_format(field: Field, fmt: Any, *, jobs: int = 1,
                         d = fmt.decide(answer.round, game)
                         assert d is not None
                         row["decided"] = {"winner": field.names[d.winner - 1], "by": d.by}
+                    if held is not None:
+                        held.append(((first_a, first_b), row))
+                        continue
                     if not first:
                         battles_out.write(",\n")
                     first = False
@@ -208,6 +294,9 @@ def run_format(field: Field, fmt: Any, *, jobs: int = 1,
                 pushed.extend((answer.round, p.entry, p.place) for p in update.pushed_off)
     finally:
         fighter.close()
+    if held is not None and battles_out is not None:  # G61's order: the pairs of the files
+        battles_out.write(",\n".join(json.dumps(row, ensure_ascii=False)
+                                     for _pair, row in sorted(held, key=lambda x: x[0])))
     return FormatRun(history, fmt.standings(ids, history, state=state), stop, pushed)
 
 

@@ -25,6 +25,7 @@ RULESET_MODULES: tuple[str, ...] = (
     "app.rules.amaryllis",
     "app.rules.margaret",
     "app.rules.hundred",
+    "app.rules.magicalized",
 )
 
 #: the ruleset of a league created without one (``League.ruleset``'s default)

@@ -21,6 +21,15 @@ Values that cross the interface:
 Sides are ``0`` (A, the first sheet) and ``1`` (B). A side is a *party*: a tuple of
 :class:`Fighter` (one element in Amaryllis and base Margaret). Languages are ``"ja"`` and ``"en"``.
 This module is pure: no I/O, no clock, no randomness.
+
+Rulesets with hidden information and per-pairing orders (``Ruleset.takes_orders``) add a second
+text per entry and pairing, the *orders* (a hand and standing orders, say): read with
+:meth:`Ruleset.parse_orders` into an :class:`OrdersSheet`, narrowed to one opponent with
+:meth:`Ruleset.orders_for`, and passed with the lead draw (:meth:`Ruleset.lead_draw`) and an
+optional checkpoint in a :class:`BattleInputs` to :meth:`Ruleset.fight`. Their results have a
+public part (:meth:`Ruleset.public_json`, :meth:`Ruleset.report`) and a private part per side
+(:meth:`Ruleset.private_json`, :meth:`Ruleset.report_for`) that only that side may see. Every
+one of these has a default, so rulesets without orders need nothing (``docs/contracts.md``).
 """
 
 from __future__ import annotations
@@ -28,7 +37,7 @@ from __future__ import annotations
 import unicodedata
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, ClassVar, Protocol
 
 LANGS: tuple[str, str] = ("ja", "en")
@@ -103,6 +112,64 @@ class Sheet:
     def ok(self) -> bool:
         """True when the sheet has no error (``entry`` is then not ``None``)."""
         return self.entry is not None and not self.errors
+
+
+@dataclass(frozen=True, slots=True)
+class OrdersSheet:
+    """An orders text as read by :meth:`Ruleset.parse_orders` (never raised: everything wrong is
+    a problem, as for a :class:`Sheet`).
+
+    Attributes:
+        ruleset: the name of the ruleset that read it.
+        orders: the ruleset's parsed value (opaque to callers, handed back to
+            :meth:`Ruleset.orders_for`), or ``None`` when there is any error.
+        problems: every problem found (errors and warnings), in line order; each names its line,
+            quotes it and gives the fix (:class:`ProblemLike`).
+        lang: ``"ja"`` or ``"en"``: the language of the messages.
+        sections: the opponents the text has sections for, in order (``None`` for a default
+            section that serves every other opponent).
+    """
+
+    ruleset: str
+    orders: Any | None
+    problems: tuple[ProblemLike, ...] = ()
+    lang: str = "ja"
+    sections: tuple[str | None, ...] = ()
+
+    @property
+    def errors(self) -> list[ProblemLike]:
+        """The problems that reject the text."""
+        return [p for p in self.problems if p.severity == "error"]
+
+    @property
+    def warnings(self) -> list[ProblemLike]:
+        """The problems that do not reject the text."""
+        return [p for p in self.problems if p.severity != "error"]
+
+    @property
+    def ok(self) -> bool:
+        """True when the text has no error (``orders`` is then not ``None``)."""
+        return self.orders is not None and not self.errors
+
+
+@dataclass(frozen=True, slots=True)
+class BattleInputs:
+    """What a battle takes besides the two entries, for rulesets with orders
+    (:meth:`Ruleset.fight`). A battle is a pure function of the entries and these inputs.
+
+    Attributes:
+        orders: each side's orders against this opponent (:meth:`Ruleset.orders_for`'s value;
+            ``None``: no orders, which the ruleset defines, e.g. "no cards, always pass").
+        lead: the side (0 = A, 1 = B) that the ruleset's draw favours, e.g. the side that leads
+            simultaneous decisions in even turns (:meth:`Ruleset.lead_draw`).
+        stop_after: a checkpoint: stop at the first turn end with turn number >= this value,
+            unless the battle ended before (:meth:`Ruleset.checkpoint` then gives the turn). A
+            later battle with revised orders replays from the start; ``None``: play to the end.
+    """
+
+    orders: tuple[Any | None, Any | None] = (None, None)
+    lead: int = 0
+    stop_after: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -262,6 +329,17 @@ class ReportTurn:
 
 
 @dataclass(frozen=True, slots=True)
+class PrivateBlock:
+    """What only one side may read in a report of a ruleset with hidden information (its
+    remaining hand, its rule trace, …): ``side`` 0 or 1, a ``title`` and its ``lines``, in the
+    report's language. A caller shows it to that side only (:meth:`BattleReport.for_side`)."""
+
+    side: int
+    title: str
+    lines: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
 class BattleReport:
     """Everything a battle report shows, ready for any template (mail text, mail HTML, web).
 
@@ -274,7 +352,12 @@ class BattleReport:
         turns: the turns in order (turn 0 only when something happened in it).
         verdict: the result in words (``グリスクの勝利`` / ``Grisk wins``, or the draw).
         explanation: why, in words (the judge and the numbers), one line each.
-        outcome: the generic outcome.
+        outcome: the generic outcome (for a checkpoint: the judges as they would stand now).
+        private: private blocks (:class:`PrivateBlock`), at most one per side; ``()`` in a
+            public report. Templates render the blocks they are given.
+        checkpoint: ``None`` for a finished battle; for a battle stopped at a checkpoint
+            (:class:`BattleInputs`), the turn after which it stopped: the report is the state
+            so far, not a result.
     """
 
     lang: str
@@ -285,6 +368,16 @@ class BattleReport:
     verdict: str
     explanation: tuple[str, ...]
     outcome: Outcome
+    private: tuple[PrivateBlock, ...] = ()
+    checkpoint: int | None = None
+
+    def public(self) -> BattleReport:
+        """This report without any private block (for pages, feeds and the opponent)."""
+        return self if not self.private else replace(self, private=())
+
+    def for_side(self, side: int) -> BattleReport:
+        """This report with ``side``'s private block only (the mail to that side)."""
+        return replace(self, private=tuple(b for b in self.private if b.side == side))
 
 
 # --------------------------------------------------------------------------- the interface
@@ -304,6 +397,8 @@ class Ruleset(ABC):
             result (``False`` where the log's last state lines say all of it already).
         report_record: ``True`` when a league report's header prints the ruleset record
             (:meth:`describe`) even with the default options.
+        takes_orders: ``True`` when each entry also sends *orders* per pairing (hidden
+            information: a hand, standing orders; :meth:`parse_orders`, :meth:`fight`).
 
     An instance holds the league's options for this ruleset; ``Ruleset()`` means the defaults.
     Instances are immutable, hashable by their options, and picklable.
@@ -316,6 +411,7 @@ class Ruleset(ABC):
     party: ClassVar[bool] = False
     final_lines: ClassVar[bool] = True
     report_record: ClassVar[bool] = True
+    takes_orders: ClassVar[bool] = False
 
     def __init__(self, options: Mapping[str, Any] | None = None) -> None:
         """Validate and keep the league options. Raises ``ValueError`` naming the bad option."""
@@ -449,7 +545,77 @@ class Ruleset(ABC):
 
     @abstractmethod
     def report(self, a: Any, b: Any, result: Any, *, lang: str) -> BattleReport:
-        """The report of a logged result. Raises ``ValueError`` when ``result`` has no log."""
+        """The report of a logged result. Raises ``ValueError`` when ``result`` has no log.
+        For a ruleset with hidden information this is the *public* report (no private
+        block)."""
+
+    # -- hidden information and orders (defaults: a ruleset without orders) ---------------------
+
+    def is_orders(self, text: str) -> bool:
+        """True when ``text`` looks like an orders text of this ruleset rather than a sheet
+        (``check`` tells them apart with it). Default: ``False``. Linear in ``len(text)``."""
+        return False
+
+    def parse_orders(self, text: str, *, lang: str | None = None) -> OrdersSheet:
+        """Read and validate an orders text. Never raises for a ``str`` (every error is a
+        problem with its line, quote and fix). ``lang`` overrides the language of the messages.
+        Raises ``NotImplementedError`` when the ruleset takes no orders (the default)."""
+        raise NotImplementedError(f"{self.name} takes no orders")
+
+    def format_orders(self, orders: Any, lang: str | None = None) -> str:
+        """The normalized text of parsed orders (``OrdersSheet.orders``), which reads back to
+        the same value. Raises ``NotImplementedError`` when the ruleset takes no orders."""
+        raise NotImplementedError(f"{self.name} takes no orders")
+
+    def orders_for(self, orders: Any, opponent: str | None) -> Any | None:
+        """The part of parsed orders (``OrdersSheet.orders``) that applies against the
+        opponent whose entry is labelled ``opponent`` (its sections and default, the ruleset's
+        rule), or ``None`` for "no orders against it"; ``opponent=None`` asks for the orders of
+        an offline battle with no pairing. Raises ``ValueError`` when the text cannot serve
+        that battle (say, several sections and no default offline). Default: ``None``."""
+        return None
+
+    def revise_orders(self, current: Any, text: str, *, from_turn: int,
+                      lang: str | None = None) -> OrdersSheet:
+        """Orders revised at a checkpoint: ``text`` holds the new version(s) of the rules, in
+        force from turn ``from_turn`` (or later); ``current`` is :meth:`orders_for`'s value in
+        use. The returned sheet's ``orders`` is the new value for :class:`BattleInputs` (the
+        battle is replayed from the start with every version). Never raises for a ``str``.
+        Raises ``NotImplementedError`` when the ruleset takes no orders."""
+        raise NotImplementedError(f"{self.name} takes no orders")
+
+    def lead_draw(self, seed: str, name_a: str, name_b: str) -> int:
+        """The pairing's draw (``BattleInputs.lead``): a pure function of the league's
+        published seed and the two entries' labels as paired (side A first), so that anyone can
+        recompute it. Default: ``0`` (the ruleset has no draw)."""
+        return 0
+
+    def fight(self, a: Any, b: Any, inputs: BattleInputs | None = None, *,
+              log: bool = True) -> Any:
+        """:meth:`battle` with the per-battle ``inputs`` (orders, lead, checkpoint). Default:
+        the inputs are ignored (a ruleset without orders)."""
+        return self.battle(a, b, log=log)
+
+    def checkpoint(self, result: Any) -> int | None:
+        """The turn after which a battle fought with ``BattleInputs.stop_after`` stopped, or
+        ``None`` for a finished battle (:meth:`outcome` then applies). Default: ``None``."""
+        return None
+
+    def public_json(self, result: Any, *, events: bool = True) -> dict[str, Any]:
+        """The part of the result anyone may read (``battle --json``, pages, feeds, the
+        opponent). Default: :meth:`result_json`."""
+        return self.result_json(result, events=events)
+
+    def private_json(self, result: Any, side: int) -> dict[str, Any]:
+        """What only ``side`` (0 or 1) may read of the result (say, its remaining hand and rule
+        trace). Default: ``{}``."""
+        return {}
+
+    def report_for(self, a: Any, b: Any, result: Any, *, lang: str,
+                   side: int | None = None) -> BattleReport:
+        """The report for ``side``: the public report plus that side's private block
+        (``side=None``: the public report). Default: :meth:`report`."""
+        return self.report(a, b, result, lang=lang)
 
     # -- identity -----------------------------------------------------------------------------
 
