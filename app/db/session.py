@@ -129,6 +129,12 @@ def refuse_non_utf8(engine: Engine) -> None:
         check_server_encoding(dbapi_conn, database)
 
 
+def rowcount(result: Any) -> int:
+    """The rows an ``UPDATE``/``DELETE`` matched (``CursorResult.rowcount``; the result of
+    ``Session.execute`` is typed as a plain ``Result``), 0 when the driver does not say."""
+    return int(getattr(result, "rowcount", 0) or 0)
+
+
 def insert_ignore(session: Session, model: type, rows: list[dict[str, Any]]) -> None:
     """``INSERT ... ON CONFLICT DO NOTHING`` of ``rows`` into ``model``'s table, in the caller's
     transaction (SQLite and PostgreSQL dialects): a row whose key exists already is skipped, also
@@ -239,7 +245,7 @@ def bulk_update(session: Session, model: type, rows: list[dict[str, Any]]) -> No
     arrays, casts = _unnest_arrays(connection, table, {
         "id": [row["id"] for row in rows], **{n: [row[n] for row in rows] for n in names}})
     aliases = ["id"] + [f"c{i}" for i in range(len(names))]
-    sets = ", ".join(f"{quote(n)} = v.{a}" for n, a in zip(names, aliases[1:]))
+    sets = ", ".join(f"{quote(n)} = v.{a}" for n, a in zip(names, aliases[1:], strict=True))
     cursor.execute(
         f"UPDATE {quote(table.name)} SET {sets} FROM unnest({casts}) "
         f"AS v({', '.join(aliases)}) WHERE {quote(table.name)}.id = v.id", arrays)

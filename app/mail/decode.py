@@ -209,7 +209,7 @@ def _decode_bytes(data: bytes, declared: str | None) -> tuple[str, str, list[str
         from charset_normalizer import from_bytes
 
         best = from_bytes(data, cp_isolation=["cp932", "euc_jp", "utf_8", "cp1252"]).best()
-    except Exception:  # noqa: BLE001 - the detector must never stop decoding
+    except Exception:
         best = None
     if best is not None:
         enc = best.encoding
@@ -274,7 +274,7 @@ _JAPANESE = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uff01-\uff60\uff66-\uff9f]"
 def _header(msg: Message, name: str) -> str:
     try:
         value = msg.get(name)
-    except Exception:  # noqa: BLE001 - malformed header: treat as absent
+    except Exception:
         return ""
     return str(value) if value is not None else ""
 
@@ -405,7 +405,7 @@ def _decoded_phrase(words: list[str]) -> str:
     if "=?" in text:
         try:
             text = str(make_header(decode_header(text)))
-        except Exception:  # noqa: BLE001 - a broken encoded word: keep it as written
+        except Exception:
             pass
     return text
 
@@ -416,7 +416,7 @@ def parse_sender(msg: Message) -> tuple[str, str]:
     the display name is cleaned (:func:`app.mail.storable.clean_display_name`). Never raises."""
     try:
         values = [v for k, v in msg.raw_items() if k.lower() == "from"]
-    except Exception:  # noqa: BLE001
+    except Exception:
         return "", ""
     if len(values) != 1:
         return "", ""
@@ -528,7 +528,7 @@ def html_to_text(html: str) -> str:
     try:
         parser.feed(html)
         parser.close()
-    except Exception:  # noqa: BLE001 - html.parser is lenient; keep what was read
+    except Exception:
         pass
     text = "".join(parser.out)
     lines = [line.rstrip() for line in text.replace("\xa0", " ").splitlines()]
@@ -594,10 +594,10 @@ def _part_text(part: Message, notes: list[str]) -> tuple[str, str]:
     """Decoded text of a leaf part: (text, charset used)."""
     try:
         payload = part.get_payload(decode=True)
-    except Exception as exc:  # noqa: BLE001
+    except Exception as exc:
         notes.append(f"undecodable part: {exc}")
         payload = None
-    if payload is None:
+    if not isinstance(payload, bytes):  # None, or (a malformed multipart) a list of parts
         raw = part.get_payload()
         payload = raw.encode("utf-8", "surrogateescape") if isinstance(raw, str) else b""
     text, used, more = decode_bytes(payload, part.get_content_charset())
@@ -694,13 +694,13 @@ def decode_message(raw: bytes, *, max_lines: int = 500, max_bytes: int = 1_000_0
     notes.extend(cut_notes)
     try:
         msg = email.message_from_bytes(source_bytes, policy=email.policy.default)
-    except Exception as exc:  # noqa: BLE001 - email is lenient, but be sure
+    except Exception as exc:
         notes.append(f"broken MIME: {exc}")
         msg = EmailMessage()
         msg.set_payload(source_bytes.decode("latin-1"))
     try:
         subject = _jis_words(msg, "Subject") or _header(msg, "Subject")
-    except Exception:  # noqa: BLE001
+    except Exception:
         subject = ""
     if "\x1b" in subject:  # raw ISO-2022-JP bytes in a header, not encoded-words
         subject = decode_iso2022jp(subject.encode("latin-1", "replace"))
@@ -730,7 +730,7 @@ def decode_message(raw: bytes, *, max_lines: int = 500, max_bytes: int = 1_000_0
                 notes.append(f"only the first {MAX_PARTS} MIME parts were read")
                 truncated = True
                 break
-    except Exception as exc:  # noqa: BLE001
+    except Exception as exc:
         notes.append(f"broken MIME structure: {exc}")
         parts = [msg]
     for part in parts:
@@ -758,7 +758,7 @@ def decode_message(raw: bytes, *, max_lines: int = 500, max_bytes: int = 1_000_0
                 html = (html_to_text(text), used)
             elif ctype == "message/rfc822":
                 continue
-        except Exception as exc:  # noqa: BLE001 - one bad part must not lose the others
+        except Exception as exc:
             notes.append(f"unreadable part: {exc}")
     if msg.defects:
         notes.append("MIME defects: " + ", ".join(type(d).__name__ for d in msg.defects[:5]))

@@ -37,7 +37,7 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from app.config import Settings
 from app.db.models import InboundMessage, Player, utcnow
-from app.db.session import transaction
+from app.db.session import rowcount, transaction
 from app.mail import protect
 from app.mail.commands import REGISTRY, is_organizer, parse_command
 from app.mail.commands.context import MailContext, Outcome
@@ -45,7 +45,7 @@ from app.mail.commands.player import cmd_help
 from app.mail.decode import decode_message
 from app.mail.grammar import is_chat
 from app.mail.reply import queue_reply
-from app.mail.sheets import looks_like_sheet
+from app.mail.sheets import looks_like_orders, looks_like_sheet
 from app.mail.storable import clean_display_name, column_text
 
 log = logging.getLogger(__name__)
@@ -70,6 +70,7 @@ def handle(ctx: MailContext) -> Outcome:
     if cmd.source == "default" and cmd.name == "help" and any(looks_like_sheet(a) for a in mail.attachments):
         cmd.name = "entry"  # only an attached sheet: an entry, like a sheet in the body
     elif (cmd.source == "default" and cmd.name == "entry" and is_chat(mail.subject, cmd.body)
+          and not looks_like_orders(cmd.body)
           and not any(looks_like_sheet(a) for a in mail.attachments)):
         # "Great game!" under a quoted battle report: no command, no sheet -> say so, with help
         cmd.name, no_command = "help", True
@@ -147,23 +148,23 @@ def process_one(settings: Settings, factory: sessionmaker[Session], inbound_id: 
             row.processed_at = now
             row.error = None
             status = out.status
-    except Exception as exc:  # noqa: BLE001 - shunt the message, go on with the next
+    except Exception as exc:
         stage = handler.stage if handler is not None else "load"
         log.exception("inbound #%s shunted at %s", inbound_id, stage)
         with transaction(factory) as s:
             # only a row still ``stored``: another poller may have processed it meanwhile, and
             # its ``done`` is never overwritten (issue 9.4)
-            shunted = s.execute(
+            shunted = rowcount(s.execute(
                 update(InboundMessage)
                 .where(InboundMessage.id == inbound_id, InboundMessage.status == "stored")
                 .values(status="shunted", processed_at=now,
                         error=column_text(f"{stage}: {type(exc).__name__}: {exc}", 4000))
-            ).rowcount
+            ))
         return "shunted" if shunted else None
     if handler is not None and handler.out.deferred is not None:
         try:
             template, ctx = handler.out.deferred()
-        except Exception:  # noqa: BLE001 - a bug: logged, and the organizer still gets an answer
+        except Exception:
             log.exception("organizer command of inbound #%s failed", inbound_id)
             ctx, template = {"code": "organizer-failed", "action": handler.stage.rpartition(":")[2],
                              "detail": "an internal error; it is in the server log"}, "error"

@@ -51,9 +51,9 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
 from app.config import Settings
-from app.db.models import OutboxBody, OutboxMessage, SmtpRelay, utcnow
 from app.db.leases import lease_over, owner_id
-from app.db.session import transaction
+from app.db.models import OutboxBody, OutboxMessage, SmtpRelay, utcnow
+from app.db.session import rowcount, transaction
 from app.mail.faults import crash_point
 
 log = logging.getLogger(__name__)
@@ -172,7 +172,7 @@ def recover(factory: sessionmaker[Session], now: dt.datetime,
                 pass
             elif owner == me or not lease_over(owner, until, now):
                 continue
-            n = s.execute(
+            n = rowcount(s.execute(
                 update(OutboxMessage)
                 .where(OutboxMessage.id == row_id, OutboxMessage.status == "sending",
                        OutboxMessage.lease_owner.is_(None) if owner is None
@@ -181,7 +181,7 @@ def recover(factory: sessionmaker[Session], now: dt.datetime,
                         lease_owner=None, lease_until=None,
                         last_error="outcome unknown: the sender stopped during the SMTP "
                                    "transaction; sent again with the same Message-ID")
-            ).rowcount
+            ))
             if n:
                 done.append(row_id)
     _UNRECORDED.difference_update(done)
@@ -200,12 +200,12 @@ def prune(settings: Settings, factory: sessionmaker[Session], now: dt.datetime) 
         return 0
     cutoff = now - dt.timedelta(days=settings.outbox_retention_days)
     with transaction(factory) as s:
-        n = s.execute(
+        n = rowcount(s.execute(
             update(OutboxMessage)
             .where(OutboxMessage.status == "sent", OutboxMessage.sent_at < cutoff,
                    OutboxMessage.content_pruned.is_(False))
             .values(raw_whole=None, head=None, body_sha256=None, content_pruned=True)
-        ).rowcount or 0
+        )) or 0
         if n:
             used = select(OutboxMessage.body_sha256).where(OutboxMessage.body_sha256.is_not(None))
             s.execute(delete(OutboxBody).where(OutboxBody.sha256.not_in(used)))
@@ -260,11 +260,11 @@ def _claim(factory: sessionmaker[Session], now: dt.datetime, me: str,
                 row_id = s.scalar(q)
                 if row_id is None:
                     return None
-                claimed = s.execute(
+                claimed = rowcount(s.execute(
                     update(OutboxMessage)
                     .where(OutboxMessage.id == row_id, OutboxMessage.status == "queued")
                     .values(status="sending", lease_owner=me, lease_until=_lease(now))
-                ).rowcount
+                ))
                 if not claimed:
                     skip.add(row_id)
                     continue

@@ -87,8 +87,8 @@ def message_text(message: EmailMessage) -> str:
     try:
         content = part.get_content()
     except (LookupError, ValueError):  # unknown charset or broken transfer encoding
-        payload = part.get_payload(decode=True) or b""
-        content = payload.decode("utf-8", "replace")
+        payload = part.get_payload(decode=True)
+        content = payload.decode("utf-8", "replace") if isinstance(payload, bytes) else ""
     if isinstance(content, bytes):
         content = content.decode("utf-8", "replace")
     content = content.replace("\r\n", "\n")
@@ -338,7 +338,7 @@ class EmbeddedMailStack:
         local, _, domain = address.lower().rpartition("@")
         return domain == self._domain and local.split("+", 1)[0] == self.user
 
-    async def handle_RCPT(  # noqa: N802 (aiosmtpd hook name)
+    async def handle_RCPT(
         self, server: SMTP, session: Session, envelope: Envelope, address: str,
         rcpt_options: list[str],
     ) -> str:
@@ -348,7 +348,7 @@ class EmbeddedMailStack:
         envelope.rcpt_tos.append(address)
         return "250 2.1.5 OK"
 
-    async def handle_DATA(  # noqa: N802 (aiosmtpd hook name)
+    async def handle_DATA(
         self, server: SMTP, session: Session, envelope: Envelope
     ) -> str:
         """Deliver the message: once into the INBOX if any recipient is ours, and once per other
@@ -366,7 +366,7 @@ class EmbeddedMailStack:
                 await asyncio.get_running_loop().run_in_executor(
                     None, self._write_sink, raw, mail_from, recipient
                 )
-        except Exception as exc:  # noqa: BLE001 - report a temporary failure, keep serving
+        except Exception as exc:
             return f"451 4.3.0 delivery failed: {exc.__class__.__name__}"
         return "250 2.0.0 delivered"
 
@@ -396,7 +396,7 @@ class EmbeddedMailStack:
         eml.write_bytes(raw)
         try:
             readable = _readable(message, index, mail_from, recipient)
-        except Exception as exc:  # noqa: BLE001 - a broken mail still gets its .eml
+        except Exception as exc:
             readable = f"# mail {index:04d}: could not be decoded ({exc!r}); see {eml.name}\n"
         txt.write_text(readable, encoding="utf-8")
         mail = SinkMail(index, recipient, mail_from, eml, txt, message)
@@ -407,5 +407,5 @@ class EmbeddedMailStack:
         for callback in list(self._listeners):
             try:
                 callback(mail)
-            except Exception:  # noqa: BLE001 - a listener must not break delivery
+            except Exception:
                 pass

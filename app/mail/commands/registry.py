@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 from app.mail.grammar import Command
 
@@ -57,17 +57,21 @@ def N_(message: str) -> str:
     return message
 
 
+#: a command handler (``(MailContext, Command) -> None``, maybe with keyword options); the
+#: decorator returns it unchanged
+Handler = TypeVar("Handler", bound=Callable[..., None])
+
 #: name -> command, in registration (and help) order
 REGISTRY: dict[str, MailCommand] = {}
 
 
 def command(name: str, *, en: tuple[str, ...], ja: tuple[str, ...], organizer: bool = False,
             usage: str = "", usage_ja: str = "", help_en: str = "", help_ja: str = "",
-            listed: bool = True) -> Callable[[Callable[[Any, Command], None]], Callable[[Any, Command], None]]:
+            listed: bool = True) -> Callable[[Handler], Handler]:
     """Register the decorated function as the handler of mail command ``name``. Raises
     ``ValueError`` for a name or word registered twice."""
 
-    def register(handler: Callable[[Any, Command], None]) -> Callable[[Any, Command], None]:
+    def register(handler: Handler) -> Handler:
         if name in REGISTRY:
             raise ValueError(f"mail command {name!r} registered twice")
         taken = {w for c in REGISTRY.values() for w in c.words}
