@@ -451,6 +451,82 @@ JA.update({
 })
 
 
+# issue 21: Margaret Magicalized by mail (orders, pairings, checkpoints, READY); and words whose
+# gettext call pybabel could not see before (``gettext(lang)("…")``)
+JA.update({
+    " (exited)": "（退場）",
+    "[%(league)s] Pushed off the hill (challenge %(n)s)": "[%(league)s] 山から押し出されました（挑戦%(n)s）",
+    "[%(league)s] Round %(round)s: %(a)s vs %(b)s — send your orders":
+        "[%(league)s] 第%(round)s回戦：%(a)s 対 %(b)s — 命令を送ってください",
+    "== How to send your hand and orders (reply to this mail, or write a new one)":
+        "■ 手札と命令の送り方（このメールに返信するか、新しいメールで）",
+    "== Your hand and orders (as the server keeps them; only you see them)":
+        "■ あなたの手札と命令（サーバが保管する形。見られるのはあなただけです）",
+    "== Your opponent's unit": "■ 相手のユニット",
+    "== The hill (challenge %(n)s, size %(size)s)": "■ ヒル（第%(n)s挑戦、定員%(size)s）",
+    "== Your rules in force (only you get this)": "■ 現在有効なあなたの規則（あなただけに送られます）",
+    "A battle of yours is stopped at a checkpoint: it keeps its hand and rules. To change its rules from the next turn on, send a revision:":
+        "あなたの対戦がチェックポイントで止まっています。その対戦の手札と規則はそのままです。次のターンからの規則を変えるには、改訂を送ってください：",
+    'League "%(league)s" is finished: it takes no more orders.':
+        "リーグ「%(league)s」は終了しました。命令はもう受け付けません。",
+    'League "%(league)s" plays %(game)s, which takes no orders: the lines from your orders on were not read. Send a sheet alone.':
+        "リーグ「%(league)s」は%(game)sで、命令はありません。命令以降の行は読んでいません。シートだけを送ってください。",
+    'League "%(league)s", round %(round)s, board %(board)s: your %(unit)s (side %(side)s) meets %(opponent)s (%(player)s).':
+        "リーグ「%(league)s」第%(round)s回戦 第%(board)s卓：あなたの%(unit)s（%(side)s側）の相手は%(opponent)s（%(player)s）です。",
+    'None of your battles in league "%(league)s" is stopped at a checkpoint, so there is nothing to be READY for (and nothing to revise). To change your orders for later battles, send them whole.':
+        "リーグ「%(league)s」でチェックポイントに止まっているあなたの対戦はありません（準備完了も改訂も不要です）。次からの対戦の命令を変えるには、命令を全部送ってください。",
+    'Nothing was changed in league "%(league)s": a revision or READY must carry your entry key, on a line "key: XXXX-XXXX" (it is in your acceptance mail and in the mail of the stopped battle).':
+        "リーグ「%(league)s」では何も変わっていません。改訂や準備完了には、エントリーキーを「キー：XXXX-XXXX」の行で書いてください（受付メールと、止まった対戦のメールにあります）。",
+    "Please fix them and send the orders again.": "直して、命令をもう一度送ってください。",
+    'Someone sent new orders for your entry in league "%(league)s" from your address. To make sure it was you, nothing changes until you confirm:':
+        "あなたのアドレスから、リーグ「%(league)s」のあなたのエントリーに新しい命令が届きました。ご本人か確かめるため、確認があるまで何も変わりません：",
+    "The battle goes on when both players are READY or when its wait is over; you may send another revision until then.":
+        "対戦は、両者が準備完了になるか待ち時間が終わると再開します。それまでは改訂を送り直せます。",
+    "The battle is then fought again from turn 0 with every version of both players' rules: what happened up to here happens again, the same.":
+        "再開すると、両者の規則のすべての版で第0ターンから戦い直します。ここまでに起きたことは同じように起きます。",
+    "The battle stopped after turn %(turn)s (a checkpoint of this league). It goes on at %(until)s, or as soon as both players have said READY.":
+        "対戦は第%(turn)sターンの後で止まりました（このリーグのチェックポイント）。%(until)sに、または両者が準備完了と言いしだい再開します。",
+    "The battle stops after turn(s) %(turns)s; each time you get the state so far and may revise your rules.":
+        "対戦は第%(turns)sターンの後で止まります。そのたびにそこまでの状況が届き、規則を改訂できます。",
+    "The orders have these problems:": "命令に次の問題があります：",
+    "The round is played at %(deadline)s, or as soon as every player of the round has sent orders.":
+        "この回戦は%(deadline)sに、またはこの回戦の全員が命令を送りしだい行われます。",
+    "The round is played when the organizer starts it, or as soon as every player of the round has sent orders.":
+        "この回戦は主催者が始めたとき、またはこの回戦の全員が命令を送りしだい行われます。",
+    'This confirmation expired (%(expires)s): nothing was changed in league "%(league)s". Send the orders again if you still want them.':
+        "この確認は期限切れです（%(expires)s）。リーグ「%(league)s」では何も変わっていません。必要なら命令をもう一度送ってください。",
+    'You are READY in %(num)s battle of league "%(league)s": it goes on as soon as your opponent is READY too, or when its wait is over.':
+        ("リーグ「%(league)s」の%(num)s戦で準備完了です。相手も準備完了になるか、待ち時間が終わりしだい再開します。",),
+    "You have no orders yet: without them you hold no cards and always pass.":
+        "まだ命令がありません。命令がなければ手札なしで、常にパスします。",
+    "You may revise your rules from turn %(next)s on (your hand stays as it is): reply with":
+        "第%(next)sターンからの規則を改訂できます（手札はそのまま）。次の形で返信してください：",
+    'Your entry for league "%(league)s" was not accepted: the sheet is fine, but the orders below it are not (a sheet and its orders are entered together or not at all).':
+        "リーグ「%(league)s」へのエントリーは受け付けられませんでした。シートは正しいのですが、その下の命令に問題があります（シートと命令は一緒に登録され、片方だけにはなりません）。",
+    "Your hand and rules stay on the server: nobody but you sees them. The reports show the cards played.":
+        "手札と規則はサーバに保管され、あなた以外は見られません。対戦報告には使われたカードが載ります。",
+    'Your orders for league "%(league)s" are accepted (version %(version)s): they serve each of your battles fought from now on, until you send new ones.':
+        "リーグ「%(league)s」への命令を受け付けました（第%(version)s版）。新しい命令を送るまで、これから行われるあなたの対戦すべてに使われます。",
+    'Your orders for league "%(league)s" were not accepted; your orders in force stay as they were.':
+        "リーグ「%(league)s」への命令は受け付けられませんでした。有効な命令は元のままです。",
+    "Your orders played for your unit; its opponents held no cards and always passed (a test never uses anyone's real hand).":
+        "あなたのユニットは命令どおりに動き、相手は手札なしで常にパスしました（テストで他人の本当の手札は使いません）。",
+    'Your revision for league "%(league)s":': "リーグ「%(league)s」への改訂：",
+    "Your standing orders serve this battle unless you send new ones before it is played.":
+        "対戦までに新しい命令を送らなければ、今の命令がこの対戦に使われます。",
+    "against %(opponent)s: accepted, in force from turn %(turn)s. You are READY in this battle.":
+        "%(opponent)s戦：受け付けました。第%(turn)sターンから有効です。この対戦では準備完了です。",
+    "against %(opponent)s: not accepted (the rules stay as they were):":
+        "%(opponent)s戦：受け付けられませんでした（規則は元のままです）：",
+    "at a checkpoint: go on with your orders as they are (with your key line)":
+        "チェックポイントで：今の命令のまま続ける（キーの行を添えて）",
+    'or with "READY" to go on with your rules as they are. Silence keeps them too. A revision or READY needs the line "key: %(key)s" (your entry key).':
+        "今の規則のまま続けるなら「準備完了」と返信してください。返信しなくても規則はそのままです。改訂にも準備完了にも「キー：%(key)s」（あなたのエントリーキー）の行が必要です。",
+    "stopped after turn %(turn)s": "第%(turn)sターン後で中断",
+    "stopped at a checkpoint": "チェックポイントで中断中",
+})
+
+
 def main() -> None:
     with PO.open("rb") as fh:
         catalog = read_po(fh, locale="ja")

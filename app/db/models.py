@@ -165,7 +165,9 @@ class Battle(Base):
 
     ``entry_b_id`` is NULL for a bye. The two sheet versions and the engine version are the inputs;
     the log is recomputed from them on demand (the engine is deterministic).
-    ``winner``: 0 (A), 1 (B) or NULL (draw or bye); ``state``: pending -> done.
+    ``winner``: 0 (A), 1 (B) or NULL (draw or bye); ``state``: pending -> done, or, in a
+    ruleset with orders and checkpoints, pending -> paused (stopped after turn ``stop_turn``
+    until ``stop_until`` or both players are ready) -> … -> done.
     """
 
     __tablename__ = "battles"
@@ -191,6 +193,14 @@ class Battle(Base):
     #: side A's tiebreak margin (``Outcome.margin``; Amaryllis: hp_a - hp_b)
     margin: Mapped[int | None] = mapped_column(Integer)
     fought_at: Mapped[dt.datetime | None] = mapped_column(DateTime(timezone=True))
+    #: a ruleset with orders: what the battle was (or is being) fought with, besides the two
+    #: sheets (``app.league.orders.BoardInputs.to_json``: each side's orders against this
+    #: opponent with their revisions, the lead draw, the players' READY). **Private**: never read
+    #: by a public view
+    inputs: Mapped[dict | None] = mapped_column(JSON)
+    #: a paused battle: the checkpoint turn it stopped after, and until when it waits
+    stop_turn: Mapped[int | None] = mapped_column(Integer)
+    stop_until: Mapped[dt.datetime | None] = mapped_column(DateTime(timezone=True))
     round: Mapped[Round] = relationship(back_populates="battles")
 
 
@@ -367,13 +377,30 @@ class SenderCounter(Base):
     noticed: Mapped[bool] = mapped_column(Boolean, default=False)
 
 
+class OrdersVersion(Base):
+    """A player's orders for a ruleset that takes them (a hand and standing orders): the text as
+    mailed (sections ``DEFAULT``/``VS``), checked when it came in. The active version of an
+    entry is the one its next battles are fought with; ``version`` counts from 1. **Private**:
+    only its owner ever sees it (``app.league.orders``)."""
+
+    __tablename__ = "orders_versions"
+    __table_args__ = (Index("ix_orders_versions_entry_active", "entry_id", "active"),)
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    entry_id: Mapped[int] = mapped_column(ForeignKey("entries.id"))
+    version: Mapped[int] = mapped_column(Integer)
+    text: Mapped[str] = mapped_column(Text)
+    active: Mapped[bool] = mapped_column(Boolean, default=True)
+    inbound_id: Mapped[int | None] = mapped_column(ForeignKey("inbound_messages.id"))
+    created_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
 class PendingChange(Base):
     """A replace or withdraw of an entry that waits for its owner's confirmation.
 
     Made when such a mail carries no valid entry key (``app.league.ownership``): the server
     mails a confirmation request with a token to the entry's registered address and keeps the
     change here; the owner's answer (the token in the subject or body) applies it. Only the
-    SHA-256 of the token is stored. ``kind``: ``replace`` (``sheet_text`` is the new sheet) or
+    SHA-256 of the token is stored. ``kind``: ``replace`` (``sheet_text`` is the new sheet), ``orders`` (``sheet_text`` is the orders text) or
     ``withdraw``. ``state``: pending -> done | expired (past ``expires_at``, or entries closed)
     | superseded (a later change of the same entry) | refused (applying it failed; ``detail``).
     """

@@ -36,10 +36,12 @@ class CastPlayer:
 
 @dataclass(frozen=True, slots=True)
 class CastEntry:
-    """An entry: its player and status."""
+    """An entry: its player and status, and its entry key (``Entry.owner_key``: mailed to its
+    owner only, in a stopped battle's mail)."""
 
     player_id: int
     status: str
+    key: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,13 +74,23 @@ class Board:
     engine_version: str | None = None
     #: side A's tiebreak margin (``Outcome.margin``), once fought
     margin: int | None = None
+    #: a ruleset with orders: ``battles.inputs`` (``app.league.orders.BoardInputs``; private)
+    inputs: dict[str, Any] | None = None
+    #: a paused battle's checkpoint turn (``battles.stop_turn``); ``None`` before its first fight
+    stop_turn: int | None = None
 
     @classmethod
     def of(cls, b: Battle) -> Board:
         """The board of a stored battle with two sides and both sheets."""
         assert b.entry_b_id is not None and b.sheet_a_id and b.sheet_b_id
         return cls(b.id, b.board, b.entry_a_id, b.entry_b_id, b.sheet_a_id, b.sheet_b_id,
-                   b.winner, b.reason, b.turns, b.hp_a, b.hp_b, b.engine_version, b.margin)
+                   b.winner, b.reason, b.turns, b.hp_a, b.hp_b, b.engine_version, b.margin,
+                   b.inputs, b.stop_turn)
+
+
+#: seconds a battle stopped at a checkpoint waits for both players' READY when the league has no
+#: round interval (``rules/margaret-magicalized.md`` §3.2: "three weeks at 24 h")
+CHECKPOINT_WAIT_S = 24 * 3600
 
 
 @dataclass
@@ -115,6 +127,11 @@ class Cast:
     #: the league's ``app.formats.Format`` (a report of a format that decides drawn battles
     #: says how the draw was decided)
     fmt: Any = None
+    #: the league's published seed (``League.seed``: a ruleset's lead draw)
+    seed: str = ""
+    #: seconds a battle stopped at a checkpoint waits for its players (``League.rounds_every_s``,
+    #: else :data:`CHECKPOINT_WAIT_S`)
+    checkpoint_wait_s: int = 0
 
     def unit(self, sheet_id: int) -> Any:
         """The parsed entry of sheet ``sheet_id`` (``Sheet.entry`` of the league's ruleset);
@@ -162,7 +179,7 @@ def thread_id(message_key: str | None) -> str | None:
 def load_cast(session: Session, league: League) -> Cast:
     """The :class:`Cast` of ``league`` now: every entry, its player and every sheet version,
     and the Message-ID each sheet came in (to thread the league's mails under it)."""
-    entries = {e.id: CastEntry(e.player_id, e.status)
+    entries = {e.id: CastEntry(e.player_id, e.status, e.owner_key or "")
                for e in session.scalars(select(Entry).where(Entry.league_id == league.id))}
     pids = {e.player_id for e in entries.values()}
     players = {p.id: CastPlayer(p.address, p.display_name or "", p.lang or "ja", p.charset or "utf-8")
@@ -187,7 +204,8 @@ def load_cast(session: Session, league: League) -> Cast:
 
     return Cast(league.id, league.name, entries, players, sheets, thread,
                 ruleset=league.ruleset or "", options=dict(league.options or {}),
-                fmt=format_of(league))
+                fmt=format_of(league), seed=league.seed or "",
+                checkpoint_wait_s=int(league.rounds_every_s or CHECKPOINT_WAIT_S))
 
 
 def lock_league(session: Session, league_id: int) -> League:

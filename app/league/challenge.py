@@ -28,6 +28,7 @@ from app.formats.base import fraction_text
 from app.league.battles import battle_values
 from app.league.formats import format_of, league_rules, remember_state, state_of
 from app.league.notify import Notices, PushedOffNotice
+from app.league.orders import board_inputs, fight_board, standing_orders
 from app.league.standings import entry_names, public_units
 
 #: parsed sheets by (ruleset, options, normalized text): members are fought again at every
@@ -155,13 +156,19 @@ def arrive(session: Session, league: League, entry: Entry, *, now: dt.datetime,
     results: dict[int, Result] = {}
     battle_rows: list[Battle] = []
     version = str(rs.engine_version)
+    texts = standing_orders(session, eids) if rs.takes_orders else {}
     for p in boards:
         if p.b is None:
             battle_rows.append(Battle(round_id=rnd.id, board=p.board, entry_a_id=p.a,
                                       sheet_a_id=sheets[p.a].id, state="done", reason="bye",
                                       fought_at=now))
             continue
-        values = battle_values(rs, rs.battle(unit(p.a), unit(p.b), log=False), version[:32])
+        inputs = board_inputs(rs, league.seed or "", texts.get(p.a), texts.get(p.b),
+                              rs.label(unit(p.a)), rs.label(unit(p.b))).to_json() \
+            if rs.takes_orders else None
+        values = battle_values(rs, fight_board(rs, unit(p.a), unit(p.b), inputs, log=False),
+                               version[:32])
+        values["inputs"] = inputs
         results[p.b] = Result(values["winner"], values["margin"])
         battle_rows.append(Battle(
             round_id=rnd.id, board=p.board, entry_a_id=p.a, entry_b_id=p.b,

@@ -19,12 +19,13 @@ from app.db.models import (
     Round,
 )
 from app.db.session import transaction
+from app.league.battles import side_hp
 from app.league.cast import Board, load_cast, lock_league
 from app.league.entries import _entry, get_league, normalize_address
 from app.league.errors import BadState, NotEntered
-from app.league.formats import leave, league_rules
+from app.league.formats import league_rules, leave
 from app.league.notify import Notices
-from app.league.battles import side_hp
+from app.league.orders import fight_board
 
 _log = logging.getLogger("amaryllis.league")
 
@@ -110,7 +111,8 @@ def resend(factory: sessionmaker[Session], mail: Notices, league_name: str,
             if (cast.entries[b.entry_a_id].status == "disqualified"
                     or cast.entries[b.entry_b_id].status == "disqualified"):
                 continue
-            result = rules.battle(cast.unit(b.sheet_a_id), cast.unit(b.sheet_b_id), log=True)
+            result = fight_board(rules, cast.unit(b.sheet_a_id), cast.unit(b.sheet_b_id),
+                                 b.inputs)
             outcome = rules.outcome(result)
             notes = {lg: engine_note(b, outcome, lg, current) for lg in ("ja", "en")}
             queued += mail.queue_rows(session, mail.report_rows(

@@ -53,7 +53,6 @@ from app.league.timeparse import as_utc, format_duration
 from app.rules import Ruleset, league_ruleset
 
 
-
 def format_of(league: Any) -> Format:
     """The league's format instance: ``find_format(league.format)`` with ``format_options``
     and the league's ``seed``. Options a format takes that the league also keeps in its own
@@ -325,17 +324,21 @@ def store_first_rounds(session: Session, league: League, entries: list[int], *,
     """At close: store what the format pairs now. A format that ``pairs_at_close`` has its
     whole schedule stored at once (results never change it, so its rounds are known, mailed
     and shown from the start; round k is due at ``now + (k − 1) × rounds_every``); any other
-    its first round (due now with an interval, else unscheduled). Returns the first round, or
+    its first round (due now with an interval, else unscheduled). In a league whose ruleset
+    takes orders every round is due one interval later (round 1 at ``now + rounds_every``):
+    the players answer the pairing mail with their orders first. Returns the first round, or
     why there is none (``Finished.reason``). Raises :class:`BadState` (``bad-interval``) for a
     round that would be due past the year 9999."""
     fmt = format_of(league)
     every = dt.timedelta(seconds=league.rounds_every_s) if league.rounds_every_s else None
+    lag = 0 if not league_rules(league).takes_orders else 1
     if not fmt.pairs_at_close:
-        return advance(session, league, scheduled_at=now if every else None, now=now)
+        return advance(session, league, scheduled_at=(now + lag * every) if every else None,
+                       now=now)
     table: list[tuple[RoundPairings, dt.datetime | None]] = []
     for answer in fmt.schedule(entries):
         try:
-            at = (now + (answer.round - 1) * every) if every else None
+            at = (now + (answer.round - 1 + lag) * every) if every else None
         except OverflowError:
             raise BadState(f"league {league.name!r}: round {answer.round} would be scheduled "
                            f"past the year 9999 (rounds every "

@@ -27,7 +27,7 @@ from app.db.session import transaction
 from app.league.cast import lock_league
 from app.league.entries import _check_open, active_sheet, find_league, open_leagues
 from app.league.errors import BadState, LeagueError
-from app.league.formats import format_of, set_format, store_first_rounds
+from app.league.formats import format_of, league_rules, set_format, store_first_rounds
 from app.league.notify import Notices
 from app.league.play import _play_rounds
 from app.league.timeparse import as_utc, format_duration
@@ -121,7 +121,8 @@ def check_ruleset(ruleset: str | None, options: dict[str, Any] | None) -> Any:
     """The :class:`~app.rules.base.Ruleset` called ``ruleset`` (``None``: the default) with
     ``options``. Raises :class:`BadState` ``bad-ruleset`` for an unknown name and ``bad-option``
     for options the ruleset refuses (its message names the option)."""
-    from app.rules import find_ruleset, ruleset as door
+    from app.rules import find_ruleset
+    from app.rules import ruleset as door
 
     try:
         cls = find_ruleset(ruleset) if ruleset else None
@@ -233,12 +234,17 @@ def close_entries(session: Session, league: League, *, now: dt.datetime,
         # did not take place (the standings templates' "cancelled" text)
         session.flush()
         mail.queue_standings(session, league, 0, now=now)
+        if not isinstance(first, str) and league_rules(league).takes_orders:
+            mail.queue_pairings(session, league, first, now=now)
 
 
 def tick(factory: sessionmaker[Session], mail: Notices | None, *, now: dt.datetime,
          stop: Any = None) -> list[str]:
     """Do whatever is due at ``now``: close entries of open leagues past their deadline and play
-    every scheduled round whose time has come (in order). Idempotent: a second call at the same
+    every scheduled round whose time has come (in order). In a league whose ruleset takes
+    orders, its first open round also goes before its time when every paired player has sent
+    orders, and its battles stopped at a checkpoint go on once both players are READY or the
+    wait is over (``app.league.orders.due_early``). Idempotent: a second call at the same
     ``now`` does nothing. Returns one line per thing done.
 
     ``mail`` (the mail layer's :class:`~app.league.notify.Notices`) queues what players are
@@ -252,6 +258,7 @@ def tick(factory: sessionmaker[Session], mail: Notices | None, *, now: dt.dateti
     (:func:`app.league.play.claim_play`); a league another live ``serve`` plays is skipped.
     ``stop`` (a ``threading.Event``) ends the work between two stored chunks (``serve``'s
     SIGTERM); the round is resumed by the next tick."""
+    from app.league.orders import due_early
     from app.league.play import claim_play, release_play
 
     done: list[str] = []
@@ -265,7 +272,7 @@ def tick(factory: sessionmaker[Session], mail: Notices | None, *, now: dt.dateti
                 if league.state == "open":
                     close_entries(session, league, now=now, mail=mail)
                     done.append(f"closed entries of {league.name}")
-        except Exception as exc:  # noqa: BLE001 - one league must not stop the others
+        except Exception as exc:
             done.append(_tick_error(lname, "closing entries", exc))
     failed: set[int] = set()
     while not (stop is not None and stop.is_set()):  # each round done may bring the next one,
@@ -275,12 +282,15 @@ def tick(factory: sessionmaker[Session], mail: Notices | None, *, now: dt.dateti
                     League.state.in_(("closed", "running"))).order_by(League.id)):
                 if league.id in failed:
                     continue
+                early = league_rules(league).takes_orders
                 for rnd in session.scalars(select(Round).where(Round.league_id == league.id,
                                                                Round.state != "done")
                                            .order_by(Round.number)):
                     at = as_utc(rnd.scheduled_at)
-                    if at is None or at > now:
+                    if (at is None or at > now) and not (early
+                                                         and due_early(session, league, rnd, now)):
                         break
+                    early = False  # only the first open round may go before its time
                     work.setdefault(league.id, []).append((league.id, league.name, rnd.id,
                                                            rnd.number))
         if not work:
@@ -297,7 +307,7 @@ def tick(factory: sessionmaker[Session], mail: Notices | None, *, now: dt.dateti
                     done.append(f"played round {number} of {name}")
                 if not played:
                     failed.add(lid)  # nothing to do after all: do not ask again this tick
-            except Exception as exc:  # noqa: BLE001 - one league must not stop the others
+            except Exception as exc:
                 failed.add(lid)
                 done.append(_tick_error(rounds[0][1], "playing rounds", exc))
             finally:

@@ -82,6 +82,18 @@ class Notices(Protocol):
         fought. ``notes`` by language: ``(engine note, show the log)``; ``key_suffix`` marks a
         resend; keys in ``skip`` are left out."""
 
+    def checkpoint_rows(self, cast: Any, round_number: int, battle: Any, result: Any,
+                        until: dt.datetime, now: dt.datetime) -> list[dict[str, Any]]:
+        """The outbox rows of a battle stopped at a checkpoint (``battle.stop_turn``) to each of
+        its players (their own private block and rules only), until ``until``; rendered where
+        the battle was fought, like :meth:`report_rows`."""
+
+    def queue_pairings(self, session: Session, league: Any, rnd: Any, *,
+                       now: dt.datetime) -> int:
+        """Queue round ``rnd``'s pairing to each player seated in it (a league whose ruleset
+        takes orders: whom they meet, the draw, the deadline, how to send orders). Returns how
+        many were queued."""
+
     def queue_rows(self, session: Session, rows: list[dict[str, Any]]) -> int:
         """Queue rows of :meth:`report_rows`, skipping keys queued before. Returns how many
         were queued."""

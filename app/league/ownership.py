@@ -77,14 +77,18 @@ def token_hash(token: str) -> str:
 def request_change(session: Session, entry: Entry, kind: str, *, sheet_text: str | None,
                    inbound_id: int | None, now: dt.datetime,
                    ttl: dt.timedelta) -> tuple[PendingChange, str]:
-    """Keep a change of ``entry`` (``kind`` ``replace`` with ``sheet_text``, or ``withdraw``)
-    until its owner confirms it: earlier pending changes of the entry are ``superseded``.
-    Returns ``(row, token)``: the token (32 hex digits, 128 bits) goes into the confirmation
-    mail and nowhere else. Raises ``ValueError`` for another ``kind``."""
-    if kind not in ("replace", "withdraw"):
+    """Keep a change of ``entry`` (``kind`` ``replace`` with ``sheet_text``, ``withdraw``, or
+    ``orders`` with the orders text in ``sheet_text``, for a ruleset that takes orders) until
+    its owner confirms it: earlier pending changes of the entry of the same family (an entry
+    change, or orders) are ``superseded``. Returns ``(row, token)``: the token (32 hex digits,
+    128 bits) goes into the confirmation mail and nowhere else. Raises ``ValueError`` for
+    another ``kind``."""
+    if kind not in ("replace", "withdraw", "orders"):
         raise ValueError(f"unknown change {kind!r}")
+    family = ("orders",) if kind == "orders" else ("replace", "withdraw")
     session.execute(update(PendingChange)
-                    .where(PendingChange.entry_id == entry.id, PendingChange.state == "pending")
+                    .where(PendingChange.entry_id == entry.id, PendingChange.state == "pending",
+                           PendingChange.kind.in_(family))
                     .values(state="superseded", done_at=now))
     token = secrets.token_hex(16)
     row = PendingChange(entry_id=entry.id, kind=kind, sheet_text=sheet_text,
@@ -118,11 +122,13 @@ def mark_done(change: PendingChange, state: str, now: dt.datetime, detail: str |
 
 
 def expire_pending(session: Session, league: League, now: dt.datetime) -> int:
-    """Expire every pending change of ``league``'s entries (entries are closing: no replacement
-    or withdrawal can be made any more). Returns how many were expired."""
+    """Expire every pending replacement or withdrawal of ``league``'s entries (entries are
+    closing: neither can be made any more; orders waiting for confirmation stay). Returns how
+    many were expired."""
     ids = select(Entry.id).where(Entry.league_id == league.id)
     result = session.execute(update(PendingChange)
-                             .where(PendingChange.entry_id.in_(ids), PendingChange.state == "pending")
+                             .where(PendingChange.entry_id.in_(ids), PendingChange.state == "pending",
+                                    PendingChange.kind.in_(("replace", "withdraw")))
                              .values(state="expired", done_at=now,
                                      detail="entries closed before it was confirmed"))
     return int(getattr(result, "rowcount", 0) or 0)

@@ -32,7 +32,7 @@ from app.db.models import (
 )
 from app.db.session import bulk_update, transaction
 from app.league.battles import battle_values
-from app.league.cast import Board, Cast, load_cast, lock_league
+from app.league.cast import CHECKPOINT_WAIT_S, Board, Cast, load_cast, lock_league
 from app.league.entries import get_league
 from app.league.errors import BadState
 from app.league.formats import HistoryCache
@@ -80,7 +80,8 @@ def final_lines(outcome: Any, lang: str) -> tuple[tuple[str, ...], tuple[str, ..
     (``Outcome.final``): ``name HP 7/15`` (``exited`` marked)."""
     from app.reports.i18n import gettext
 
-    exited = gettext(lang)(" (exited)")
+    _ = gettext(lang)
+    exited = _(" (exited)")
     out = []
     for side in outcome.final:
         lines = []
@@ -113,20 +114,36 @@ def decision_text(cast: Cast, round_number: int, b: Board, lang: str) -> str:
 
 def _fight(cast: Cast, mail: Notices | None, round_number: int, pending: list[Board],
            now: dt.datetime) -> list[tuple[int, dict[str, Any], list[dict[str, Any]]]]:
-    """Fight ``pending`` battles: for each, ``(battle id, result column values, report rows)``
-    (the rows of ``mail.report_rows``; none without ``mail``). Pure computation (no database),
-    so it runs in this process or in a worker."""
+    """Fight ``pending`` battles: for each, ``(battle id, column values, mail rows)`` (the
+    rows of ``mail.report_rows``, or of ``mail.checkpoint_rows`` for a battle of a ruleset with
+    orders that stopped at a checkpoint; none without ``mail``). Every values dict has the same
+    keys (one bulk update per chunk). Pure computation (no database), so it runs in this
+    process or in a worker."""
+    from app.league.orders import fight_board, next_stop, paused_values
+
     rules = cast.rules
     version = str(rules.engine_version)
+    orders = rules.takes_orders
     out = []
     for p in pending:
-        result = rules.battle(cast.unit(p.sheet_a_id), cast.unit(p.sheet_b_id), log=True)
+        ua, ub = cast.unit(p.sheet_a_id), cast.unit(p.sheet_b_id)
+        stop = next_stop(rules, cast.fmt, p.stop_turn) if orders else None
+        result = fight_board(rules, ua, ub, p.inputs, stop_after=stop)
+        turn = rules.checkpoint(result) if stop is not None else None
+        if turn is not None:
+            until = now + dt.timedelta(seconds=cast.checkpoint_wait_s or CHECKPOINT_WAIT_S)
+            values = paused_values(rules, p.inputs, turn, until, version)
+            paused = dataclasses.replace(p, inputs=values["inputs"], stop_turn=turn)
+            rows = mail.checkpoint_rows(cast, round_number, paused, result, until, now) \
+                if mail else []
+            out.append((p.id, values, rows))
+            continue
         values = battle_values(rules, result, version)
         fought = dataclasses.replace(p, winner=values["winner"], reason=values["reason"],
                                      turns=values["turns"], hp_a=values["hp_a"],
                                      hp_b=values["hp_b"], margin=values["margin"],
                                      engine_version=version)
-        values["state"] = "done"
+        values.update(state="done", inputs=p.inputs, stop_turn=None, stop_until=None)
         rows = mail.report_rows(cast, round_number, fought, result, now) if mail else []
         out.append((p.id, values, rows))
     return out
@@ -159,14 +176,17 @@ def _workers(pending: int) -> int:
 
 def _apply(session: Session, mail: Notices | None,
            results: list[tuple[int, dict[str, Any], list[dict[str, Any]]]],
-           now: dt.datetime, counter: list[int]) -> None:
-    """Store fought battles and queue their reports (``mail.queue_rows``), in the caller's
-    transaction. Battles no longer pending (another runner did them) and report keys already
-    queued are skipped."""
+           now: dt.datetime, counter: list[int],
+           expected: dict[int, tuple[str, int | None]] | None = None) -> None:
+    """Store fought battles and queue their mails (``mail.queue_rows``), in the caller's
+    transaction. A battle is stored only when it is still as it was loaded (``expected``:
+    battle id → ``(state, stop_turn)``; default: ``pending``): one another runner fought
+    meanwhile is skipped, and so are mail keys already queued."""
     ids = [bid for bid, _, _ in results]
-    pending = set(session.scalars(select(Battle.id).where(Battle.id.in_(ids),
-                                                          Battle.state == "pending")))
-    fresh = [r for r in results if r[0] in pending]
+    seen = {bid: (state, stop) for bid, state, stop in session.execute(
+        select(Battle.id, Battle.state, Battle.stop_turn).where(Battle.id.in_(ids)))}
+    fresh = [r for r in results
+             if seen.get(r[0]) == (expected or {}).get(r[0], ("pending", None))]
     updates: list[dict[str, Any]] = []
     out: list[dict[str, Any]] = []
     for bid, values, rows in fresh:
@@ -190,6 +210,8 @@ class _Prepared:
     chunks: list[list[Board]]
     #: the league's done rounds, shared by the rounds of this run (standings, next pairings)
     history: HistoryCache | None = None
+    #: battle id → ``(state, stop_turn)`` as loaded (a stored result must find it unchanged)
+    expected: dict[int, tuple[str, int | None]] = dataclasses.field(default_factory=dict)
 
 
 def _chunk_size(pending: int, workers: int) -> int:
@@ -204,13 +226,22 @@ def _chunk_size(pending: int, workers: int) -> int:
 
 def _prepare_rounds(factory: sessionmaker[Session], league_id: int,
                     round_ids: list[int], size: int,
-                    casts: dict[int, Cast] | None = None) -> list[_Prepared]:
-    """Load the pending battles of rounds ``round_ids`` of league ``league_id`` (in that
+                    casts: dict[int, Cast] | None = None, *, now: dt.datetime | None = None,
+                    force: bool = False) -> list[_Prepared]:
+    """Load the battles to fight of rounds ``round_ids`` of league ``league_id`` (in that
     order) in chunks of ``size`` (:func:`_chunk_size`), in one transaction (one lock, one
     query for every round's battles: a 99-round Berger table is prepared before the first
     battle is handed to a worker), and mark the league running. Rounds done already are left
     out. Every sheet is parsed here, so a bad sheet fails before any work. ``casts`` keeps one
-    cast per league across the rounds of a run (sheets are parsed once)."""
+    cast per league across the rounds of a run (sheets are parsed once).
+
+    The battles to fight are the pending ones and, for a ruleset with orders, the paused ones
+    that go on (``app.league.orders.resumable`` at ``now``; every paused one with ``force``:
+    the organizer plays the round now). A pending battle of such a ruleset gets its inputs
+    here, once (``app.league.orders.board_inputs`` of both entries' standing orders and the
+    league's seed); they are stored with its first result."""
+    from app.league.orders import _Row, board_inputs, resumable, standing_orders
+
     with transaction(factory) as session:
         league = lock_league(session, league_id)
         stored = {r.id: r for r in session.scalars(
@@ -228,24 +259,44 @@ def _prepare_rounds(factory: sessionmaker[Session], league_id: int,
             cast = load_cast(session, league)  # replacements since the last round
         if casts is not None:
             casts[league_id] = cast
+        rules = cast.rules
+        states = ("pending", "paused") if rules.takes_orders else ("pending",)
+        at = now or dt.datetime.now(dt.timezone.utc)
         pending: dict[int, list[Board]] = {rnd.id: [] for rnd in todo}
-        for round_id, *row in session.execute(
-                select(Battle.round_id, Battle.id, Battle.board, Battle.entry_a_id,
-                       Battle.entry_b_id, Battle.sheet_a_id, Battle.sheet_b_id, Battle.winner,
-                       Battle.reason, Battle.turns, Battle.hp_a, Battle.hp_b,
-                       Battle.engine_version, Battle.margin)
-                .where(Battle.round_id.in_(list(pending)), Battle.state == "pending")
+        expected: dict[int, tuple[str, int | None]] = {}
+        for round_id, state, until, *row in session.execute(
+                select(Battle.round_id, Battle.state, Battle.stop_until, Battle.id, Battle.board,
+                       Battle.entry_a_id, Battle.entry_b_id, Battle.sheet_a_id,
+                       Battle.sheet_b_id, Battle.winner, Battle.reason, Battle.turns,
+                       Battle.hp_a, Battle.hp_b, Battle.engine_version, Battle.margin,
+                       Battle.inputs, Battle.stop_turn)
+                .where(Battle.round_id.in_(list(pending)), Battle.state.in_(states))
                 .order_by(Battle.round_id, Battle.board)).all():
-            pending[round_id].append(Board(*row))
+            board = Board(*row)
+            if state == "paused" and not force and not resumable(
+                    _Row(board.inputs, until), at):
+                continue
+            expected[board.id] = (state, board.stop_turn)
+            pending[round_id].append(board)
         assert all(b.entry_b_id is not None and b.sheet_a_id and b.sheet_b_id
                    for battles in pending.values() for b in battles)
+        if rules.takes_orders:
+            fresh = [b for battles in pending.values() for b in battles if b.inputs is None]
+            texts = standing_orders(session, {e for b in fresh
+                                              for e in (b.entry_a_id, b.entry_b_id)})
+            for rid, battles in pending.items():
+                pending[rid] = [dataclasses.replace(b, inputs=board_inputs(
+                    rules, cast.seed, texts.get(b.entry_a_id), texts.get(b.entry_b_id),
+                    cast.label(b.sheet_a_id), cast.label(b.sheet_b_id)).to_json())
+                    if b.inputs is None else b for b in battles]
         numbers = [(rnd.id, rnd.number) for rnd in todo]
         name = league.name
     for sid in sorted({s for battles in pending.values() for b in battles
                        for s in (b.sheet_a_id, b.sheet_b_id)}):
         cast.unit(sid)
     return [_Prepared(league_id, name, rid, number, cast,
-                      [pending[rid][i:i + size] for i in range(0, len(pending[rid]), size)])
+                      [pending[rid][i:i + size] for i in range(0, len(pending[rid]), size)],
+                      expected={b.id: expected[b.id] for b in pending[rid]})
             for rid, number in numbers]
 
 
@@ -282,11 +333,12 @@ def _store_chunk(factory: sessionmaker[Session], mail: Notices | None, prep: _Pr
                  results: list[tuple[int, dict[str, Any], list[dict[str, Any]]]],
                  now: dt.datetime, counter: list[int], *, last: bool = False) -> bool:
     """Store one chunk of fought battles with their reports in one transaction. Returns False
-    when the round was finished meanwhile (by another runner).
+    when the round was finished meanwhile (by another runner), or, for the ``last`` chunk, when
+    battles of the round wait at a checkpoint (the round stays open: a later run goes on).
 
     The round's ``last`` chunk also finishes the round (:func:`_finish_round`) in that same
-    transaction; then raises :class:`BadState`, after committing the chunk, if battles of the
-    round are still pending."""
+    transaction when no battle is left; then raises :class:`BadState`, after committing the
+    chunk, if battles of the round are still pending."""
     with transaction(factory) as session:
         league = lock_league(session, prep.league_id)
         rnd = session.get(Round, prep.round_id, populate_existing=True)
@@ -294,21 +346,27 @@ def _store_chunk(factory: sessionmaker[Session], mail: Notices | None, prep: _Pr
         if rnd.state == "done":
             return False
         if results:
-            _apply(session, mail, results, now, counter)
+            _apply(session, mail, results, now, counter, prep.expected)
         _renew_play(session, prep.league_id)
         if not last:
             return True
-        left = _pending(session, prep.round_id)
-        if not left:
+        left, paused = _pending(session, prep.round_id)
+        if not left and not paused:
             _finish_round(session, mail, league, rnd, now, prep.cast, prep.history)
             return True
+        if not left:
+            return False
     raise BadState(f"round {prep.number} still has {left} pending battles", "round-incomplete")
 
 
-def _pending(session: Session, round_id: int) -> int:
-    """The number of pending battles of round ``round_id``."""
-    return session.scalar(select(func.count()).select_from(Battle).where(
-        Battle.round_id == round_id, Battle.state == "pending")) or 0
+def _pending(session: Session, round_id: int) -> tuple[int, int]:
+    """The numbers of pending and of paused (at a checkpoint) battles of round
+    ``round_id``."""
+    counts: dict[str, int] = {state: int(n) for state, n in session.execute(select(
+        Battle.state, func.count()).where(
+        Battle.round_id == round_id, Battle.state.in_(("pending", "paused")))
+        .group_by(Battle.state))}
+    return int(counts.get("pending", 0)), int(counts.get("paused", 0))
 
 
 def _close_round(factory: sessionmaker[Session], mail: Notices | None, prep: _Prepared,
@@ -409,6 +467,8 @@ def _finish_round(session: Session, mail: Notices | None, league: League, rnd: R
         mail.queue_standings(session, league, rnd.number, now=now,
                              cast=load_cast(session, league) if rewrites else cast,
                              history=history, rewrites=rewrites)
+        if nxt is not None and cast.rules.takes_orders:
+            mail.queue_pairings(session, league, nxt, now=now)
 
 
 def run_round(factory: sessionmaker[Session], mail: Notices | None, league_name: str, *,
@@ -439,7 +499,7 @@ def run_round(factory: sessionmaker[Session], mail: Notices | None, league_name:
             pending = [r for r in rounds if r.state != "done"]
             chosen = pending if all_rounds else pending[:1]
         todo = [(league.id, league.name, r.id, r.number) for r in chosen if r.state != "done"]
-    played = [number for _, _, number in _play_rounds(factory, mail, todo, now, stop)]
+    played = [number for _, _, number in _play_rounds(factory, mail, todo, now, stop, force=True)]
     # the format pairs each round after the one before: keep asking while rounds appear
     while all_rounds and round_number is None and played and not (stop is not None and stop.is_set()):
         with transaction(factory) as session:
@@ -449,7 +509,8 @@ def run_round(factory: sessionmaker[Session], mail: Notices | None, league_name:
                 .order_by(Round.number))]
         if not more:
             break
-        got = [number for _, _, number in _play_rounds(factory, mail, more, now, stop)]
+        got = [number for _, _, number in _play_rounds(factory, mail, more, now, stop,
+                                                        force=True)]
         if not got:
             break
         played += got
@@ -530,7 +591,8 @@ def _pool_init() -> None:
 
 def _play_rounds(factory: sessionmaker[Session], mail: Notices | None,
                  todo: list[tuple[int, str, int, int]],
-                 now: dt.datetime, stop: Any = None) -> list[tuple[int, str, int]]:
+                 now: dt.datetime, stop: Any = None, *,
+                 force: bool = False) -> list[tuple[int, str, int]]:
     """Play rounds ``(league id, league name, round id, round number)`` in order; returns those
     actually played as ``(league id, league name, round number)``.
 
@@ -542,7 +604,9 @@ def _play_rounds(factory: sessionmaker[Session], mail: Notices | None,
     (:func:`_workers`) the chunks are fought by worker processes while this process stores
     earlier chunks and closes earlier rounds. ``stop`` (a ``threading.Event``): once set, no
     further chunk is stored; the round stays unfinished (its stored battles kept) and the next
-    run resumes it with the battles left."""
+    run resumes it with the battles left. A battle of a ruleset with orders may stop at a
+    checkpoint (state ``paused``); its round stays open and is not returned, and a later run
+    goes on with it when it is due (``force``: now, whatever its players said)."""
     if not todo:
         return []
     with transaction(factory) as session:
@@ -561,7 +625,8 @@ def _play_rounds(factory: sessionmaker[Session], mail: Notices | None,
     try:
         preps: list[_Prepared] = []
         for lid, group in itertools.groupby(todo, key=lambda t: t[0]):
-            preps += _prepare_rounds(factory, lid, [rid for _, _, rid, _ in group], size, casts)
+            preps += _prepare_rounds(factory, lid, [rid for _, _, rid, _ in group], size, casts,
+                                     now=now, force=force)
         caches: dict[int, HistoryCache] = {}
         for prep in preps:
             prep.history = caches.setdefault(prep.league_id, HistoryCache())
@@ -576,8 +641,9 @@ def _play_rounds(factory: sessionmaker[Session], mail: Notices | None,
         else:
             results = (_fight(prep.cast, mail, prep.number, chunk, now)
                        for prep in preps for chunk in prep.chunks)
+        blocked: set[int] = set()  # leagues with a round left open (battles at a checkpoint)
         for prep in preps:
-            alive = True
+            alive = prep.league_id not in blocked  # rounds close in order: a later one waits
             closed = False
             for i in range(len(prep.chunks)):
                 if stop is not None and stop.is_set():
@@ -590,12 +656,14 @@ def _play_rounds(factory: sessionmaker[Session], mail: Notices | None,
                 else:  # the last chunk closes the round in its transaction
                     alive = closed = _store_chunk(factory, mail, prep, chunk_results, now,
                                                   counter, last=True)
-            if not prep.chunks:  # stored already (a resumed round): close it on its own
+            if not prep.chunks and alive:  # stored already (a resumed round): close it alone
                 if stop is not None and stop.is_set():
                     return played
                 closed = _close_round(factory, mail, prep, now)
             if closed:
                 played.append((prep.league_id, prep.league_name, prep.number))
+            elif prep.cast.rules.takes_orders:  # battles at a checkpoint: the round is open
+                blocked.add(prep.league_id)
     finally:
         if pool is not None:
             pool.terminate()

@@ -47,6 +47,7 @@ from app.league.lifecycle import (
     tick,
 )
 from app.league.formats import league_rules as league_ruleset
+from app.league.orders import mark_ready, paused_battles, revise_orders, submit_orders
 from app.league.play import KILL_ENV, run_round
 from app.league.standings import render_standings, standings, standings_context
 
@@ -55,7 +56,7 @@ __all__ = [
     "NotOwner", "SubmitOutcome", "active_sheet", "all_leagues", "check_league_name",
     "check_open", "check_ruleset", "close_entries", "create_league", "disqualify",
     "engine_version", "entries_of", "find_league", "get_league", "get_or_create_player",
-    "league_ruleset", "normalize_address", "open_leagues", "render_standings", "resend",
-    "run_round", "set_options", "standings", "standings_context", "submit_entry",
-    "thread_id", "tick", "withdraw",
+    "league_ruleset", "mark_ready", "normalize_address", "open_leagues", "paused_battles",
+    "render_standings", "resend", "revise_orders", "run_round", "set_options", "standings",
+    "standings_context", "submit_entry", "submit_orders", "thread_id", "tick", "withdraw",
 ]

@@ -8,7 +8,11 @@ a stable dedupe key:
 * ``report:<battle id>:<side>`` — a battle's report to each of its two players;
 * ``standings:<league id>:<round>:<player id>`` — the standings after a round (round 0: the
   pairings of round 1 when entries close);
-* ``hill-off:<league id>:<arrival>:<entry id>`` — a member pushed off by an arrival.
+* ``hill-off:<league id>:<arrival>:<entry id>`` — a member pushed off by an arrival;
+* ``pairing:<round id>:<entry id>`` — a round's pairing to a player of a league whose ruleset
+  takes orders (the opponent's sheet, the draw, the deadline, how to send orders);
+* ``stop:<battle id>:<turn>:<side>`` — a battle stopped at a checkpoint, to each of its
+  players (the state so far, their own hand, trace and rules, how to revise or say READY).
 
 A resend appends its suffix (``:resend<k>``). Every family is rendered once per language, built
 once per (language, charset) and stamped per recipient (:func:`app.mail.outbox.build_rows`).
@@ -64,35 +68,61 @@ class LeagueMail:
         player's active sheet. ``result`` is the logged engine run of the two sheets;
         ``battle`` (``app.league.cast.Board``) holds the recorded result the header states.
         ``notes`` maps a language to ``(engine note, show the log)`` (default: no note, log
-        shown). A non-empty ``key_suffix`` (a resend) marks the subject as resent. No database
-        needed."""
+        shown). A non-empty ``key_suffix`` (a resend) marks the subject as resent. A ruleset
+        with hidden information renders each player's copy with that player's private block
+        only (``Ruleset.report_for``). No database needed."""
+        return self._battle_rows(cast, round_number, battle, result, now, "report",
+                                 key_suffix=key_suffix, notes=notes, skip=skip)
+
+    def checkpoint_rows(self, cast: Any, round_number: int, battle: Any, result: Any,
+                        until: dt.datetime, now: dt.datetime) -> list[dict[str, Any]]:
+        """The outbox rows of a battle stopped at a checkpoint (``battle.stop_turn``), one per
+        player (dedupe keys ``stop:<battle id>:<turn>:<side>``): the public log so far, the
+        player's own hand and rule trace (their private block) and their rules in force,
+        how to revise them or say READY, and when play goes on (``until``). No database."""
+        return self._battle_rows(cast, round_number, battle, result, now,
+                                 f"stop:{battle.id}:{battle.stop_turn}", until=until)
+
+    def _battle_rows(self, cast: Any, round_number: int, battle: Any, result: Any,
+                     now: dt.datetime, family: str, *, key_suffix: str = "",
+                     notes: Mapping[str, tuple[str, bool]] | None = None,
+                     skip: frozenset[str] = frozenset(),
+                     until: dt.datetime | None = None) -> list[dict[str, Any]]:
+        from app.league.orders import BoardInputs
         from app.league.play import decision_text, final_lines, report_record
         from app.reports.battle import render_report
+        from app.reports.dates import human_time
         from app.reports.league_battle import LeagueBattleContext, render_league_battle, subject
         from app.reports.urls import mail_link
 
         b = battle
-        groups: dict[tuple[str, str], list[Copy]] = {}
-        for side, entry_id, sheet_id in ((0, b.entry_a_id, b.sheet_a_id),
-                                         (1, b.entry_b_id, b.sheet_b_id)):
-            key = f"report:{b.id}:{side}{key_suffix}"
+        rs = cast.rules
+        private = rs.takes_orders  # each copy carries its reader's private block only
+        stopped = until is not None
+        groups: dict[tuple[str, str, int | None], list[Copy]] = {}
+        for who, entry_id, sheet_id in ((0, b.entry_a_id, b.sheet_a_id),
+                                        (1, b.entry_b_id, b.sheet_b_id)):
+            key = f"{family}:{b.id}:{who}{key_suffix}" if family == "report" \
+                else f"{family}:{who}"
             if key in skip:
                 continue
             player = cast.player_of(entry_id)
             lang = player.lang if player.lang in ("ja", "en") else "ja"
-            groups.setdefault((lang, player.charset), []).append(
+            groups.setdefault((lang, player.charset, who if private else None), []).append(
                 Copy(key, player.address, cast.thread.get(sheet_id)))
-        rs = cast.rules
         ua, ub = cast.unit(b.sheet_a_id), cast.unit(b.sheet_b_id)
         name_a, name_b = rs.label(ua), rs.label(ub)
         winner = {0: "A", 1: "B"}.get(b.winner, "") if b.winner is not None else ""
-        outcome = rs.outcome(result)
+        outcome = None if stopped else rs.outcome(result)
+        orders = BoardInputs.from_json(b.inputs).orders if private else (None, None)
         rows: list[dict[str, Any]] = []
-        parts: dict[str, tuple[str, str, str]] = {}  # lang -> (subject, text, html)
-        for (lang, charset), copies in groups.items():
-            if lang not in parts:
+        parts: dict[tuple[str, int | None], tuple[str, str, str]] = {}
+        for (lang, charset, side), copies in groups.items():
+            if (lang, side) not in parts:
                 note, show_log = (notes or {}).get(lang, ("", True))
-                report = rs.report(ua, ub, result, lang=lang) if show_log else None
+                report = (rs.report_for(ua, ub, result, lang=lang, side=side) if private
+                          else rs.report(ua, ub, result, lang=lang)) if show_log else None
+                entry_id = b.entry_a_id if side == 0 else b.entry_b_id
                 ctx = LeagueBattleContext(
                     league=cast.league_name, round=round_number, board=b.board,
                     player_a=cast.name(b.entry_a_id), unit_a=name_a,
@@ -103,15 +133,20 @@ class LeagueMail:
                     report=render_report(report, fmt="text") if report is not None else "",
                     engine_version=b.engine_version or "", engine_note=note,
                     ruleset=rs.name, header=report_record(rs, lang),
-                    finals=final_lines(outcome, lang) if rs.final_lines else ((), ()),
+                    finals=final_lines(outcome, lang) if rs.final_lines and outcome else ((), ()),
                     battle=report,
                     url=mail_link(self.public_url, cast.league_name, b.id),
-                    decision=decision_text(cast, round_number, b, lang),
+                    decision="" if stopped else decision_text(cast, round_number, b, lang),
+                    checkpoint=b.stop_turn if stopped else None,
+                    until=human_time(until) if stopped else "",
+                    revision=rs.revision_form(int(b.stop_turn or 0) + 1, lang) if stopped else "",
+                    key=cast.entries[entry_id].key if stopped and side is not None else "",
+                    orders=(orders[side] or "") if stopped and side is not None else "",
                 )
-                parts[lang] = (subject(ctx, lang, resent=bool(key_suffix)),
-                               render_league_battle(ctx, lang=lang, fmt="text"),
-                               render_league_battle(ctx, lang=lang, fmt="html"))
-            subj, text, html = parts[lang]
+                parts[(lang, side)] = (subject(ctx, lang, resent=bool(key_suffix)),
+                                       render_league_battle(ctx, lang=lang, fmt="text"),
+                                       render_league_battle(ctx, lang=lang, fmt="html"))
+            subj, text, html = parts[(lang, side)]
             rows += build_rows(
                 copies, kind="report", now=now, sender=self.sender,
                 sender_name=self.sender_name, subject=subj, text=text, html=html,
@@ -177,6 +212,73 @@ class LeagueMail:
         insert_rows(session, rows)
         return len(rows)
 
+    # -- pairings (a ruleset with orders) -----------------------------------------------------
+
+    def queue_pairings(self, session: Session, league: Any, rnd: Any, *,
+                       now: dt.datetime) -> int:
+        """Queue round ``rnd``'s pairing (``mail/pairing.txt``) to each player seated in it
+        (dedupe key ``pairing:<round id>:<entry id>``), threaded under the mail that entered
+        their sheet: the opponent's public sheet, the draw, the deadline and how to send
+        orders. For a league whose ruleset takes orders. Returns the mails queued."""
+        from sqlalchemy import select
+
+        from app.db.models import Battle
+        from app.league.cast import load_cast
+        from app.league.orders import standing_orders
+        from app.mail.replies import reply_context
+        from app.reports.dates import human_time
+        from app.reports.i18n import gettext
+        from app.reports.render import render_mail
+
+        cast = load_cast(session, league)
+        rs = cast.rules
+        boards = list(session.scalars(select(Battle).where(
+            Battle.round_id == rnd.id, Battle.entry_b_id.is_not(None),
+            Battle.state == "pending").order_by(Battle.board)))
+        seated = {e for b in boards for e in (b.entry_a_id, b.entry_b_id) if e is not None}
+        standing = set(standing_orders(session, seated)) if seated else set()
+        keys = [f"pairing:{rnd.id}:{e}" for e in seated]
+        known = existing_keys(session, keys)
+        plus_local, _, plus_domain = self.sender.partition("@")
+        n = 0
+        for b in boards:
+            assert b.entry_b_id is not None and b.sheet_a_id and b.sheet_b_id
+            ua, ub = cast.unit(b.sheet_a_id), cast.unit(b.sheet_b_id)
+            labels = (rs.label(ua), rs.label(ub))
+            for side, me, other in ((0, b.entry_a_id, b.entry_b_id),
+                                    (1, b.entry_b_id, b.entry_a_id)):
+                key = f"pairing:{rnd.id}:{me}"
+                if key in known or cast.entries[me].status != "active":
+                    continue
+                player = cast.player_of(me)
+                lang = player.lang if player.lang in ("ja", "en") else "ja"
+                _ = gettext(lang)
+                subject = _("[%(league)s] Round %(round)s: %(a)s vs %(b)s — send your "
+                                        "orders") % {"league": league.name, "round": rnd.number,
+                                                     "a": labels[side], "b": labels[1 - side]}
+                context = reply_context("pairing", dict(
+                    name=cast.name(me), league=league.name, round=rnd.number, board=b.board,
+                    side="AB"[side], unit=labels[side], opponent=labels[1 - side],
+                    opponent_player=cast.name(other),
+                    opponent_sheet=rs.public_sheet(ub if side == 0 else ua, lang),
+                    lead=rs.lead_text(cast.seed, labels[0], labels[1], lang),
+                    deadline=human_time(rnd.scheduled_at),
+                    form=rs.orders_form(league.name, cast.entries[me].key or "XXXX-XXXX",
+                                        labels[1 - side], lang),
+                    key=cast.entries[me].key, standing=me in standing,
+                    checkpoints=list(rs.checkpoint_turns())))
+                text = render_mail("pairing", lang, **context, lang=lang, subject="",
+                                   cut_lines=0, max_lines=self.max_lines, notes=[],
+                                   server=self.sender, plus_local=plus_local,
+                                   plus_domain=plus_domain or "localhost")
+                sheet = b.sheet_a_id if side == 0 else b.sheet_b_id
+                n += queue_copies(session, [Copy(key, player.address, cast.thread.get(sheet))],
+                                  kind="standings", now=now, sender=self.sender,
+                                  sender_name=self.sender_name, subject=subject, text=text,
+                                  charset=player.charset or "utf-8",
+                                  auto_submitted="auto-generated")
+        return n
+
     # -- arrivals -----------------------------------------------------------------------------
 
     def queue_pushed_off(self, session: Session, notices: tuple[PushedOffNotice, ...], *,
@@ -195,7 +297,8 @@ class LeagueMail:
             if player is None:
                 continue
             lang = player.lang if player.lang in ("ja", "en") else "ja"
-            subject = gettext(lang)("[%(league)s] Pushed off the hill (challenge %(n)s)") % {
+            _ = gettext(lang)
+            subject = _("[%(league)s] Pushed off the hill (challenge %(n)s)") % {
                 "league": p.league, "n": p.arrival}
             context = reply_context("hill_off", dict(
                 name=p.name, league=p.league, size=p.size, number=p.arrival, unit=p.unit,

@@ -84,6 +84,8 @@ class EntryReply(SheetFields):
         hill: in a hill league, the challenge the entry fought at once
             (``app.league.challenge.Arrival.to_context``: number, size, place, on_hill, boards,
             table, pushed_off), else ``None``.
+        orders: the orders the mail carried below the sheet (a ruleset that takes orders;
+            :class:`OrdersFields`), else ``None``. Entered with the sheet, or neither is.
         (and the fields of :class:`SheetFields`: ok, normalized, costs, problems, warnings,
         ruleset, wrong_ruleset, example)
     """
@@ -95,6 +97,7 @@ class EntryReply(SheetFields):
     version: int | None = None
     key: str = ""
     hill: dict[str, Any] | None = None
+    orders: OrdersFields | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -130,12 +133,17 @@ class TestReply:
         samples: the opponents were the sample units (the mail held one sheet).
         bad: the sheets that cannot fight (:class:`BadSheet`); no battle when not empty.
         extra: sheets of the mail past the first two, not read.
+        orders: a ruleset that takes orders: the orders the mail carried below the sheet(s)
+            (:class:`OrdersFields`), played by the first sheet against opponents that hold no
+            cards (never anyone's real hand); no battle when they have problems. ``None``:
+            no orders.
     """
 
     reports: list[str] = field(default_factory=list)
     samples: bool = False
     bad: list[BadSheet] = field(default_factory=list)
     extra: int = 0
+    orders: OrdersFields | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -260,7 +268,8 @@ class ErrorReply:
         code: what went wrong (``no-such-league``, ``which-league``, ``too-large``,
             ``rate-limit``, ``bad-charset``, ``no-sheet``, ``password``, ``wrong-password``,
             ``not-organizer``, ``entries-closed``, ``not-entered``, ``disqualified``,
-            ``organizer-failed``, ``bad-arguments``; anything else is printed as it is).
+            ``organizer-failed``, ``bad-arguments``, ``no-orders`` (``detail``: the league's
+            game), ``finished``; anything else is printed as it is).
         league: the league concerned, or ``""``.
         open: leagues to choose from (taking entries, or that a command can work on).
         mine: the sender's leagues when it is not clear which one the mail is for.
@@ -308,12 +317,101 @@ class HillOffMail:
     age: int
 
 
+@dataclass(frozen=True, slots=True)
+class OrdersFields:
+    """Checked orders in a reply (``app.mail.commands.orders.orders_context``).
+
+    Attributes:
+        ok: the orders read without error.
+        normalized: the orders as the server keeps them (``Ruleset.format_orders``; ``""``
+            unless ``ok``).
+        sections: the opponents the orders have sections for (``DEFAULT`` for the default).
+        problems: every problem in words, each with its line and fix (``""`` when ``ok``).
+        warnings: the warnings in words, or ``""``.
+    """
+
+    ok: bool
+    normalized: str = ""
+    sections: list[str] = field(default_factory=list)
+    problems: str = ""
+    warnings: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class OrdersReply:
+    """``mail/orders.txt``: orders, a checkpoint revision or READY, answered.
+
+    Attributes:
+        code: ``accepted`` (the standing orders now), ``rejected`` (problems, nothing
+            changed), ``revised`` (a revision at a checkpoint, per battle in ``battles``),
+            ``ready`` (READY in ``count`` battles), ``unproven`` (a revision or READY without
+            the entry key: nothing changed), ``no-checkpoint`` (READY with no battle stopped).
+        league: the league name.
+        orders: the checked orders (:class:`OrdersFields`) for ``accepted``/``rejected``.
+        version: the orders version kept (``accepted``).
+        key: the sender's entry key (``accepted``, ``revised``, ``ready``).
+        battles: a revision per stopped battle: ``{"opponent", "from_turn", "accepted",
+            "problems"}``.
+        paused: a battle of the sender is stopped at a checkpoint (new standing orders do not
+            change it: only a revision does).
+        count: battles READY was given for.
+        revision: how a revision is written (``Ruleset.revision_form``), or ``""``.
+    """
+
+    code: str
+    league: str = ""
+    orders: OrdersFields | None = None
+    version: int | None = None
+    key: str = ""
+    battles: list[dict[str, Any]] = field(default_factory=list)
+    paused: bool = False
+    count: int = 0
+    revision: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class PairingMail:
+    """``mail/pairing.txt``: a round's pairing to one player of a league whose ruleset takes
+    orders (``LeagueMail.queue_pairings``): whom they meet and how to send their orders.
+
+    Attributes:
+        name: the player's public name; league: the league name; round, board: where they
+            play; side: ``A`` or ``B``.
+        unit: their unit's label; opponent: the opponent's unit label; opponent_player: the
+            opponent's public name; opponent_sheet: the opponent's public sheet
+            (``Ruleset.public_sheet``).
+        lead: the pairing's draw in words with how to check it (``Ruleset.lead_text``).
+        deadline: when the round is played (``human_time``), or ``""`` (the organizer plays
+            it, or as soon as every paired player has sent orders).
+        form: a skeleton of the orders mail (``Ruleset.orders_form``).
+        key: the player's entry key (the orders mail must carry it).
+        standing: the player has standing orders that will serve unless new ones come.
+        checkpoints: the turns the battle stops after (``Ruleset.checkpoint_turns``).
+    """
+
+    name: str
+    league: str
+    round: int
+    board: int
+    side: str
+    unit: str
+    opponent: str
+    opponent_player: str
+    opponent_sheet: str
+    lead: str
+    deadline: str
+    form: str
+    key: str
+    standing: bool
+    checkpoints: list[int] = field(default_factory=list)
+
+
 #: template name (``templates/mail/<name>.txt``) -> its context
 REPLIES: dict[str, type] = {
     "entry": EntryReply, "check": CheckReply, "test": TestReply, "withdrawn": WithdrawnReply,
     "standings": StandingsReply, "standings_open": StandingsOpenReply, "help": HelpReply, "confirm": ConfirmReply,
     "charset": CharsetReply, "organizer": OrganizerReply, "error": ErrorReply,
-    "hill_off": HillOffMail,
+    "hill_off": HillOffMail, "pairing": PairingMail, "orders": OrdersReply,
 }
 
 

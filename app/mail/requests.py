@@ -93,7 +93,8 @@ def _perform(factory: sessionmaker[Session], settings: Any, req: LeagueRequest,
         number = int(params["round"])
         n = svc.resend(factory, LeagueMail.of(settings), name, number, now=now,
                        request_key=f"r{req.id}")
-        summary = gettext(lang)("Round %(number)s of %(name)s sent again: %(n)s mails (reports and "
+        _ = gettext(lang)
+        summary = _("Round %(number)s of %(name)s sent again: %(n)s mails (reports and "
                                 "standings) queued.") % {"number": number, "name": name, "n": n}
         return "organizer", {"action": "resend", "league": name, "summary": summary}, "done"
     except (ValueError, OverflowError, svc.LeagueError) as exc:
@@ -143,7 +144,7 @@ def run_pending(factory: sessionmaker[Session], settings: Any, *, now: dt.dateti
                 break  # the round may be unfinished: resumed by the next tick
             _answer(factory, settings, req.id, template, context, state, now)
             done.append(f"organizer {req.kind} of {req.league_name}: {state}")
-        except Exception:  # noqa: BLE001 - one request must not stop the scheduler
+        except Exception:
             log.exception("organizer request #%s failed", req.id)
             with transaction(factory) as s:
                 s.execute(update(LeagueRequest).where(LeagueRequest.id == req.id,
@@ -155,7 +156,6 @@ def run_pending(factory: sessionmaker[Session], settings: Any, *, now: dt.dateti
 def run_summary(factory: sessionmaker[Session], name: str, done: list[int], lang: str) -> str:
     """What ``run`` did, in words: one line per round played (battles fought, reports queued)."""
     from app.db.models import Battle, League, OutboxMessage, Round
-
     from app.league import service as svc
 
     _ = gettext(lang)

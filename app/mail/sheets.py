@@ -100,3 +100,41 @@ def sample_units(league: Any = None) -> list[str]:
     opponents of a one-sheet test battle. ``league`` may also be a :class:`Ruleset`."""
     rs = league if isinstance(league, Ruleset) else rules(league)
     return list(rs.sample_sheets())
+
+
+def orders_start(text: str, league: Any = None) -> int | None:
+    """The first line (0-based) of ``text`` where an orders text begins (``Ruleset.orders_start``)
+    for ``league``'s ruleset, or (``league=None``) for any registered ruleset that takes orders;
+    ``None`` when there is none."""
+    pool = (rules(league),) if league is not None else _every()
+    found = [i for rs in pool if rs.takes_orders and (i := rs.orders_start(text)) is not None]
+    return min(found) if found else None
+
+
+def orders_command(text: str) -> tuple[str | None, str | None] | None:
+    """The league and entry key an orders text's own command line names
+    (``Ruleset.orders_command`` of any ruleset that takes orders), or ``None``."""
+    for rs in _every():
+        if rs.takes_orders:
+            found = rs.orders_command(text)
+            if found is not None:
+                return found
+    return None
+
+
+def looks_like_orders(text: str) -> bool:
+    """True when ``text`` holds an orders text and no sheet above it: a mail of orders (or a
+    revision at a checkpoint), not an entry."""
+    start = orders_start(text)
+    return start is not None and not looks_like_sheet("\n".join(text.split("\n")[:start]))
+
+
+def split_orders(text: str, rs: Ruleset) -> tuple[str, str]:
+    """``(sheet, orders)``: ``text`` cut where ``rs``'s orders text begins
+    (``Ruleset.orders_start``), the orders part led by blank lines so that its line numbers stay
+    those of the mail; ``(text, "")`` when there are no orders or ``rs`` takes none."""
+    start = rs.orders_start(text) if rs.takes_orders else None
+    if start is None:
+        return text, ""
+    lines = text.split("\n")
+    return "\n".join(lines[:start]), "\n" * start + "\n".join(lines[start:])

@@ -97,14 +97,17 @@ def script_for(ruleset: str) -> tuple[tuple[DemoMail, ...], DemoMail | None]:
     :data:`SCRIPT` and :data:`REPLACEMENT`; another ruleset up to eight entries of its
     ``Ruleset.demo_sheets`` (one per name) and one sheet of the default game, answered with the
     league's game and an example (no replacement wave)."""
-    from app.rules import DEFAULT_RULESET, ruleset as door
+    from app.rules import DEFAULT_RULESET
+    from app.rules import ruleset as door
 
     rs = door(ruleset, door(ruleset).demo_options())
     if rs.name == DEFAULT_RULESET:
         return SCRIPT, REPLACEMENT
     chosen: dict[str, str] = {}
-    for text in rs.demo_sheets():
-        parsed = rs.parse_sheet(text)
+    from app.mail.sheets import split_orders
+
+    for text in rs.demo_sheets():  # a sheet, perhaps with its orders below (a ruleset with orders)
+        parsed = rs.parse_sheet(split_orders(text, rs)[0])
         if parsed.ok and rs.label(parsed.entry) not in chosen:
             chosen[rs.label(parsed.entry)] = text
     picked = list(chosen.items())[:8]
@@ -274,7 +277,8 @@ def _league(out: Path, lang: str, echo: Callable[[str], None], timeout: float, i
 
     mail_dir = out / "mail"
 
-    from app.rules import DEFAULT_RULESET, ruleset as door
+    from app.rules import DEFAULT_RULESET
+    from app.rules import ruleset as door
 
     rs = door(ruleset)
     now = dt.datetime.now(dt.timezone.utc)

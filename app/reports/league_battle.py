@@ -48,6 +48,14 @@ class LeagueBattleContext:
             empty for an Amaryllis league without options (its mails never printed one).
         finals: each side's final swordmasters in words, present ones first (``Outcome.final``);
             empty for Amaryllis (its one unit's final HP is ``hp``).
+        checkpoint: a ruleset with orders and checkpoints: the turn after which the battle
+            stopped (the mail is the state so far, to one player), else ``None``.
+        until: when a stopped battle goes on (``app.reports.dates.human_time``).
+        revision: how the recipient writes a revision from the next turn on (the ruleset's
+            words, e.g. ``ORDERS FROM TURN 6 … END``).
+        key: the recipient's entry key (a stopped battle's mail goes to its owner only).
+        orders: the recipient's rules in force, normalized (``Ruleset.format_orders``), or
+            ``""``. **Private**: only in the mail to their owner.
     """
 
     league: str
@@ -71,6 +79,11 @@ class LeagueBattleContext:
     ruleset: str = ""
     header: tuple[str, ...] = ()
     finals: tuple[tuple[str, ...], tuple[str, ...]] = ((), ())
+    checkpoint: int | None = None
+    until: str = ""
+    revision: str = ""
+    key: str = ""
+    orders: str = ""
 
 
 def subject(ctx: LeagueBattleContext, lang: str, *, resent: bool = False) -> str:
@@ -80,6 +93,8 @@ def subject(ctx: LeagueBattleContext, lang: str, *, resent: bool = False) -> str
     _, pgettext = i18n.gettext(lang), i18n.pgettext(lang)
     verdict = (_("%(unit)s wins") % {"unit": ctx.winner_unit} if ctx.winner_unit
                else pgettext("a report's subject", "draw"))
+    if ctx.checkpoint is not None:
+        verdict = _("stopped after turn %(turn)s") % {"turn": ctx.checkpoint}
     text = _("[%(league)s] Round %(round)s: %(a)s vs %(b)s — %(verdict)s") % {
         "league": ctx.league, "round": ctx.round, "a": ctx.unit_a, "b": ctx.unit_b,
         "verdict": verdict}

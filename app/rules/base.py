@@ -584,6 +584,39 @@ class Ruleset(ABC):
         Raises ``NotImplementedError`` when the ruleset takes no orders."""
         raise NotImplementedError(f"{self.name} takes no orders")
 
+    def orders_start(self, text: str) -> int | None:
+        """The index (0-based) of the first line of ``text`` where an orders text begins (a
+        mail may carry a sheet and then its orders), or ``None`` when there is none. Default:
+        ``None``. Linear in ``len(text)``."""
+        return None
+
+    def orders_command(self, text: str) -> tuple[str | None, str | None] | None:
+        """The league name and the entry key an orders text's own command line names (a
+        ruleset may give its orders mail one, e.g. ``MAGICALIZED <league> HAND <key>``), each
+        ``None`` when absent; ``None`` when ``text`` has no such line (the default)."""
+        return None
+
+    def orders_form(self, league: str, key: str, opponent: str, lang: str) -> str:
+        """A skeleton of the orders mail for a battle against ``opponent``'s unit in league
+        ``league`` with entry key ``key`` (pairing mails), in ``lang``; ``""`` for a ruleset
+        without orders."""
+        return ""
+
+    def revision_form(self, from_turn: int, lang: str) -> str:
+        """How a player writes a revision of their orders in force from turn ``from_turn``
+        (checkpoint mails), in ``lang``; ``""`` for a ruleset without checkpoints."""
+        return ""
+
+    def checkpoint_turns(self) -> tuple[int, ...]:
+        """The turns after which a league stops a battle so that players may revise their
+        orders (its options), in order; ``()`` for none (the default)."""
+        return ()
+
+    def lead_text(self, seed: str, name_a: str, name_b: str, lang: str) -> str:
+        """The pairing's draw in words, with how anyone recomputes it from the published
+        ``seed`` and the two labels (pairing mails); ``""`` for a ruleset without a draw."""
+        return ""
+
     def lead_draw(self, seed: str, name_a: str, name_b: str) -> int:
         """The pairing's draw (``BattleInputs.lead``): a pure function of the league's
         published seed and the two entries' labels as paired (side A first), so that anyone can

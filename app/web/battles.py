@@ -4,7 +4,9 @@ league's :class:`~app.rules.base.Ruleset` (battles are deterministic) and cached
 Nothing here names a ruleset: ``app.rules.ruleset(view.ruleset, options)`` parses both stored sheets
 (the normalized notation), fights them with the log on, and asks for the report in the reader's
 language. The cache is an LRU keyed by (ruleset, options, both sheet ids, engine version,
-language): a stored sheet version never changes, so a hit is always right.
+language; a ruleset with orders adds what the battle was fought with, ``battles.inputs``):
+a stored sheet version never changes, so a hit is always right. The report is the public one
+(``Ruleset.report``: no player's private block).
 
 When the engine version recorded with the battle is not the current one, the recomputed
 outcome is compared with the recorded result: equal, the log is shown with a note; different,
@@ -19,6 +21,7 @@ from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any
 
+from app.league.orders import fight_board
 from app.league.queries import BattleView
 from app.rules import ruleset
 from app.rules.base import BattleReport, Outcome, Ruleset
@@ -112,7 +115,8 @@ def compute(view: BattleView, lang: str) -> ComputedBattle:
     if view.line.state != "done" or view.sheet_a is None or view.sheet_b is None:
         return ComputedBattle(None, None, current, "")
     key = (view.ruleset, json.dumps(view.options, sort_keys=True, default=str),
-           view.sheet_a.id, view.sheet_b.id, current, lang)
+           view.sheet_a.id, view.sheet_b.id, current, lang,
+           json.dumps(view.fought_with, sort_keys=True) if view.fought_with else "")
     hit = _cache.get(key)
     if hit is not None:
         return hit
@@ -123,7 +127,7 @@ def compute(view: BattleView, lang: str) -> ComputedBattle:
     if entries[0] is None or entries[1] is None:
         value = ComputedBattle(None, None, current, "unreadable")
     else:
-        result = rs.battle(entries[0], entries[1], log=True)
+        result = fight_board(rs, entries[0], entries[1], view.fought_with)
         outcome = rs.outcome(result)
         note = ""
         if (view.engine_version or current) != current:

@@ -10,7 +10,7 @@ replacement that has not fought; nothing of it is public before it has).
 from __future__ import annotations
 
 import datetime as dt
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from sqlalchemy import func, select
@@ -52,7 +52,12 @@ class BattleView:
     ``options`` are the ruleset's league options; ``rewrites`` whether the league applies a
     battle's rewrite requests (``Format.applies_rewrites``: the ruleset is played
     ``without_rewrites`` otherwise); ``engine_version`` is the version that decided the
-    recorded result; ``final`` the recorded final state (JSON, as stored)."""
+    recorded result; ``final`` the recorded final state (JSON, as stored).
+
+    ``fought_with`` (a ruleset with orders: ``battles.inputs`` of a finished battle, which its
+    log is recomputed from) is **private**: both players' orders. A view reads it only to
+    fight the battle again (``app.league.orders.fight_board``) and shows nothing of it; it is
+    left out of ``repr`` and of every payload."""
 
     league: str
     ruleset: str
@@ -64,6 +69,7 @@ class BattleView:
     fought_at: dt.datetime | None
     final: dict[str, Any] | None
     rewrites: bool = True
+    fought_with: dict[str, Any] | None = field(default=None, repr=False, compare=False)
 
 
 def round_view(session: Session, name: str, number: int) -> tuple[LeagueSummary, RoundLine] | None:
@@ -136,7 +142,8 @@ def battle_view(session: Session, name: str, battle_id: int) -> BattleView | Non
     if league is None or not sheets_public(league):
         return None
     row = session.execute(
-        select(*BOARD_COLUMNS, Battle.engine_version, Battle.fought_at, Battle.final)
+        select(*BOARD_COLUMNS, Battle.engine_version, Battle.fought_at, Battle.final,
+               Battle.inputs)
         .join(Round, Battle.round_id == Round.id)
         .where(Round.league_id == league.id, Battle.id == battle_id)).first()
     if row is None or row.entry_b_id is None:
@@ -155,4 +162,5 @@ def battle_view(session: Session, name: str, battle_id: int) -> BattleView | Non
         sheet_a=sheets.get(row.sheet_a_id), sheet_b=sheets.get(row.sheet_b_id),
         engine_version=row.engine_version, fought_at=as_utc(row.fought_at),
         final=row.final if isinstance(row.final, dict) else None,
-        rewrites=fmt.applies_rewrites)
+        rewrites=fmt.applies_rewrites,
+        fought_with=row.inputs if line.state == "done" and isinstance(row.inputs, dict) else None)

@@ -16,12 +16,13 @@ here imports the pipeline, the poller or the CLI.
 from __future__ import annotations
 
 from app.mail import grammar
-from app.mail.commands.registry import REGISTRY, MailCommand, command, is_organizer, vocabulary
-from app.mail.grammar import Command
+from app.mail.commands import orders as _orders  # noqa: F401
+from app.mail.commands import organizer as _organizer  # noqa: F401
 
 # the command modules register themselves (the order is the order of ``help``)
-from app.mail.commands import player as _player  # noqa: E402,F401,I001
-from app.mail.commands import organizer as _organizer  # noqa: E402,F401
+from app.mail.commands import player as _player  # noqa: F401
+from app.mail.commands.registry import REGISTRY, MailCommand, command, is_organizer, vocabulary
+from app.mail.grammar import Command
 
 #: command -> its words (after NFKC + lower-case); longest match wins
 WORDS: dict[str, tuple[str, ...]] = vocabulary()

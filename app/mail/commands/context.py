@@ -92,11 +92,6 @@ class MailContext:
         if template:
             self.reply(template, **context)
 
-    def say(self, ja: str, en: str) -> str:
-        """``ja`` or ``en`` by the reply's language. Kept for callers not yet moved to the
-        catalogs: new words go through :attr:`gettext` (``templates/locale``)."""
-        return ja if self.lang == "ja" else en
-
     @property
     def gettext(self) -> Callable[[str], str]:
         """``gettext`` of the reply's language (``_ = ctx.gettext; _("…") % {…}``): the words
@@ -119,7 +114,7 @@ class MailContext:
         wanted = {"to", "cc", "delivered-to", "x-original-to", "envelope-to"}
         try:  # as written, not parsed (the email header parser is slow on long values)
             values = [str(v)[:2000] for k, v in msg.raw_items() if k.lower() in wanted][:40]
-        except Exception:  # noqa: BLE001
+        except Exception:
             values = []
         local = self.settings.server_address.split("@")[0].lower()
         names = []
@@ -133,7 +128,8 @@ class MailContext:
         """The leagues the sender has an entry in, for the command ``mine``, not finished ones
         first, then the most recent first: ``standings`` any entry in any league; ``withdraw``
         a not withdrawn entry in a league that is not finished; ``entry`` any entry in an open
-        league (a replacement or a re-entry)."""
+        league (a replacement or a re-entry); ``orders`` an active entry in a league that is not
+        finished."""
         from app.db.models import Entry, League
 
         if self.player is None or self.player.id is None:
@@ -144,6 +140,8 @@ class MailContext:
             q = q.where(Entry.status != "withdrawn", League.state != "finished")
         elif mine == "entry":
             q = q.where(League.state == "open")
+        elif mine == "orders":
+            q = q.where(Entry.status == "active", League.state != "finished")
         leagues = list(dict.fromkeys(self.s.scalars(q)))
         leagues.sort(key=lambda lg: (lg.state == "finished", -lg.id))
         return leagues

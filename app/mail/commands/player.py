@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import datetime as dt
 from typing import Any
 
 from sqlalchemy import select
@@ -11,10 +10,18 @@ from sqlalchemy import select
 from app.db.models import Entry, SheetVersion
 from app.league import ownership
 from app.mail import protect
+from app.mail.commands.confirmation import request_confirmation
 from app.mail.commands.context import MAX_PROBLEMS, MailContext, when
 from app.mail.commands.registry import N_, REGISTRY, command
 from app.mail.grammar import Command
-from app.mail.sheets import other_ruleset, reading_ruleset, rules, sample_units, split_sheets_at
+from app.mail.sheets import (
+    other_ruleset,
+    reading_ruleset,
+    rules,
+    sample_units,
+    split_orders,
+    split_sheets_at,
+)
 from app.mail.storable import name_problem, visible
 
 #: the longest unit name taken (characters)
@@ -143,27 +150,6 @@ def _proven(ctx: MailContext, entry: Entry, cmd: Command) -> bool:
     return False
 
 
-def _request_confirmation(ctx: MailContext, entry: Entry, league: Any, cmd: Command, kind: str,
-                          sheet: str | None) -> None:
-    """Keep the change and mail the confirmation request to the entry's registered address (at
-    most ``confirmations_per_day`` per entry)."""
-    owner = entry.player.address
-    row = protect.counter(ctx.s, owner, f"confirm:{entry.id}", ctx.now.date())
-    if row.count >= ctx.settings.confirmations_per_day:
-        ctx.refuse("confirm-limit")  # silent: the owner had enough of these today
-        return
-    row.count += 1
-    ttl = dt.timedelta(hours=ctx.settings.confirm_hours)
-    change, token = ownership.request_change(ctx.s, entry, kind, sheet_text=sheet,
-                                             inbound_id=ctx.row.id, now=ctx.now, ttl=ttl)
-    ctx.out.to = owner
-    ctx.out.subject = f"confirm {token} [{league.name}]"
-    ctx.out.rules.append("confirm-requested")
-    ctx.reply("confirm", code="request", kind=kind, league=league.name, token=token,
-              expires=when(change.expires_at), deadline=when(league.entry_deadline),
-              wrong_key=bool(cmd.key), hours=int(ctx.settings.confirm_hours))
-
-
 def _has_sheet(ctx: MailContext, entry: Entry) -> bool:
     return ctx.s.scalar(select(SheetVersion.id).where(SheetVersion.entry_id == entry.id).limit(1)) is not None
 
@@ -187,8 +173,16 @@ def _hill_challenge(ctx: MailContext, league: Any, player: Any) -> dict[str, Any
          help_en=N_("enter (or replace) a sheet; a mail holding only a sheet does the same"))
 def cmd_entry(ctx: MailContext, cmd: Command) -> None:
     """Enter the sheet; a replacement (or re-opening a withdrawn entry) needs a proof of
-    ownership, else it waits for the owner's confirmation."""
+    ownership, else it waits for the owner's confirmation. In a league whose ruleset takes
+    orders, orders below the sheet are entered with it (both or neither), and a mail of orders
+    alone is an orders mail (``app.mail.commands.orders``)."""
+    from app.mail.commands import orders as orders_mail
+    from app.mail.sheets import looks_like_orders
+
     svc = _svc()
+    if looks_like_orders(cmd.body):
+        orders_mail.handle_orders(ctx, cmd)
+        return
     if not ctx.sheet_body(cmd).strip():
         ctx.refuse("no-sheet", "error", code="no-sheet")
         return
@@ -196,16 +190,19 @@ def cmd_entry(ctx: MailContext, cmd: Command) -> None:
     if league is None or not password_ok(ctx, league, cmd):
         return
     rs = rules(league)
-    text = ctx.sheet_text(cmd, rs)
+    whole = ctx.sheet_text(cmd, rs)
+    text, orders_text = split_orders(whole, rs)
     assert ctx.player is not None
     entry = ctx.s.scalar(select(Entry).where(Entry.league_id == league.id,
                                              Entry.player_id == ctx.player.id))
     before = entry.status if entry is not None else None
     result = ctx.parse(text, rs)
     sheet = sheet_context(ctx, result, text, league)
-    if not sheet["ok"]:  # nothing changes, nothing to prove
+    orders = orders_mail.orders_context(rs, rs.parse_orders(orders_text), ctx.lang) \
+        if orders_text.strip() else None
+    if not sheet["ok"] or (orders is not None and not orders.ok):  # nothing changes
         ctx.reply("entry", league=league.name, accepted=False, replaced=False, reopened=False,
-                  version=None, key="", **sheet)
+                  version=None, key="", orders=orders, **sheet)
         return
     if entry is not None and before in ("active", "withdrawn") and _has_sheet(ctx, entry) \
             and not _proven(ctx, entry, cmd):
@@ -214,7 +211,7 @@ def cmd_entry(ctx: MailContext, cmd: Command) -> None:
         except svc.LeagueError as exc:
             ctx.refuse(exc.code, "error", code=exc.code, league=league.name, detail=str(exc))
             return
-        _request_confirmation(ctx, entry, league, cmd, "replace", text)
+        request_confirmation(ctx, entry, league, cmd, "replace", whole)
         return
     try:
         outcome = svc.submit_entry(ctx.s, league, ctx.player, text, inbound_id=ctx.row.id, now=ctx.now)
@@ -229,11 +226,13 @@ def cmd_entry(ctx: MailContext, cmd: Command) -> None:
                                                      Entry.player_id == ctx.player.id))
         assert entry is not None
         key = ownership.ensure_key(entry)
+        if orders is not None:
+            orders_mail.enter_orders(ctx, league, rs, orders_text)
     hill = _hill_challenge(ctx, league, ctx.player) if outcome.accepted else None
     ctx.reply("entry", league=league.name, accepted=outcome.accepted,
               replaced=bool(outcome.replaced and before == "active"),
               reopened=bool(outcome.accepted and before == "withdrawn"), version=outcome.version,
-              key=key, hill=hill,
+              key=key, hill=hill, orders=orders if outcome.accepted else None,
               **(sheet if outcome.accepted else sheet_context(ctx, outcome.sheet, text, league)))
 
 
@@ -260,11 +259,19 @@ def cmd_test(ctx: MailContext, cmd: Command) -> None:
 
     body = ctx.sheet_body(cmd)
     r = reading_ruleset(body, ctx.sheet_league(cmd)) if body.strip() else rules(None)
-    text = ctx.sheet_text(cmd, r)
+    text, orders_text = split_orders(ctx.sheet_text(cmd, r), r)
     sheets = split_sheets_at(text, r) if text.strip() else []
     if not sheets:
         ctx.refuse("no-sheet", "error", code="no-sheet")
         return
+    mine = r.parse_orders(orders_text) if orders_text.strip() else None
+    if mine is not None:
+        from app.mail.commands.orders import orders_context
+
+        fields = orders_context(r, mine, ctx.lang)
+        if not mine.ok:
+            ctx.reply("test", reports=[], samples=False, bad=[], extra=0, orders=fields)
+            return
     parsed = [ctx.parse(t, r) for _first, _last, t in sheets[:2]]
     extra = len(sheets) - 2 if len(sheets) > 2 else 0
     bad = []
@@ -285,13 +292,24 @@ def cmd_test(ctx: MailContext, cmd: Command) -> None:
     me = _entry(parsed[0])
     texts, htmls = [], []
     for other in opponents:
-        result = r.battle(me, other, log=True)
+        if mine is not None:  # the sender's orders against an opponent without cards
+            from app.rules.base import BattleInputs
+
+            try:
+                own = r.orders_for(mine.orders, r.label(other))
+            except ValueError:
+                own = None
+            result = r.fight(me, other, BattleInputs((own, None), 0), log=True)
+            report = r.report_for(me, other, result, lang=ctx.lang, side=0)
+        else:
+            result = r.battle(me, other, log=True)
+            report = r.report(me, other, result, lang=ctx.lang)
         title = ctx.gettext("%(a)s vs %(b)s") % {"a": r.label(me), "b": r.label(other)}
-        report = r.report(me, other, result, lang=ctx.lang)
         texts.append(render_report(report, fmt="text", title=title))
         htmls.append(render_report(report, fmt="html", title=title))
     ctx.out.html = "\n<hr>\n".join(htmls)
-    ctx.reply("test", reports=texts, samples=len(parsed) < 2, bad=[], extra=extra)
+    ctx.reply("test", reports=texts, samples=len(parsed) < 2, bad=[], extra=extra,
+              orders=fields if mine is not None else None)
 
 
 @command("withdraw", en=("withdraw",), ja=("辞退", "取り消し", "取消し", "取消", "取り下げ"), usage_ja="辞退 / 取り消し",
@@ -311,7 +329,7 @@ def cmd_withdraw(ctx: MailContext, cmd: Command) -> None:
         if entry is None or entry.status != "active":
             raise svc.NotEntered(f"{ctx.player.address} has no entry in {league.name!r}")
         if not _proven(ctx, entry, cmd):
-            _request_confirmation(ctx, entry, league, cmd, "withdraw", None)
+            request_confirmation(ctx, entry, league, cmd, "withdraw", None)
             return
         svc.withdraw(ctx.s, league, ctx.player, now=ctx.now)
     except svc.LeagueError as exc:
@@ -346,6 +364,11 @@ def cmd_confirm(ctx: MailContext, cmd: Command) -> None:
         ownership.mark_done(change, "expired", ctx.now)
         ctx.refuse("change-expired", "confirm", code="expired", **base)
         return
+    if change.kind == "orders":
+        from app.mail.commands.orders import confirm_orders
+
+        confirm_orders(ctx, change, entry, base)
+        return
     try:
         svc.check_open(league, ctx.now)
     except svc.LeagueError:
@@ -359,8 +382,18 @@ def cmd_confirm(ctx: MailContext, cmd: Command) -> None:
             ctx.reply("withdrawn", league=league.name, key=ownership.ensure_key(entry))
             return
         before = entry.status
-        outcome = svc.submit_entry(ctx.s, league, player, change.sheet_text or "",
+        rs = rules(league)
+        text, orders_text = split_orders(change.sheet_text or "", rs)
+        outcome = svc.submit_entry(ctx.s, league, player, text,
                                    inbound_id=change.inbound_id, now=ctx.now)
+        orders = None
+        if outcome.accepted and orders_text.strip():  # checked when it came in
+            from app.league.orders import submit_orders
+            from app.mail.commands.orders import orders_context
+
+            got = submit_orders(ctx.s, league, player, orders_text, rs,
+                                inbound_id=change.inbound_id, now=ctx.now)
+            orders = orders_context(rs, got.sheet, ctx.lang)
     except svc.LeagueError as exc:
         ownership.mark_done(change, "refused", ctx.now, str(exc))
         ctx.refuse(exc.code, "error", code=exc.code, league=league.name, detail=str(exc))
@@ -371,8 +404,8 @@ def cmd_confirm(ctx: MailContext, cmd: Command) -> None:
     ctx.reply("entry", league=league.name, accepted=outcome.accepted,
               replaced=bool(outcome.replaced and before == "active"),
               reopened=bool(outcome.accepted and before == "withdrawn"), version=outcome.version,
-              key=ownership.ensure_key(entry), hill=hill,
-              **sheet_context(ctx, outcome.sheet, change.sheet_text or ""))
+              key=ownership.ensure_key(entry), hill=hill, orders=orders,
+              **sheet_context(ctx, outcome.sheet, text))
 
 
 @command("standings", en=("standings",), ja=("順位表", "順位", "成績"), usage_ja="順位 / 順位表",

@@ -35,11 +35,29 @@ from app.rules.amaryllis.vocab import L, normalize
 from app.rules.hundred.swords import CODES as HUNDRED
 
 from .plays import (
-    Cond, Event, OrdersText, Pos, PlaySpec, Ref, Rule, Section, SideOrders, Value, Version,
+    Cond,
+    Event,
+    OrdersText,
+    PlaySpec,
+    Pos,
+    Ref,
+    Rule,
+    Section,
+    SideOrders,
+    Value,
+    Version,
 )
 from .problems import orders_problem
 from .swords import (
-    ATTACK, BY_CODE, CARD, CARDS, CODES, ENCHANTS, HAND_SIZE, LAST_TURN, STATUSES, SWORDS,
+    ATTACK,
+    BY_CODE,
+    CARD,
+    CARDS,
+    ENCHANTS,
+    HAND_SIZE,
+    LAST_TURN,
+    STATUSES,
+    SWORDS,
 )
 
 MAX_CHARS = 2_000_000
@@ -953,3 +971,38 @@ def is_orders_text(text: str) -> bool:
         if head in ("hand", "orders") or s.startswith(("手札", "命令")):
             return True
     return False
+
+
+def orders_start(text: str) -> int | None:
+    """The index (0-based) of the first line of ``text`` that begins a hand-and-orders text: a
+    ``MAGICALIZED`` command line or a ``VS``/``DEFAULT``/``HAND``/``ORDERS`` header (対戦, 既定,
+    手札, 命令), or ``None``. A mail that carries a sheet and then its orders is split there.
+    Linear in ``len(text)`` (the first :data:`MAX_LINES` lines are looked at)."""
+    if not isinstance(text, str):
+        return None
+    for i, raw in enumerate(text.split("\n")):
+        if i >= MAX_LINES:
+            break
+        s = normalize(raw[:MAX_LINE]).strip()
+        head = s.split(" ", 1)[0].lower() if s else ""
+        if head in ("magicalized", "vs", "default", "hand", "orders") or s.startswith(_JA_HEADERS):
+            return i
+    return None
+
+
+_COMMAND = re.compile(r"magicalized(?:\s+(?!hand\b)(\S+))?\s+hand(?:\s+(\S+))?\s*", re.IGNORECASE)
+
+
+def orders_command(text: str) -> tuple[str | None, str | None] | None:
+    """The league and the entry key of the hand mail's command line (§4.2: ``MAGICALIZED
+    <league> HAND <entry key>``, the league and the key optional), or ``None`` without one.
+    Only the first :data:`MAX_LINES` lines are looked at."""
+    if not isinstance(text, str):
+        return None
+    for i, raw in enumerate(text.split("\n")):
+        if i >= MAX_LINES:
+            break
+        m = _COMMAND.fullmatch(normalize(raw[:MAX_LINE]).strip())
+        if m:
+            return m.group(1), m.group(2)
+    return None

@@ -18,8 +18,17 @@ from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 from app.rules.base import (
-    BattleInputs, BattleReport, Fighter, OrdersSheet, Outcome, ProblemLike, RandomSource,
-    Ruleset, Sheet, has_stat_slashes, register,
+    BattleInputs,
+    BattleReport,
+    Fighter,
+    OrdersSheet,
+    Outcome,
+    ProblemLike,
+    RandomSource,
+    Ruleset,
+    Sheet,
+    has_stat_slashes,
+    register,
 )
 from app.rules.margaret.model import Swordmaster
 from app.rules.margaret.notation import is_swordmaster_line, read_sheet
@@ -29,7 +38,7 @@ from .deciders import StandingOrders, trace_of
 from .engine import ENGINE_VERSION, Decider, run_battle
 from .events import CardRecord, MagicResult, SmState, event_json
 from .generate import random_swordmaster
-from .orders import is_orders_text, parse_orders, parse_revision
+from .orders import is_orders_text, orders_command, orders_start, parse_orders, parse_revision
 from .plays import OrdersText, SideOrders
 from .problems import format_problems, orders_problem
 from .report import build_report, display_names
@@ -45,6 +54,19 @@ SAMPLES: tuple[str, ...] = (
     "紫電：5/0/0/4/加速剣、衝撃剣、加熱剣、衝撃剣、加熱剣",
     "10/2/0/2/衝毒鏡回/鏡花",
     "15/2/1/1/重盾命/鉄壁",
+)
+
+
+#: orders the demo mails below three of its sheets (``demo_sheets``: a sheet and its orders in one
+#: mail, §4.2), so that its reports show cards played and each player's private block
+DEMO_ORDERS: tuple[str, ...] = (
+    "既定\n手札 愛×2、燃×2、凍、無、覆\n命令\nON my ACT PLAY 愛 my ONCE\n"
+    "ON enemy ACT 死 PLAY 無 enemy THIS\nON enemy CARD 無 IF targets my PLAY 覆\n"
+    "ON my HIT IF damage >= 3 PLAY 燃\nON enemy HIT IF damage >= 3 PLAY 凍\n終わり",
+    "DEFAULT\nHAND 愛×3、燃×2、凍、星\nORDERS\nON my ACT PLAY 愛 my ONCE\n"
+    "ON my HIT IF damage >= 2 PLAY 燃\nON enemy HIT IF damage >= 4 PLAY 凍\nEND",
+    "既定\n手札 燃×3、凍×2、愛×2\n命令\nON my HIT PLAY 燃\nON enemy HIT IF damage >= 2 PLAY 凍\n"
+    "ON my ACT PLAY 愛 my ONCE\n終わり",
 )
 
 
@@ -223,6 +245,11 @@ class MargaretMagicalized(Ruleset):
         """Valid sample sheets."""
         return list(SAMPLES)
 
+    def demo_sheets(self) -> list[str]:
+        """The samples, the first three with standing orders below the sheet (:data:`DEMO_ORDERS`)."""
+        return [f"{sheet}\n{DEMO_ORDERS[i]}" if i < len(DEMO_ORDERS) else sheet
+                for i, sheet in enumerate(self.sample_sheets())]
+
     def random_entry(self, rng: RandomSource, name: str | None = None) -> Swordmaster:
         """A random valid list-1 swordmaster (``generate.random_swordmaster``)."""
         return random_swordmaster(rng, name=name)
@@ -285,6 +312,44 @@ class MargaretMagicalized(Ruleset):
     def lead_draw(self, seed: str, name_a: str, name_b: str) -> int:
         """G20's draw (:func:`lead_draw`)."""
         return lead_draw(seed, name_a, name_b)
+
+    def lead_text(self, seed: str, name_a: str, name_b: str, lang: str) -> str:
+        """G20 in words: who leads simultaneous windows in even turns, and the SHA-256 input
+        and byte anyone checks it with."""
+        key = f"magicalized-lead:{seed}:{name_a}:{name_b}"
+        byte = hashlib.sha256(key.encode()).digest()[0]
+        lead = "AB"[lead_draw(seed, name_a, name_b)]
+        other = "AB"[1 - "AB".index(lead)]
+        if lang == "ja":
+            return (f"先介入の抽選（G20）：偶数ターン（第0ターンを含む）は{lead}側、奇数ターンは{other}側が"
+                    f"先に介入します。検算：UTF-8の文字列「{key}」のSHA-256の先頭バイトは{byte}"
+                    f"（{'偶数' if byte % 2 == 0 else '奇数'}）です。")
+        return (f"lead draw (G20): side {lead} leads simultaneous windows in even turns (turn 0 "
+                f"included), side {other} in odd turns. Check: the first byte of SHA-256 of the "
+                f"UTF-8 text \"{key}\" is {byte} ({'even' if byte % 2 == 0 else 'odd'}).")
+
+    def orders_start(self, text: str) -> int | None:
+        """The first line of a hand-and-orders text in ``text`` (``orders.orders_start``)."""
+        return orders_start(text)
+
+    def orders_form(self, league: str, key: str, opponent: str, lang: str) -> str:
+        """§4.2's hand mail for one opponent: the command line, ``VS``, ``HAND``, ``ORDERS``,
+        ``END`` (in Japanese: 対戦, 手札, 命令, 終わり)."""
+        if lang == "ja":
+            return (f"MAGICALIZED {league} HAND {key}\n対戦 {opponent}\n手札 （カード7枚）\n命令\n"
+                    "  （規則を1行に1つ）\n終わり")
+        return (f"MAGICALIZED {league} HAND {key}\nVS {opponent}\nHAND (7 cards)\nORDERS\n"
+                "  (your rules, one per line)\nEND")
+
+    def revision_form(self, from_turn: int, lang: str) -> str:
+        """§3.2's ``ORDERS FROM TURN t … END`` (命令 第tターンから … 終わり) with a placeholder."""
+        if lang == "ja":
+            return f"命令 第{from_turn}ターンから\n  （規則を1行に1つ）\n終わり"
+        return f"ORDERS FROM TURN {from_turn}\n  (your rules, one per line)\nEND"
+
+    def orders_command(self, text: str) -> tuple[str | None, str | None] | None:
+        """§4.2's ``MAGICALIZED <league> HAND <entry key>`` line (``orders.orders_command``)."""
+        return orders_command(text)
 
     # -- battles ------------------------------------------------------------------------------
 
