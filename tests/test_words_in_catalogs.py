@@ -28,6 +28,7 @@ VOCABULARY = {
     "app/ops/demo.py": "the demo's sample players: their names, subjects, and the seed's unit names",
     "app/mail/commands/player.py": "command words",
     "app/mail/commands/organizer.py": "command words",
+    "app/mail/commands/orders.py": "command words",
 }
 
 

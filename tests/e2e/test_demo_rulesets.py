@@ -1,6 +1,7 @@
-"""``amaryllis demo --ruleset margaret|margaret-hundred`` as a real process (embedded IMAP + SMTP,
-SQLite): the league plays that ruleset, its sample sheets are entered, an Amaryllis sheet is
-answered with the league's game, and every battle report mail prints the ruleset record."""
+"""``amaryllis demo --ruleset NAME`` for every ruleset but the default, as a real process (embedded
+IMAP + SMTP, SQLite): the league plays that ruleset, its demo sheets are entered (with their
+orders, for a ruleset that takes them), an Amaryllis sheet is answered with the league's game,
+and every battle report mail prints the ruleset record."""
 
 from __future__ import annotations
 
@@ -12,10 +13,13 @@ from pathlib import Path
 import pytest
 
 from app.ops.demo import script_for
+from app.rules import DEFAULT_RULESET, all_rulesets
 from app.rules import ruleset as door
 
+OTHERS = [cls.name for cls in all_rulesets() if cls.name != DEFAULT_RULESET]
 
-@pytest.mark.parametrize("ruleset", ["margaret", "margaret-hundred"])
+
+@pytest.mark.parametrize("ruleset", OTHERS)
 def test_the_demo_plays_another_ruleset(tmp_path: Path, ruleset: str) -> None:
     out = tmp_path / "demo"
     env = {k: v for k, v in os.environ.items() if not k.startswith("AMARYLLIS_")}

@@ -266,5 +266,5 @@ def test_every_surface_carries_the_same_standings(played: Played, league: str, f
             assert column.title("en") in surface, (column.key, surface[:300])
     if not doc["league"]["always_open"]:
         assert doc["league"]["state"] == "finished"
-        assert [w["name"] for w in doc["league"]["winners"]] == [
+        assert [w["player"]["name"] for w in doc["league"]["winners"]] == [
             r[1] for r in rows if r[0] in ("1", "1=")]

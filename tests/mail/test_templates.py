@@ -5,10 +5,12 @@ the language comes from the catalogs, not from a copy of the file."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from app.mail.commands import WORDS
+from app.mail.replies import OrdersFields
 from app.mail.reply import render_mail
 
 TEMPLATES = Path(__file__).resolve().parents[2] / "templates" / "mail"
@@ -26,6 +28,8 @@ HILL = {"number": 3, "replaced": False, "place": 1, "on_hill": True, "size": 2,
         "columns": {"ja": ("HP差", "勝", "年齢"), "en": ("HP", "W", "age")},
         "pushed_off": [{"entry_id": 7, "name": "C", "unit": "UC", "place": 3, "points": "0",
                         "age": 2}]}
+ORDERS = OrdersFields(ok=True, normalized="HAND …", sections=["DEFAULT"], warnings="W")
+BAD_ORDERS = OrdersFields(ok=False, problems="line 3: …")
 CONTEXTS = {
     "entry": [dict(SHEET, accepted=True, replaced=False, reopened=False, version=1),
               dict(SHEET, accepted=True, replaced=False, reopened=False, version=1, key="7F3K-Q9PD"),
@@ -33,13 +37,18 @@ CONTEXTS = {
               dict(SHEET, accepted=True, replaced=False, reopened=True, version=2),
               dict(SHEET, ok=False, accepted=False, replaced=False, reopened=False, version=None,
                    problems="P"),
-              dict(SHEET, accepted=True, replaced=False, reopened=False, version=1, hill=HILL)],
+              dict(SHEET, accepted=True, replaced=False, reopened=False, version=1, hill=HILL),
+              dict(SHEET, accepted=True, replaced=False, reopened=False, version=1, orders=ORDERS),
+              dict(SHEET, accepted=False, replaced=False, reopened=False, version=None,
+                   orders=BAD_ORDERS)],
     "check": [SHEET, dict(SHEET, ok=False, problems="P"),
               dict(SHEET, ok=False, problems="P", ruleset="Margaret", wrong_ruleset="Amaryllis",
                    example="Laika: 15/0/1/2/Haste Sword")],
     "test": [{"reports": ["R1", "R2"], "samples": True, "bad": [], "extra": 0},
              {"reports": [], "samples": False, "extra": 1,
-              "bad": [{"which": 1, "first": 3, "last": 4, "single": False, "problems": "P"}]}],
+              "bad": [{"which": 1, "first": 3, "last": 4, "single": False, "problems": "P"}]},
+             {"reports": ["R1"], "samples": True, "bad": [], "extra": 0, "orders": ORDERS},
+             {"reports": [], "samples": False, "bad": [], "extra": 0, "orders": BAD_ORDERS}],
     "withdrawn": [{}, {"key": "7F3K-Q9PD"}],
     "standings": [{"standings": "S"}],
     "standings_open": [{"count": 1, "names": [], "deadline": "2026-12-06 12:00 UTC"},
@@ -49,20 +58,50 @@ CONTEXTS = {
              {"words": WORDS, "commands": [("entry", "enter")], "leagues": ["spring"], "no_command": True,
               "example": "Grisk: 10/1/1/2/Shield"}],
     "confirm": [dict(CONFIRM, code=c, wrong_key=w) for c, w in (("request", False), ("request", True))]
-               + [dict(CONFIRM, code=c) for c in ("done", "superseded", "expired", "closed", "refused", "unknown")],
+               + [dict(CONFIRM, code=c) for c in ("done", "superseded", "expired", "closed", "refused", "unknown")]
+               + [dict(CONFIRM, code=c, kind="orders", deadline="") for c in ("request", "expired")],
     "charset": [{"charset": "iso-2022-jp"}],
     "hill_off": [{"name": "C", "league": "h", "size": 2, "number": 3, "unit": "UC", "place": 3,
                   "points": "0", "age": 2},
                  {"name": "Alice", "league": "h", "size": 10, "number": 12, "unit": "Grisk",
                   "place": 11, "points": 4, "age": 3}],
+    "orders": [{"code": "accepted", "orders": ORDERS, "version": 2, "key": "7F3K-Q9PD"},
+               {"code": "accepted", "orders": ORDERS, "version": 1, "paused": True,
+                "revision": "ORDERS FROM TURN 6\nEND"},
+               {"code": "rejected", "orders": BAD_ORDERS},
+               {"code": "revised", "battles": [
+                   {"opponent": "Yami", "from_turn": 6, "accepted": True, "problems": ""},
+                   {"opponent": "Mira", "from_turn": 6, "accepted": False, "problems": "P"}]},
+               {"code": "ready", "count": 1}, {"code": "ready", "count": 2},
+               {"code": "no-checkpoint"}, {"code": "unproven"}],
+    "pairing": [{"name": "Alice", "round": 2, "board": 1, "side": "A", "unit": "Mira",
+                 "opponent": "Yami", "opponent_player": "Bob", "opponent_sheet": "Yami: 10/1/0/3",
+                 "lead": "lead draw: A", "deadline": "2026-12-04 01:35 UTC",
+                 "form": "MAGICALIZED spring HAND K", "standing": True, "checkpoints": [5, 10]},
+                {"name": "Alice", "round": 1, "board": 2, "side": "B", "unit": "Mira",
+                 "opponent": "Yami", "opponent_player": "Bob", "opponent_sheet": "Yami: 10/1/0/3",
+                 "lead": "lead draw: B", "deadline": "", "form": "F", "standing": False}],
     "organizer": [{"action": "run", "summary": "Round 1 of spring played: 1 battles, 2 reports queued."}],
     "error": [{"code": c, "size": 5, "limit": 1, "value": "v", "usage": "u", "detail": "d", "open": ["a"]}
               for c in ("no-such-league", "which-league", "too-large", "rate-limit", "bad-charset",
                         "no-sheet", "password", "wrong-password", "not-organizer", "entries-closed", "not-entered",
-                        "disqualified", "bad-arguments", "organizer-failed", "league-error")]
+                        "disqualified", "bad-arguments", "organizer-failed", "league-error",
+                        "no-orders", "finished")]
              + [{"code": "which-league", "action": "run", "open": ["a"]},
                 {"code": "which-league", "mine": ["spring", "autumn"], "open": ["autumn"]}],
 }
+
+
+def _context(name: str, ctx: dict[str, Any], **extra: Any) -> dict[str, Any]:
+    """The variables the pipeline renders ``name`` with: ``ctx`` through the template's typed
+    context (its defaults filled in, as ``MailContext.reply`` does) plus the footer's."""
+    import dataclasses
+
+    from app.mail.replies import REPLIES, reply_context
+
+    fields = {f.name for f in dataclasses.fields(REPLIES[name])}
+    given = {k: v for k, v in BASE.items() if k in fields} | ctx
+    return dict(BASE, **reply_context(name, given), **extra)
 
 
 def test_every_template_file_is_covered() -> None:
@@ -77,19 +116,19 @@ def test_every_template_file_is_covered() -> None:
 def test_renders(name: str, lang: str) -> None:
     outputs = set()
     for ctx in CONTEXTS[name]:
-        text = render_mail(name, lang, **dict(BASE, **ctx))
+        text = render_mail(name, lang, **_context(name, ctx))
         assert "t@localhost" in text and "\n\n-- \n" in text, text  # a blank line before the signature
         outputs.add(text)
     assert len(outputs) == len(CONTEXTS[name])  # every variant says something different
-    cut = render_mail(name, lang, **dict(BASE, **CONTEXTS[name][0], cut_lines=7, notes=["n1"]))
+    cut = render_mail(name, lang, **_context(name, CONTEXTS[name][0], cut_lines=7, notes=["n1"]))
     assert "7" in cut and "n1" in cut and "\n\n-- \n" in cut, cut
 
 
 @pytest.mark.parametrize("name", sorted(CONTEXTS))
 def test_one_template_speaks_both_languages(name: str) -> None:
     """The same file renders Japanese from the catalog and English from the message ids."""
-    ja = render_mail(name, "ja", **dict(BASE, **CONTEXTS[name][0]))
-    en = render_mail(name, "en", **dict(BASE, **CONTEXTS[name][0]))
+    ja = render_mail(name, "ja", **_context(name, CONTEXTS[name][0]))
+    en = render_mail(name, "en", **_context(name, CONTEXTS[name][0]))
     assert ja != en
     assert "アマリリス対戦サーバ" in ja and "Amaryllis tournament server" in en
     assert not any("\u3040" <= ch <= "\u30ff" or "\u4e00" <= ch <= "\u9fff" for ch in en)
