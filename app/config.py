@@ -82,7 +82,8 @@ def parse_endpoint(url: str) -> Endpoint:
 
 
 class Settings(BaseSettings):
-    """Every setting of the server, with its default. See ``docs/config.md``."""
+    """Every setting of the server, with its default: ``config.toml`` keys, each also read from
+    ``AMARYLLIS_<KEY>`` (``docs/mail.md`` Configuration, ``docs/deploy.md``)."""
 
     model_config = SettingsConfigDict(env_prefix="AMARYLLIS_", extra="ignore")
 

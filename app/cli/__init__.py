@@ -5,7 +5,7 @@ each module registers its commands (``register(group)``), so the parts stay inde
 ``rules`` (``check``), ``battle`` (``battle``, ``tournament``; ``tournament.py`` is its offline
 driver and ``sheetfile.py`` reads sheet files), ``league`` (``db``, ``league …``, ``tick``),
 ``mail`` (``poll``, ``send``), ``ops`` (``serve``, ``status``, ``demo``, ``mailserver``) and
-``web`` (``web``). See ``docs/cli.md``.
+``web`` (``web``). Usage: README.md (Organizing a league) and ``docs/league.md`` (CLI).
 """
 
 from __future__ import annotations
