@@ -89,10 +89,10 @@ class Notices(Protocol):
         the battle was fought, like :meth:`report_rows`."""
 
     def queue_pairings(self, session: Session, league: Any, rnd: Any, *,
-                       now: dt.datetime) -> int:
+                       now: dt.datetime, cast: Any = None) -> int:
         """Queue round ``rnd``'s pairing to each player seated in it (a league whose ruleset
-        takes orders: whom they meet, the draw, the deadline, how to send orders). Returns how
-        many were queued."""
+        takes orders: whom they meet, the draw, the deadline, how to send orders); ``cast``
+        the league's cast when the caller has one. Returns how many were queued."""
 
     def queue_rows(self, session: Session, rows: list[dict[str, Any]]) -> int:
         """Queue rows of :meth:`report_rows`, skipping keys queued before. Returns how many

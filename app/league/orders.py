@@ -26,6 +26,7 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
+from functools import lru_cache
 from typing import Any
 
 from sqlalchemy import func, select
@@ -69,14 +70,8 @@ class BoardInputs:
     def battle_inputs(self, rules: Ruleset, stop_after: int | None = None) -> BattleInputs:
         """The engine's :class:`~app.rules.base.BattleInputs`: each side's orders text read
         back (``parse_orders`` then ``orders_for(…, None)``), the lead, the checkpoint."""
-        sides: list[Any] = []
-        for text in self.orders:
-            if text is None:
-                sides.append(None)
-                continue
-            parsed = rules.parse_orders(text)
-            sides.append(rules.orders_for(parsed.orders, None) if parsed.ok else None)
-        return BattleInputs((sides[0], sides[1]), self.lead, stop_after)
+        a, b = (None if text is None else _read(rules, text, None) for text in self.orders)
+        return BattleInputs((a, b), self.lead, stop_after)
 
 
 @dataclass(frozen=True)
@@ -153,13 +148,24 @@ def board_inputs(rules: Ruleset, seed: str, orders_a: str | None, orders_b: str 
     the lead draw of the league's published ``seed`` and the labels as paired."""
     sides: list[str | None] = []
     for text, opponent in ((orders_a, label_b), (orders_b, label_a)):
-        side = None
-        if text is not None:
-            parsed = rules.parse_orders(text)
-            chosen = rules.orders_for(parsed.orders, opponent) if parsed.ok else None
-            side = rules.format_orders(chosen) if chosen is not None else None
-        sides.append(side)
+        chosen = _read(rules, text, opponent) if text is not None else None
+        sides.append(rules.format_orders(chosen) if chosen is not None else None)
     return BoardInputs((sides[0], sides[1]), rules.lead_draw(seed, label_a, label_b))
+
+
+@lru_cache(maxsize=4096)
+def _read(rules: Ruleset, text: str, opponent: str | None) -> Any:
+    """``rules.orders_for`` of the orders ``text`` against ``opponent`` (``None``: the text
+    is one side's orders already), or ``None`` when it no longer reads. Cached: a round reads
+    the same few texts for every battle (parsing costs about as much as a battle), and the
+    parsed values are immutable."""
+    parsed = rules.parse_orders(text)
+    if not parsed.ok:
+        return None
+    try:
+        return rules.orders_for(parsed.orders, opponent)
+    except ValueError:
+        return None
 
 
 def next_stop(rules: Ruleset, fmt: Any, after: int | None) -> int | None:

@@ -468,7 +468,8 @@ def _finish_round(session: Session, mail: Notices | None, league: League, rnd: R
                              cast=load_cast(session, league) if rewrites else cast,
                              history=history, rewrites=rewrites)
         if nxt is not None and cast.rules.takes_orders:
-            mail.queue_pairings(session, league, nxt, now=now)
+            mail.queue_pairings(session, league, nxt, now=now,
+                                cast=load_cast(session, league) if rewrites else cast)
 
 
 def run_round(factory: sessionmaker[Session], mail: Notices | None, league_name: str, *,

@@ -215,11 +215,13 @@ class LeagueMail:
     # -- pairings (a ruleset with orders) -----------------------------------------------------
 
     def queue_pairings(self, session: Session, league: Any, rnd: Any, *,
-                       now: dt.datetime) -> int:
+                       now: dt.datetime, cast: Any = None) -> int:
         """Queue round ``rnd``'s pairing (``mail/pairing.txt``) to each player seated in it
         (dedupe key ``pairing:<round id>:<entry id>``), threaded under the mail that entered
         their sheet: the opponent's public sheet, the draw, the deadline and how to send
-        orders. For a league whose ruleset takes orders. Returns the mails queued."""
+        orders. For a league whose ruleset takes orders; ``cast``: the league's
+        ``app.league.cast.Cast`` when the caller has it (its sheets are parsed already).
+        Returns the mails queued."""
         from sqlalchemy import select
 
         from app.db.models import Battle
@@ -230,7 +232,8 @@ class LeagueMail:
         from app.reports.i18n import gettext
         from app.reports.render import render_mail
 
-        cast = load_cast(session, league)
+        if cast is None:
+            cast = load_cast(session, league)
         rs = cast.rules
         boards = list(session.scalars(select(Battle).where(
             Battle.round_id == rnd.id, Battle.entry_b_id.is_not(None),
