@@ -524,6 +524,14 @@ JA.update({
         "今の規則のまま続けるなら「準備完了」と返信してください。返信しなくても規則はそのままです。改訂にも準備完了にも「キー：%(key)s」（あなたのエントリーキー）の行が必要です。",
     "stopped after turn %(turn)s": "第%(turn)sターン後で中断",
     "stopped at a checkpoint": "チェックポイントで中断中",
+    "Round %(number)s of %(name)s: %(n)s battles stopped at a checkpoint; the round goes on when their players are ready or their wait is over (or at the next run).":
+        "%(name)s 第%(number)s回戦：%(n)s戦がチェックポイントで中断中です。両者の準備完了か待ち時間の終わり（または次の実行）で再開します。",
+    "The change asked for, as it was mailed (check that it is yours):":
+        "求められた変更（届いたままの内容です。あなたのものか確かめてください）：",
+    'Nothing was changed in league "%(league)s": the entry key in your mail is not the key of your entry. Copy it from your acceptance mail or from the mail of the stopped battle.':
+        "リーグ「%(league)s」では何も変わっていません。メールのエントリーキーがあなたのエントリーのキーと違います。受付メールか、止まった対戦のメールから写してください。",
+    "Send your hand and rules below your sheet, or in a mail of their own like this one (each pairing mail shows it again):":
+        "手札と規則は、シートの下に書くか、次のような別のメールで送ってください（組み合わせのメールにも毎回載ります）：",
 })
 
 

@@ -271,14 +271,16 @@ def league_create(name: str, entry_deadline: dt.datetime, rounds_every: dt.timed
         settings = "".join(f" {k}={v}" for k, v in sorted((league.format_options or {}).items()))
         until = "always open" if league.entry_deadline is None else \
             f"entries until {iso(league.entry_deadline)}"
-        click.echo(f"created league {league.name}: {until}, format {fmt.name}{settings}"
-                   f"{', rounds every ' + format_duration(rounds_every) if rounds_every else ''}"
-                   f", ruleset {league.ruleset}")
-        for line in fmt.describe("en"):
-            echo(f"  {line}")
+        lines = [f"created league {league.name}: {until}, format {fmt.name}{settings}"
+                 f"{', rounds every ' + format_duration(rounds_every) if rounds_every else ''}"
+                 f", ruleset {league.ruleset}"]
+        lines += [f"  {line}" for line in fmt.describe("en")]
         if league.options:
-            for line in ruleset_lines(league)[1:]:
-                echo(f"  {line}")
+            lines += [f"  {line}" for line in ruleset_lines(league)[1:]]
+    # printed once the league is committed: a reader that stops reading (`| head -1`) can no
+    # longer undo what the line says was done
+    for line in lines:
+        echo(line)
 
 
 @league_group.command("set")

@@ -156,6 +156,9 @@ class Round(Base):
     done_at: Mapped[dt.datetime | None] = mapped_column(DateTime(timezone=True))
     # what the format said the round is (``RoundPairings.note``: "", final, challenge, update…)
     note: Mapped[str] = mapped_column(String(32), default="", server_default="")
+    #: when the round's pairings were stored (a round robin's at the close, another format's
+    #: when the round before finished); NULL for rounds stored before migration 0012
+    paired_at: Mapped[dt.datetime | None] = mapped_column(DateTime(timezone=True))
     league: Mapped[League] = relationship(back_populates="rounds")
     battles: Mapped[list[Battle]] = relationship(back_populates="round", order_by="Battle.board")
 

@@ -32,7 +32,7 @@ _log = logging.getLogger("amaryllis.league")
 
 def disqualify(session: Session, league: League, address: str, *, now: dt.datetime) -> None:
     """Disqualify the player at ``address``: the entry is marked ``disqualified``, its pending
-    battles are voided (never fought) and its games leave the standings. Idempotent. Raises
+    battles and those stopped at a checkpoint are voided (never finished) and its games leave the standings. Idempotent. Raises
     :class:`NotEntered` when the player has no entry in ``league``."""
     addr = normalize_address(address)
     player = session.scalar(select(Player).where(Player.address == addr))
@@ -46,9 +46,10 @@ def disqualify(session: Session, league: League, address: str, *, now: dt.dateti
     round_ids = select(Round.id).where(Round.league_id == league.id)
     session.execute(
         update(Battle)
-        .where(Battle.round_id.in_(round_ids), Battle.state == "pending",
+        .where(Battle.round_id.in_(round_ids), Battle.state.in_(("pending", "paused")),
                (Battle.entry_a_id == entry.id) | (Battle.entry_b_id == entry.id))
-        .values(state="void", reason="disqualified", fought_at=now)
+        .values(state="void", reason="disqualified", fought_at=now, stop_turn=None,
+                stop_until=None)
     )
 
 

@@ -305,7 +305,7 @@ def store_rounds(session: Session, league: League,
     if missing:
         raise ValueError(f"entries {missing} have no active sheet")
     rounds = [Round(league_id=league.id, number=answer.round, state="scheduled",
-                    scheduled_at=at, note=answer.note) for answer, at in answers]
+                    scheduled_at=at, note=answer.note, paired_at=now) for answer, at in answers]
     session.add_all(rounds)
     session.flush()
     rows = [dict(round_id=rnd.id, board=p.board, entry_a_id=p.a, entry_b_id=p.b,

@@ -34,6 +34,7 @@ from sqlalchemy.orm import Session
 
 from app.db.models import Battle, Entry, League, OrdersVersion, Player, Round
 from app.league.errors import BadState, NotEntered
+from app.league.timeparse import as_utc
 from app.rules.base import BattleInputs, OrdersSheet, Ruleset
 
 
@@ -88,7 +89,8 @@ class OrdersOutcome:
 @dataclass(frozen=True)
 class RevisionOutcome:
     """A revision at a checkpoint: the paused battle, its opponent's unit, the turn the new
-    rules are in force from, and the ruleset's reading (``sheet``)."""
+    rules are in force from (the first new version's, ``OrdersSheet.starts``; the earliest
+    allowed when it was refused), and the ruleset's reading (``sheet``)."""
 
     battle_id: int
     opponent: str
@@ -193,12 +195,13 @@ def _side(battle: Battle, entry: Entry) -> int:
 
 
 def revise_orders(session: Session, league: League, player: Player, text: str, rules: Ruleset,
-                  opponents: Mapping[int, str], *, now: dt.datetime) -> list[RevisionOutcome]:
+                  opponents: Mapping[int, str], *, now: dt.datetime,
+                  lang: str | None = None) -> list[RevisionOutcome]:
     """Revise ``player``'s orders in each of their paused battles of ``league`` from the turn
     after its checkpoint (``Ruleset.revise_orders`` with the battle's current orders for that
     side: the hand stays, G53); a revision that reads is kept on the battle's inputs. Marks
     the player ready in those battles. ``opponents`` maps battle id → the opponent's unit (for
-    the reply). Raises :class:`NotEntered` without an active entry and :class:`BadState`
+    the reply); ``lang`` the language of the problems. Raises :class:`NotEntered` without an active entry and :class:`BadState`
     (``no-checkpoint``) when no battle of theirs is paused."""
     entry = _entry(session, league, player)
     battles = paused_battles(session, league, entry)
@@ -211,7 +214,7 @@ def revise_orders(session: Session, league: League, player: Player, text: str, r
         inputs = BoardInputs.from_json(b.inputs)
         current = inputs.battle_inputs(rules).orders[side]
         from_turn = int(b.stop_turn or 0) + 1
-        sheet = rules.revise_orders(current, text, from_turn=from_turn)
+        sheet = rules.revise_orders(current, text, from_turn=from_turn, lang=lang)
         ok = sheet.ok
         if ok:
             orders = list(inputs.orders)
@@ -220,7 +223,8 @@ def revise_orders(session: Session, league: League, player: Player, text: str, r
             ready[side] = True
             b.inputs = replace(inputs, orders=(orders[0], orders[1]),
                                ready=(ready[0], ready[1])).to_json()
-        out.append(RevisionOutcome(b.id, opponents.get(b.id, ""), from_turn, sheet, ok))
+        starts = sheet.starts if ok and sheet.starts else (from_turn,)
+        out.append(RevisionOutcome(b.id, opponents.get(b.id, ""), starts[0], sheet, ok))
     session.flush()
     return out
 
@@ -244,19 +248,20 @@ def mark_ready(session: Session, league: League, player: Player, *, now: dt.date
 def resumable(battle: Any, now: dt.datetime) -> bool:
     """True when a paused battle goes on now: both sides are ready, or its ``stop_until`` has
     passed (``battle``: a row with ``inputs`` and ``stop_until``)."""
-    from app.league.timeparse import as_utc
-
     inputs = BoardInputs.from_json(battle.inputs)
     until = as_utc(battle.stop_until)
     return all(inputs.ready) or until is None or until <= now
 
 
 def orders_in(session: Session, league: League, rnd: Round) -> bool:
-    """True when every active entry paired in ``rnd`` has sent orders since the round before
-    it was played (any orders for round 1): its battles may be fought before their time
-    (early play)."""
+    """True when every active entry paired in ``rnd`` has sent orders since the round's
+    pairings were published (the later of ``rnd.paired_at`` and the end of the round before):
+    its battles may be fought before their time (early play). Orders sent before the pairing
+    was known do not count (they could not be written against this opponent)."""
     prev = session.scalar(select(Round.done_at).where(Round.league_id == league.id,
                                                       Round.number == rnd.number - 1))
+    refs = [as_utc(t) for t in (rnd.paired_at, prev) if t is not None]
+    since = max(refs) if refs else None
     paired = {e for a, b in session.execute(
         select(Battle.entry_a_id, Battle.entry_b_id).where(Battle.round_id == rnd.id,
                                                            Battle.entry_b_id.is_not(None),
@@ -266,10 +271,11 @@ def orders_in(session: Session, league: League, rnd: Round) -> bool:
                                                         Entry.status == "active")))
     if not active:
         return False
-    q = select(OrdersVersion.entry_id).where(OrdersVersion.entry_id.in_(active))
-    if prev is not None:
-        q = q.where(OrdersVersion.created_at > prev)
-    return set(session.scalars(q)) >= active
+    q = select(OrdersVersion.entry_id, OrdersVersion.created_at).where(
+        OrdersVersion.entry_id.in_(active))
+    fresh = {eid for eid, at in session.execute(q)
+             if since is None or (as_utc(at) or since) > since}
+    return fresh >= active
 
 
 def fight_board(rules: Ruleset, a: Any, b: Any, inputs: Mapping[str, Any] | None, *,

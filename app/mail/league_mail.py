@@ -22,6 +22,7 @@ that fight a round and render its reports there.
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -122,6 +123,10 @@ class LeagueMail:
                 note, show_log = (notes or {}).get(lang, ("", True))
                 report = (rs.report_for(ua, ub, result, lang=lang, side=side) if private
                           else rs.report(ua, ub, result, lang=lang)) if show_log else None
+                record = report_record(rs, lang)
+                if report is not None and record:  # the mail's header prints the record once
+                    report = dataclasses.replace(report, header=tuple(
+                        line for line in report.header if line not in record))
                 entry_id = b.entry_a_id if side == 0 else b.entry_b_id
                 ctx = LeagueBattleContext(
                     league=cast.league_name, round=round_number, board=b.board,
@@ -132,7 +137,7 @@ class LeagueMail:
                     hp=(int(b.hp_a or 0), int(b.hp_b or 0)),
                     report=render_report(report, fmt="text") if report is not None else "",
                     engine_version=b.engine_version or "", engine_note=note,
-                    ruleset=rs.name, header=report_record(rs, lang),
+                    ruleset=rs.name, header=record,
                     finals=final_lines(outcome, lang) if rs.final_lines and outcome else ((), ()),
                     battle=report,
                     url=mail_link(self.public_url, cast.league_name, b.id),

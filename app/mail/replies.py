@@ -86,6 +86,8 @@ class EntryReply(SheetFields):
             table, pushed_off), else ``None``.
         orders: the orders the mail carried below the sheet (a ruleset that takes orders;
             :class:`OrdersFields`), else ``None``. Entered with the sheet, or neither is.
+        orders_form: an accepted entry of a ruleset that takes orders, sent without them: how
+            to send them (``Ruleset.orders_form``); else ``""``.
         (and the fields of :class:`SheetFields`: ok, normalized, costs, problems, warnings,
         ruleset, wrong_ruleset, example)
     """
@@ -98,6 +100,7 @@ class EntryReply(SheetFields):
     key: str = ""
     hill: dict[str, Any] | None = None
     orders: OrdersFields | None = None
+    orders_form: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -225,6 +228,9 @@ class ConfirmReply:
         expires: when the request expires (``2026-12-02 14:22 UTC``); hours: its lifetime.
         deadline: the league's entry deadline in the same form, or ``""``.
         wrong_key: the mail carried a key that is not this entry's.
+        change: the change asked for, quoted (the sheet or the orders as mailed, indented;
+            ``app.mail.commands.confirmation.shown_change``), so that the owner sees what they
+            confirm; ``""`` for a withdrawal and in the answers.
     """
 
     code: str
@@ -235,6 +241,7 @@ class ConfirmReply:
     deadline: str = ""
     hours: int = 0
     wrong_key: bool = False
+    change: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -356,6 +363,7 @@ class OrdersReply:
             change it: only a revision does).
         count: battles READY was given for.
         revision: how a revision is written (``Ruleset.revision_form``), or ``""``.
+        wrong_key: ``unproven``: the mail carried a key, but not this entry's.
     """
 
     code: str
@@ -367,6 +375,7 @@ class OrdersReply:
     paused: bool = False
     count: int = 0
     revision: str = ""
+    wrong_key: bool = False
 
 
 @dataclass(frozen=True, slots=True)

@@ -85,11 +85,17 @@ def _perform(factory: sessionmaker[Session], settings: Any, req: LeagueRequest,
     try:
         if req.kind == "run":
             numbers = [int(n) for n in params.get("rounds", [])]
-            for number in numbers:
-                svc.run_round(factory, LeagueMail.of(settings), name, round_number=number, now=now,
-                              stop=stop)
+            played: list[int] = []
+            if params.get("all"):  # every round, also those the format pairs after results
+                played = svc.run_round(factory, LeagueMail.of(settings), name, all_rounds=True,
+                                       now=now, stop=stop)
+            else:
+                for number in numbers:
+                    played += svc.run_round(factory, LeagueMail.of(settings), name,
+                                            round_number=number, now=now, stop=stop)
+            asked = sorted(set(numbers[:1]) | set(played))
             return "organizer", {"action": "run", "league": name,
-                                 "summary": run_summary(factory, name, numbers, lang)}, "done"
+                                 "summary": run_summary(factory, name, asked, lang)}, "done"
         number = int(params["round"])
         n = svc.resend(factory, LeagueMail.of(settings), name, number, now=now,
                        request_key=f"r{req.id}")
@@ -172,6 +178,13 @@ def run_summary(factory: sessionmaker[Session], name: str, done: list[int], lang
             for b in battles:
                 reports += len(list(s.scalars(select(OutboxMessage.id).where(
                     OutboxMessage.dedupe_key.in_([f"report:{b.id}:0", f"report:{b.id}:1"])))))
+            stopped = sum(1 for b in battles if b.state == "paused")
+            if rnd is not None and rnd.state != "done" and stopped:
+                lines.append(_("Round %(number)s of %(name)s: %(n)s battles stopped at a "
+                               "checkpoint; the round goes on when their players are ready or "
+                               "their wait is over (or at the next run).") % {
+                    "number": number, "name": name, "n": stopped})
+                continue
             lines.append(_("Round %(number)s of %(name)s played: %(battles)s battles, %(reports)s "
                            "reports queued.") % {"number": number, "name": name,
                                                  "battles": len(battles), "reports": reports})

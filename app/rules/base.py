@@ -128,6 +128,8 @@ class OrdersSheet:
         lang: ``"ja"`` or ``"en"``: the language of the messages.
         sections: the opponents the text has sections for, in order (``None`` for a default
             section that serves every other opponent).
+        starts: a checkpoint revision (:meth:`Ruleset.revise_orders`): the turn each new
+            version of the rules is in force from, in order; ``()`` otherwise.
     """
 
     ruleset: str
@@ -135,6 +137,7 @@ class OrdersSheet:
     problems: tuple[ProblemLike, ...] = ()
     lang: str = "ja"
     sections: tuple[str | None, ...] = ()
+    starts: tuple[int, ...] = ()
 
     @property
     def errors(self) -> list[ProblemLike]:
@@ -597,9 +600,9 @@ class Ruleset(ABC):
         return None
 
     def orders_form(self, league: str, key: str, opponent: str, lang: str) -> str:
-        """A skeleton of the orders mail for a battle against ``opponent``'s unit in league
-        ``league`` with entry key ``key`` (pairing mails), in ``lang``; ``""`` for a ruleset
-        without orders."""
+        """A skeleton of the orders mail for a battle against ``opponent``'s unit (``""``: for
+        every opponent) in league ``league`` with entry key ``key`` (pairing mails, entry
+        replies), in ``lang``; ``""`` for a ruleset without orders."""
         return ""
 
     def revision_form(self, from_turn: int, lang: str) -> str:

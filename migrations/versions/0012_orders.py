@@ -2,7 +2,8 @@
 (a player's hand and standing orders, as mailed, the active one used by the entry's next
 battles), and on ``battles`` what a battle is fought with besides the sheets (``inputs``: each
 side's orders against that opponent with their revisions, the lead draw, READY) and a paused
-battle's checkpoint (``stop_turn``, ``stop_until``).
+battle's checkpoint (``stop_turn``, ``stop_until``); on ``rounds`` when its pairings were stored
+(``paired_at``: orders sent before it do not play a round early).
 
 Revision ID: 0012
 Revises: 0009 (0009_ratings_per_ruleset)
@@ -34,9 +35,13 @@ def upgrade() -> None:
         batch.add_column(sa.Column("inputs", sa.JSON()))
         batch.add_column(sa.Column("stop_turn", sa.Integer()))
         batch.add_column(sa.Column("stop_until", sa.DateTime(timezone=True)))
+    with op.batch_alter_table("rounds") as batch:
+        batch.add_column(sa.Column("paired_at", sa.DateTime(timezone=True)))
 
 
 def downgrade() -> None:
+    with op.batch_alter_table("rounds") as batch:
+        batch.drop_column("paired_at")
     with op.batch_alter_table("battles") as batch:
         batch.drop_column("stop_until")
         batch.drop_column("stop_turn")

@@ -173,6 +173,7 @@ def test_orders_without_the_key_wait_for_the_owner(entered: Run) -> None:
     run.send([run.mail(3, "my hand", _orders(3), "o3")], NOW)
     request = run.replies["<o3@example.org>"]
     assert "sent new orders for your entry" in request
+    assert _marker(3) in request  # the owner sees what they would confirm
     token = re.search(r"confirm ([0-9a-f]{32})", request)
     assert token
     run.send([mk(run.address(3), f"Re: confirm {token.group(1)} [{LEAGUE}]", "yes",
@@ -216,17 +217,30 @@ def test_pairing_mails_show_the_opponent_and_the_draw(paired: Run) -> None:
         assert not any(_marker(j) in body for j in range(1, PLAYERS + 1))
 
 
-#: every paired player has orders: round 1 is played at the first tick after the close, before
-#: its time (``DEADLINE + EVERY``), and stops after turn 1
+#: round 1 is due one interval after the close (``DEADLINE + EVERY``); orders sent before the
+#: pairing do not play it early, orders sent by every paired player after it do
+WAITING_AT = DEADLINE + dt.timedelta(minutes=30)
 STOPPED_AT = DEADLINE + dt.timedelta(hours=1)
 #: the revision and the READYs come in before the wait (one interval) is over
 RESUMED_AT = STOPPED_AT + dt.timedelta(hours=1)
 
 
+def _round1_states(run: Run) -> set[str]:
+    with run.factory() as s:
+        return set(s.scalars(select(Battle.state).join(Round).where(
+            Round.number == 1, Battle.entry_b_id.is_not(None))))
+
+
 @pytest.fixture(scope="module")
 def stopped(paired: Run) -> Run:
     run = paired
-    assert run.tick(STOPPED_AT) == []  # fought to the checkpoint: the round stays open
+    assert run.tick(WAITING_AT) == [] and _round1_states(run) == {"pending"}
+    run.send([run.mail(k, "orders", _orders(k, key=run.keys[k]), f"again{k}")
+              for k in range(1, PLAYERS)], WAITING_AT)  # three of four answer the pairing
+    assert run.tick(WAITING_AT) == [] and _round1_states(run) == {"pending"}
+    run.send([run.mail(PLAYERS, "orders", _orders(PLAYERS, key=run.keys[PLAYERS]),
+                       f"again{PLAYERS}")], STOPPED_AT)
+    assert run.tick(STOPPED_AT) == []  # every one answered: played at once, to the checkpoint
     assert run.tick(STOPPED_AT + dt.timedelta(minutes=5)) == []  # nobody READY yet: waits
     return run
 

@@ -101,3 +101,41 @@ def test_a_checkpoint_round_killed_part_way_resumes_without_duplicates(
     with transaction(factory) as s:
         rounds = {r.number: r.state for r in s.scalars(select(Round))}
     assert rounds[1] == "done"
+
+
+def test_disqualifying_a_player_voids_their_stopped_battles(factory: sessionmaker[Session]) -> None:
+    _league(factory, "CpDq", 4, orders=4)
+    svc.run_round(factory, None, "CpDq", now=DEADLINE)
+    paused = [b for b in _round1(factory) if b.state == "paused"]
+    assert paused
+    with factory() as s:
+        address = s.scalar(select(Player.address).join(Entry, Entry.player_id == Player.id)
+                           .where(Entry.id == paused[0].entry_a_id))
+    with transaction(factory) as s:
+        svc.disqualify(s, svc.get_league(s, "CpDq"), address, now=DEADLINE)
+    after = {b.id: b for b in _round1(factory)}
+    assert after[paused[0].id].state == "void" and after[paused[0].id].stop_turn is None
+    svc.run_round(factory, None, "CpDq", now=DEADLINE)
+    assert after[paused[0].id].state == "void" == {b.id: b for b in _round1(factory)}[
+        paused[0].id].state  # never fought to its end
+
+
+def test_a_revision_says_the_turn_it_is_in_force_from(factory: sessionmaker[Session]) -> None:
+    from app.league.orders import revise_orders
+
+    _league(factory, "CpRev", 6, orders=6)
+    svc.run_round(factory, None, "CpRev", now=DEADLINE)
+    battle = next(b for b in _round1(factory) if b.state == "paused")
+    assert battle.stop_turn == 1
+    with transaction(factory) as s:
+        league = svc.get_league(s, "CpRev")
+        player = s.scalar(select(Player).join(Entry, Entry.player_id == Player.id)
+                          .where(Entry.id == battle.entry_a_id))
+        rs = svc.league_ruleset(league)
+        early, = revise_orders(s, league, player, "ORDERS FROM TURN 1\nON my ACT PLAY 愛 my\nEND",
+                               rs, {}, now=DEADLINE, lang="en")
+        assert not early.accepted and early.from_turn == 2
+        assert "ORDERS FROM TURN 1" in rs.format_problems(list(early.sheet.problems), "en")
+        later, = revise_orders(s, league, player, "ORDERS FROM TURN 4\nON my ACT PLAY 愛 my\nEND",
+                               rs, {}, now=DEADLINE, lang="en")
+        assert later.accepted and later.from_turn == 4

@@ -40,7 +40,9 @@ CONTEXTS = {
               dict(SHEET, accepted=True, replaced=False, reopened=False, version=1, hill=HILL),
               dict(SHEET, accepted=True, replaced=False, reopened=False, version=1, orders=ORDERS),
               dict(SHEET, accepted=False, replaced=False, reopened=False, version=None,
-                   orders=BAD_ORDERS)],
+                   orders=BAD_ORDERS),
+              dict(SHEET, accepted=True, replaced=False, reopened=False, version=1,
+                   orders_form="MAGICALIZED spring HAND K\nDEFAULT")],
     "check": [SHEET, dict(SHEET, ok=False, problems="P"),
               dict(SHEET, ok=False, problems="P", ruleset="Margaret", wrong_ruleset="Amaryllis",
                    example="Laika: 15/0/1/2/Haste Sword")],
@@ -59,7 +61,8 @@ CONTEXTS = {
               "example": "Grisk: 10/1/1/2/Shield"}],
     "confirm": [dict(CONFIRM, code=c, wrong_key=w) for c, w in (("request", False), ("request", True))]
                + [dict(CONFIRM, code=c) for c in ("done", "superseded", "expired", "closed", "refused", "unknown")]
-               + [dict(CONFIRM, code=c, kind="orders", deadline="") for c in ("request", "expired")],
+               + [dict(CONFIRM, code=c, kind="orders", deadline="") for c in ("request", "expired")]
+               + [dict(CONFIRM, code="request", change="  Grisk: 10/1/1/2/Shield")],
     "charset": [{"charset": "iso-2022-jp"}],
     "hill_off": [{"name": "C", "league": "h", "size": 2, "number": 3, "unit": "UC", "place": 3,
                   "points": "0", "age": 2},
@@ -73,7 +76,8 @@ CONTEXTS = {
                    {"opponent": "Yami", "from_turn": 6, "accepted": True, "problems": ""},
                    {"opponent": "Mira", "from_turn": 6, "accepted": False, "problems": "P"}]},
                {"code": "ready", "count": 1}, {"code": "ready", "count": 2},
-               {"code": "no-checkpoint"}, {"code": "unproven"}],
+               {"code": "no-checkpoint"}, {"code": "unproven"},
+               {"code": "unproven", "wrong_key": True}],
     "pairing": [{"name": "Alice", "round": 2, "board": 1, "side": "A", "unit": "Mira",
                  "opponent": "Yami", "opponent_player": "Bob", "opponent_sheet": "Yami: 10/1/0/3",
                  "lead": "lead draw: A", "deadline": "2026-12-04 01:35 UTC",

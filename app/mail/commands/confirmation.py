@@ -32,7 +32,25 @@ def request_confirmation(ctx: MailContext, entry: Entry, league: Any, cmd: Comma
     ctx.out.to = owner
     ctx.out.subject = f"confirm {token} [{league.name}]"
     ctx.out.rules.append("confirm-requested")
+    if entry.player.lang in ("ja", "en"):
+        ctx.lang = entry.player.lang  # the owner reads it, in the owner's language
     ctx.reply("confirm", code="request", kind=kind, league=league.name, token=token,
               expires=when(change.expires_at),
               deadline=when(league.entry_deadline) if kind != "orders" else "",
-              wrong_key=bool(cmd.key), hours=int(ctx.settings.confirm_hours))
+              wrong_key=bool(cmd.key), hours=int(ctx.settings.confirm_hours),
+              change=shown_change(sheet))
+
+
+#: lines of a pending change quoted in its confirmation request
+CHANGE_LINES = 60
+
+
+def shown_change(text: str | None) -> str:
+    """The change a confirmation request quotes, so that its owner sees what they confirm (a
+    forged sheet or orders would otherwise be confirmed blindly): the non-blank lines of
+    ``text``, at most :data:`CHANGE_LINES` (then ``…``), each indented; ``""`` for none (a
+    withdrawal)."""
+    lines = [line.rstrip() for line in (text or "").split("\n") if line.strip()]
+    more = len(lines) > CHANGE_LINES
+    shown = ["  " + line[:200] for line in lines[:CHANGE_LINES]]
+    return "\n".join(shown + (["  …"] if more else []))

@@ -67,9 +67,14 @@ def _league(ctx: MailContext, cmd: Command, named: str | None) -> Any | None:
     return ctx.league(cmd, any_state=True, mine="orders")
 
 
-def _entry(ctx: MailContext, league: Any) -> Entry | None:
-    """The sender's active entry in ``league``; without one, refuse (``not-entered``)."""
+def _entry(ctx: MailContext, league: Any, *, own_lang: bool = False) -> Entry | None:
+    """The sender's active entry in ``league``; without one, refuse (``not-entered``). With
+    ``own_lang`` (an orders mail) the answer is in the player's own language once they have
+    one: an orders text mixes English keywords with Japanese card names, so its words say
+    little about its writer (a command word, as READY's, does)."""
     assert ctx.player is not None
+    if own_lang and ctx.player.lang in ("ja", "en") and ctx.player.created_at != ctx.now:
+        ctx.lang = ctx.player.lang
     entry = ctx.s.scalar(select(Entry).where(Entry.league_id == league.id,
                                              Entry.player_id == ctx.player.id))
     if entry is None or entry.status != "active":
@@ -116,12 +121,11 @@ def handle_orders(ctx: MailContext, cmd: Command) -> None:
     rs = _usable(ctx, league)
     if rs is None:
         return
-    entry = _entry(ctx, league)
+    entry = _entry(ctx, league, own_lang=True)
     if entry is None:
         return
     _, text = split_orders(cmd.body, rs)
-    sheet = rs.parse_orders(text)
-    ctx.lang = sheet.lang or ctx.lang
+    sheet = rs.parse_orders(text, lang=ctx.lang)
     paused = paused_battles(ctx.s, league, entry)
     if not sheet.ok and paused:
         _revise(ctx, league, entry, rs, text, key, paused)
@@ -150,13 +154,15 @@ def _revise(ctx: MailContext, league: Any, entry: Entry, rs: Ruleset, text: str,
     from app.league.standings import public_units
 
     if not _proven(ctx, entry, key):
-        ctx.refuse("orders-unproven", "orders", code="unproven", league=league.name)
+        ctx.refuse("orders-unproven", "orders", code="unproven", league=league.name,
+                   wrong_key=bool(key))
         return
     others = {b.id: (b.entry_b_id if b.entry_a_id == entry.id else b.entry_a_id) for b in paused}
     units = public_units(ctx.s, league.id, {e for e in others.values() if e is not None})
     opponents = {bid: units.get(eid, "") if eid is not None else "" for bid, eid in others.items()}
     assert ctx.player is not None
-    done = revise_orders(ctx.s, league, ctx.player, text, rs, opponents, now=ctx.now)
+    done = revise_orders(ctx.s, league, ctx.player, text, rs, opponents, now=ctx.now,
+                         lang=ctx.lang)
     battles = [{"opponent": r.opponent, "from_turn": r.from_turn, "accepted": r.accepted,
                 "problems": "" if r.accepted else rs.format_problems(
                     list(r.sheet.problems)[:MAX_PROBLEMS], ctx.lang)} for r in done]
@@ -197,6 +203,22 @@ def enter_orders(ctx: MailContext, league: Any, rs: Ruleset, text: str) -> None:
     submit_orders(ctx.s, league, ctx.player, text, rs, inbound_id=ctx.row.id, now=ctx.now)
 
 
+def _stopped_league(ctx: MailContext, cmd: Command) -> Any | None:
+    """For READY without a league named (plus address, tag): the one league where the sender
+    has battles stopped at a checkpoint, when there is exactly one."""
+    from app.db.models import League, Round
+
+    if ctx.plus_names() or cmd.tag or ctx.player is None or ctx.player.id is None:
+        return None
+    mine = select(Entry.id).where(Entry.player_id == ctx.player.id)
+    found = list(dict.fromkeys(ctx.s.scalars(
+        select(League).join(Round, Round.league_id == League.id)
+        .join(Battle, Battle.round_id == Round.id)
+        .where(Battle.state == "paused",
+               Battle.entry_a_id.in_(mine) | Battle.entry_b_id.in_(mine)))))
+    return found[0] if len(found) == 1 else None
+
+
 @command("ready", en=("ready",), ja=("準備完了", "準備ok"), usage="ready", usage_ja="準備完了",
          help_en=N_("at a checkpoint: go on with your orders as they are (with your key line)"))
 def cmd_ready(ctx: MailContext, cmd: Command) -> None:
@@ -204,7 +226,7 @@ def cmd_ready(ctx: MailContext, cmd: Command) -> None:
     checkpoint (``app.league.orders.mark_ready``). Needs the entry key (or DMARC)."""
     from app.league.orders import mark_ready, paused_battles
 
-    league = _league(ctx, cmd, None)
+    league = _stopped_league(ctx, cmd) or _league(ctx, cmd, None)
     if league is None:
         return
     rs = _usable(ctx, league)
@@ -217,7 +239,8 @@ def cmd_ready(ctx: MailContext, cmd: Command) -> None:
         ctx.refuse("no-checkpoint", "orders", code="no-checkpoint", league=league.name)
         return
     if not _proven(ctx, entry, cmd.key):
-        ctx.refuse("orders-unproven", "orders", code="unproven", league=league.name)
+        ctx.refuse("orders-unproven", "orders", code="unproven", league=league.name,
+                   wrong_key=bool(cmd.key))
         return
     assert ctx.player is not None
     n = mark_ready(ctx.s, league, ctx.player, now=ctx.now)

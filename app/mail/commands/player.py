@@ -229,10 +229,16 @@ def cmd_entry(ctx: MailContext, cmd: Command) -> None:
         if orders is not None:
             orders_mail.enter_orders(ctx, league, rs, orders_text)
     hill = _hill_challenge(ctx, league, ctx.player) if outcome.accepted else None
+    form = ""
+    if outcome.accepted and orders is None and rs.takes_orders and entry is not None:
+        from app.league.orders import standing_orders
+
+        if not standing_orders(ctx.s, [entry.id]):  # say how, until they have orders
+            form = rs.orders_form(league.name, key, "", ctx.lang)
     ctx.reply("entry", league=league.name, accepted=outcome.accepted,
               replaced=bool(outcome.replaced and before == "active"),
               reopened=bool(outcome.accepted and before == "withdrawn"), version=outcome.version,
-              key=key, hill=hill, orders=orders if outcome.accepted else None,
+              key=key, hill=hill, orders=orders if outcome.accepted else None, orders_form=form,
               **(sheet if outcome.accepted else sheet_context(ctx, outcome.sheet, text, league)))
 
 

@@ -60,12 +60,14 @@ SAMPLES: tuple[str, ...] = (
 #: orders the demo mails below three of its sheets (``demo_sheets``: a sheet and its orders in one
 #: mail, §4.2), so that its reports show cards played and each player's private block
 DEMO_ORDERS: tuple[str, ...] = (
+    # (the side of HIT is the side hit: ``ON enemy HIT … PLAY 燃`` doubles the damage dealt,
+    # ``ON my HIT … PLAY 凍`` halves the damage taken)
     "既定\n手札 愛×2、燃×2、凍、無、覆\n命令\nON my ACT PLAY 愛 my ONCE\n"
     "ON enemy ACT 死 PLAY 無 enemy THIS\nON enemy CARD 無 IF targets my PLAY 覆\n"
-    "ON my HIT IF damage >= 3 PLAY 燃\nON enemy HIT IF damage >= 3 PLAY 凍\n終わり",
+    "ON enemy HIT IF damage >= 3 PLAY 燃\nON my HIT IF damage >= 3 PLAY 凍\n終わり",
     "DEFAULT\nHAND 愛×3、燃×2、凍、星\nORDERS\nON my ACT PLAY 愛 my ONCE\n"
-    "ON my HIT IF damage >= 2 PLAY 燃\nON enemy HIT IF damage >= 4 PLAY 凍\nEND",
-    "既定\n手札 燃×3、凍×2、愛×2\n命令\nON my HIT PLAY 燃\nON enemy HIT IF damage >= 2 PLAY 凍\n"
+    "ON enemy HIT IF damage >= 2 PLAY 燃\nON my HIT IF damage >= 4 PLAY 凍\nEND",
+    "既定\n手札 燃×3、凍×2、愛×2\n命令\nON enemy HIT PLAY 燃\nON my HIT IF damage >= 2 PLAY 凍\n"
     "ON my ACT PLAY 愛 my ONCE\n終わり",
 )
 
@@ -110,7 +112,14 @@ def _parse_options(options: Mapping[str, Any] | None) -> tuple[tuple[int, ...] |
             if isinstance(value, str) and value.strip().lower() in ("none", "every"):
                 checkpoints = value.strip().lower()
             else:
-                items = value.split(",") if isinstance(value, str) else value
+                if isinstance(value, bool):
+                    items: Any = None  # neither a turn nor a list of turns
+                elif isinstance(value, int):
+                    items = (value,)  # one turn: checkpoints=5 (a command line or TOML number)
+                elif isinstance(value, str):
+                    items = [x for x in value.split(",") if x.strip()]
+                else:
+                    items = value
                 try:
                     turns = tuple(sorted({int(x) for x in items}))
                 except (TypeError, ValueError):
@@ -299,15 +308,18 @@ class MargaretMagicalized(Ruleset):
         versions, problems, out_lang = parse_revision(text, lang=lang)
         if versions is None:
             return OrdersSheet(self.name, None, problems, out_lang, ())
+        lines = text.split("\n")
         out = cur
         for v in versions:
             last = out.versions[-1].start if out.versions else 0
             if v.start < from_turn or v.start <= last:
-                p = orders_problem("revision-too-early", v.line, "", out_lang, t=v.start,
+                raw = lines[v.line - 1] if v.line and 0 < v.line <= len(lines) else ""
+                p = orders_problem("revision-too-early", v.line, raw, out_lang, t=v.start,
                                    first=max(from_turn, last + 1))
                 return OrdersSheet(self.name, None, (*problems, p), out_lang, ())
             out = out.with_version(v)
-        return OrdersSheet(self.name, out, problems, out_lang, ())
+        return OrdersSheet(self.name, out, problems, out_lang, (),
+                           tuple(v.start for v in versions))
 
     def lead_draw(self, seed: str, name_a: str, name_b: str) -> int:
         """G20's draw (:func:`lead_draw`)."""
@@ -333,12 +345,15 @@ class MargaretMagicalized(Ruleset):
         return orders_start(text)
 
     def orders_form(self, league: str, key: str, opponent: str, lang: str) -> str:
-        """§4.2's hand mail for one opponent: the command line, ``VS``, ``HAND``, ``ORDERS``,
-        ``END`` (in Japanese: 対戦, 手札, 命令, 終わり)."""
+        """§4.2's hand mail for one opponent (``""``: a ``DEFAULT`` section for every
+        opponent): the command line, ``VS``, ``HAND``, ``ORDERS``, ``END`` (in Japanese: 対戦,
+        既定, 手札, 命令, 終わり)."""
         if lang == "ja":
-            return (f"MAGICALIZED {league} HAND {key}\n対戦 {opponent}\n手札 （カード7枚）\n命令\n"
+            head = f"対戦 {opponent}" if opponent else "既定"
+            return (f"MAGICALIZED {league} HAND {key}\n{head}\n手札 （カード7枚）\n命令\n"
                     "  （規則を1行に1つ）\n終わり")
-        return (f"MAGICALIZED {league} HAND {key}\nVS {opponent}\nHAND (7 cards)\nORDERS\n"
+        head = f"VS {opponent}" if opponent else "DEFAULT"
+        return (f"MAGICALIZED {league} HAND {key}\n{head}\nHAND (7 cards)\nORDERS\n"
                 "  (your rules, one per line)\nEND")
 
     def revision_form(self, from_turn: int, lang: str) -> str:
