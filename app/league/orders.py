@@ -260,7 +260,7 @@ def orders_in(session: Session, league: League, rnd: Round) -> bool:
     was known do not count (they could not be written against this opponent)."""
     prev = session.scalar(select(Round.done_at).where(Round.league_id == league.id,
                                                       Round.number == rnd.number - 1))
-    refs = [as_utc(t) for t in (rnd.paired_at, prev) if t is not None]
+    refs = [t for t in (as_utc(rnd.paired_at), as_utc(prev)) if t is not None]
     since = max(refs) if refs else None
     paired = {e for a, b in session.execute(
         select(Battle.entry_a_id, Battle.entry_b_id).where(Battle.round_id == rnd.id,
