@@ -14,7 +14,6 @@ session (:mod:`app.web.db`) and renders with :func:`app.reports.i18n.environment
 from __future__ import annotations
 
 import csv
-import datetime as dt
 import io
 import json
 import logging
@@ -44,8 +43,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from app import NAME
 from app.league import queries as q
-from app.reports import i18n
-from app.reports import urls
+from app.reports import i18n, urls
 from app.web import payloads
 from app.web.db import read_only_engine, read_sessions, reading
 
@@ -106,13 +104,11 @@ def _signed(value: int) -> str:
     return f"{value:+d}" if value else "0"
 
 
-def _duration(seconds: int | None) -> str:
-    if not seconds:
-        return ""
-    for unit, size in (("d", 86400), ("h", 3600), ("min", 60)):
-        if seconds % size == 0:
-            return f"{seconds // size} {unit}"
-    return f"{seconds} s"
+def _duration(seconds: int | None, lang: str = "en") -> str:
+    """A league's interval in words in the page's language (``human_span``)."""
+    from app.reports.dates import human_span
+
+    return human_span(seconds or 0, lang)
 
 
 def cross_cells_html(c: q.CrossTable, prefix: str, letters: dict[str, str]) -> list[Markup]:

@@ -268,18 +268,7 @@ def when(value: dt.datetime | None) -> str:
 
 
 def span(value: dt.timedelta, lang: str) -> str:
-    """A span in words in ``lang``, in the largest unit that divides it: ``2 days``,
-    ``12 hours``, ``90 minutes`` (the catalogs: ``2日``, ``12時間``, ``90分``)."""
-    from app.reports import i18n
+    """A span in words in ``lang`` (``app.reports.dates.human_span``: ``2 days``, ``12時間``)."""
+    from app.reports.dates import human_span
 
-    ngettext = i18n.translations(lang if lang in i18n.LANGS else i18n.LANGS[0]).ngettext
-    seconds = int(value.total_seconds())
-    units = ((86400, lambda n: ngettext("%(n)s day", "%(n)s days", n)),
-             (3600, lambda n: ngettext("%(n)s hour", "%(n)s hours", n)),
-             (60, lambda n: ngettext("%(n)s minute", "%(n)s minutes", n)),
-             (1, lambda n: ngettext("%(n)s second", "%(n)s seconds", n)))
-    for size, words in units:
-        if seconds % size == 0:
-            n = seconds // size
-            return words(n) % {"n": n}
-    return str(value)
+    return human_span(value, lang)
