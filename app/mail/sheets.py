@@ -107,8 +107,17 @@ def orders_start(text: str, league: Any = None) -> int | None:
     for ``league``'s ruleset, or (``league=None``) for any registered ruleset that takes orders;
     ``None`` when there is none."""
     pool = (rules(league),) if league is not None else _every()
-    found = [i for rs in pool if rs.takes_orders and (i := rs.orders_start(text)) is not None]
+    found = [i for rs in pool if _holds_orders(rs, text)
+             and (i := rs.orders_start(text)) is not None]
     return min(found) if found else None
+
+
+def _holds_orders(rs: Ruleset, text: str) -> bool:
+    """``text`` holds an orders text of ``rs``: the ruleset takes orders and the text has its
+    body (``Ruleset.is_orders``: a hand or a rule block) or its command line
+    (``Ruleset.orders_command``). A section header alone (``VS``, 対戦 — also the first word
+    of "対戦ありがとう") is not enough."""
+    return rs.takes_orders and (rs.is_orders(text) or rs.orders_command(text) is not None)
 
 
 def orders_command(text: str) -> tuple[str | None, str | None] | None:
@@ -133,7 +142,7 @@ def split_orders(text: str, rs: Ruleset) -> tuple[str, str]:
     """``(sheet, orders)``: ``text`` cut where ``rs``'s orders text begins
     (``Ruleset.orders_start``), the orders part led by blank lines so that its line numbers stay
     those of the mail; ``(text, "")`` when there are no orders or ``rs`` takes none."""
-    start = rs.orders_start(text) if rs.takes_orders else None
+    start = rs.orders_start(text) if _holds_orders(rs, text) else None
     if start is None:
         return text, ""
     lines = text.split("\n")

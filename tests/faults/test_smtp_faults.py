@@ -66,7 +66,7 @@ def test_421_after_20_mails_per_connection_charges_nothing(db) -> None:
     assert {(r.status, r.attempts) for r in rows(factory)} == {("sent", 1)}
 
 
-def test_every_connection_dropping_charges_no_row(db) -> None:
+def test_every_connection_dropping_charges_no_row(db, expect_error_log) -> None:
     """Every connection drops before the greeting: no row was handed to SMTP, so none is charged
     an attempt or failed, however many passes run (before: 36 of 40 failed untried); once the
     relay is back all 40 go out, once each."""

@@ -29,7 +29,7 @@ def status(url: str, data: Path, smtp_url: str, *args: str) -> subprocess.Comple
                           cwd=ROOT, capture_output=True, text=True, timeout=120)
 
 
-def test_failing_relay_and_failed_rows_fail_the_check(db, tmp_path) -> None:
+def test_failing_relay_and_failed_rows_fail_the_check(db, tmp_path, expect_error_log) -> None:
     url, factory = db
     now = dt.datetime.now(dt.timezone.utc) + dt.timedelta(minutes=1)
     with transaction(factory) as s:

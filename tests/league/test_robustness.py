@@ -59,7 +59,8 @@ def test_create_accepts_the_bounds(cli) -> None:  # type: ignore[no-untyped-def]
 
 
 def test_one_leagues_bad_schedule_does_not_stop_tick(factory: Factory, settings: Settings,
-                                                      caplog: pytest.LogCaptureFixture) -> None:
+                                                      caplog: pytest.LogCaptureFixture,
+                                                      expect_error_log: list[bool]) -> None:
     fill_league(factory, "big3", 3, rounds_every=dt.timedelta(days=1))
     fill_league(factory, "good", 2, rounds_every=dt.timedelta(days=1))
     with transaction(factory) as s:  # a row written before create_league checked the range
@@ -77,7 +78,8 @@ def test_one_leagues_bad_schedule_does_not_stop_tick(factory: Factory, settings:
 
 
 def test_an_unexpected_error_while_playing_is_isolated(factory: Factory, settings: Settings,
-                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+                                                       monkeypatch: pytest.MonkeyPatch,
+                                                       expect_error_log: list[bool]) -> None:
     fill_league(factory, "a", 2, rounds_every=dt.timedelta(days=1))
     fill_league(factory, "b", 2, rounds_every=dt.timedelta(days=1))
     real = play._prepare_rounds
@@ -95,7 +97,7 @@ def test_an_unexpected_error_while_playing_is_isolated(factory: Factory, setting
     assert "error in league a: playing rounds failed: RuntimeError: disk on fire" in done
 
 
-def test_tick_cli_reports_the_failed_league_and_exits_1(cli, db_url: str) -> None:  # type: ignore[no-untyped-def]
+def test_tick_cli_reports_the_failed_league_and_exits_1(cli, db_url: str, expect_error_log) -> None:  # type: ignore[no-untyped-def]
     assert cli("league", "create", "big3", "--entry-deadline", "+1d",
                "--rounds-every", "1d").exit_code == 0
     assert cli("league", "create", "ok", "--entry-deadline", "+1d").exit_code == 0

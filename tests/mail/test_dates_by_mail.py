@@ -54,8 +54,10 @@ def test_every_mail_writes_times_in_one_human_form(mail_user, smtp_sink, db_url,
     # entries close by the deadline (the scheduler), round 1 is played at its time: the
     # standings mail names the time of round 2
     later = NOW + dt.timedelta(days=8)
-    svc.tick(factory, conf, now=later)
-    svc.tick(factory, conf, now=later + dt.timedelta(minutes=1))
+    from app.mail.league_mail import LeagueMail
+
+    svc.tick(factory, LeagueMail.of(conf), now=later)
+    svc.tick(factory, LeagueMail.of(conf), now=later + dt.timedelta(minutes=1))
     while send_once(conf, factory).sent:
         pass
 

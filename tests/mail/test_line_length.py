@@ -118,7 +118,10 @@ def test_replies_reports_and_standings_fit_in_78_columns_in_both_charsets(
         mk("utf@example.jp", "ヘルプ", "ヘルプ\n", "<u2@example.jp>", to=to)])
     with transaction(factory) as s:
         svc.close_entries(s, svc.get_league(s, "spring"), now=NOW + dt.timedelta(days=8))
-    svc.run_round(factory, conf, "spring", all_rounds=True, now=NOW + dt.timedelta(days=8))
+    from app.mail.league_mail import LeagueMail
+
+    svc.run_round(factory, LeagueMail.of(conf), "spring", all_rounds=True,
+                  now=NOW + dt.timedelta(days=8))
     while send_once(conf, factory).sent:
         pass
 

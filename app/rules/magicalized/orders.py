@@ -959,17 +959,27 @@ def parse_revision(text: str, *, lang: str | None = None,
 
 
 def is_orders_text(text: str) -> bool:
-    """True when ``text`` looks like a hand-and-orders text: a line that starts with ``HAND`` or
-    ``ORDERS`` (or 手札/命令). Linear in ``len(text)`` (the first 2,000 lines are looked at)."""
+    """True when ``text`` looks like a hand-and-orders text: a ``HAND`` line with cards after
+    the word, or an ``ORDERS`` line alone or with ``FROM TURN t`` (手札…, 命令, 命令 第tターンから):
+    a line of talk that merely starts with the word ("Orders are fun", 命令されたい) is not one.
+    Linear in ``len(text)`` (the first 2,000 lines are looked at)."""
     if not isinstance(text, str):
         return False
     for i, raw in enumerate(text.splitlines()):
         if i >= MAX_LINES:
             break
         s = normalize(raw[:MAX_LINE]).strip()
-        head = s.split(" ", 1)[0].lower() if s else ""
-        if head in ("hand", "orders") or s.startswith(("手札", "命令")):
-            return True
+        if not s:
+            continue
+        low = s.lower()
+        for word, rest in (("hand", low[4:]), ("手札", s[2:])):
+            if low.startswith(word) and rest[:1] in (" ", "\t", ":", "：") and rest.strip(" \t:："):
+                return True
+        for word, rest in (("orders", low[6:]), ("命令", s[2:])):
+            if low.startswith(word):
+                tail = re.sub(r"\s+", "", rest).lower()
+                if not tail or _HEADER_FROM.fullmatch(tail):
+                    return True
     return False
 
 
