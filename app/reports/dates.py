@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import datetime as dt
 
-__all__ = ["human_span", "human_time"]
+__all__ = ["human_time"]
 
 
 def human_time(value: dt.datetime | None) -> str:
@@ -28,24 +28,3 @@ def human_time(value: dt.datetime | None) -> str:
     if value.tzinfo is None:
         value = value.replace(tzinfo=dt.timezone.utc)
     return value.astimezone(dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
-
-
-def human_span(value: dt.timedelta | int, lang: str) -> str:
-    """A span (a ``timedelta`` or seconds) in words in ``lang``, in the largest unit that
-    divides it: ``2 days``, ``12 hours``, ``90 minutes`` (the catalogs: ``2日``, ``12時間``,
-    ``90分``); ``""`` for zero."""
-    from app.reports import i18n
-
-    seconds = int(value.total_seconds()) if isinstance(value, dt.timedelta) else int(value)
-    if not seconds:
-        return ""
-    ngettext = i18n.translations(lang if lang in i18n.LANGS else i18n.LANGS[0]).ngettext
-    units = ((86400, lambda n: ngettext("%(n)s day", "%(n)s days", n)),
-             (3600, lambda n: ngettext("%(n)s hour", "%(n)s hours", n)),
-             (60, lambda n: ngettext("%(n)s minute", "%(n)s minutes", n)),
-             (1, lambda n: ngettext("%(n)s second", "%(n)s seconds", n)))
-    for size, words in units:
-        if seconds % size == 0:
-            n = seconds // size
-            return str(words(n) % {"n": n})
-    return f"{seconds} s"

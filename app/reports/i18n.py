@@ -26,6 +26,7 @@ an entry in :data:`LANGS`.
 
 from __future__ import annotations
 
+import datetime as dt
 import io
 import threading
 from collections.abc import Callable, Iterable
@@ -282,3 +283,22 @@ def negotiate(accept_language: str | None, available: Iterable[str] = LANGS) -> 
         if match is not None and (best is None or q > best[0]):
             best = (q, index, match)
     return best[2] if best else None
+
+
+def human_span(value: dt.timedelta | int, lang: str) -> str:
+    """A span (a ``timedelta`` or seconds) in words in ``lang``, in the largest unit that
+    divides it: ``2 days``, ``12 hours``, ``90 minutes`` (the catalogs: ``2日``, ``12時間``,
+    ``90分``); ``""`` for zero."""
+    seconds = int(value.total_seconds()) if isinstance(value, dt.timedelta) else int(value)
+    if not seconds:
+        return ""
+    ngettext = translations(lang if lang in LANGS else LANGS[0]).ngettext
+    units = ((86400, lambda n: ngettext("%(n)s day", "%(n)s days", n)),
+             (3600, lambda n: ngettext("%(n)s hour", "%(n)s hours", n)),
+             (60, lambda n: ngettext("%(n)s minute", "%(n)s minutes", n)),
+             (1, lambda n: ngettext("%(n)s second", "%(n)s seconds", n)))
+    for size, words in units:
+        if seconds % size == 0:
+            n = seconds // size
+            return str(words(n) % {"n": n})
+    return f"{seconds} s"

@@ -106,7 +106,7 @@ def _signed(value: int) -> str:
 
 def _duration(seconds: int | None, lang: str = "en") -> str:
     """A league's interval in words in the page's language (``human_span``)."""
-    from app.reports.dates import human_span
+    from app.reports.i18n import human_span
 
     return human_span(seconds or 0, lang)
 

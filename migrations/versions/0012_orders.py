@@ -40,11 +40,10 @@ def upgrade() -> None:
 
 
 def downgrade() -> None:
-    with op.batch_alter_table("rounds") as batch:
-        batch.drop_column("paired_at")
-    with op.batch_alter_table("battles") as batch:
-        batch.drop_column("stop_until")
-        batch.drop_column("stop_turn")
-        batch.drop_column("inputs")
+    # plain DROP COLUMN (SQLite 3.35+, PostgreSQL): a batch copy would DROP TABLE rounds and
+    # battles, which other tables reference (foreign keys are on in every connection)
+    op.drop_column("rounds", "paired_at")
+    for column in ("stop_until", "stop_turn", "inputs"):
+        op.drop_column("battles", column)
     op.drop_index("ix_orders_versions_entry_active", table_name="orders_versions")
     op.drop_table("orders_versions")

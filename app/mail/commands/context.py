@@ -268,7 +268,7 @@ def when(value: dt.datetime | None) -> str:
 
 
 def span(value: dt.timedelta, lang: str) -> str:
-    """A span in words in ``lang`` (``app.reports.dates.human_span``: ``2 days``, ``12時間``)."""
-    from app.reports.dates import human_span
+    """A span in words in ``lang`` (``app.reports.i18n.human_span``: ``2 days``, ``12時間``)."""
+    from app.reports.i18n import human_span
 
     return human_span(value, lang)
