@@ -335,6 +335,7 @@ class OrdersFields:
         sections: the opponents the orders have sections for (``DEFAULT`` for the default).
         problems: every problem in words, each with its line and fix (``""`` when ``ok``).
         warnings: the warnings in words, or ``""``.
+        unknown_vs: the ``VS`` names that match no other unit in the league (never used).
     """
 
     ok: bool
@@ -342,6 +343,7 @@ class OrdersFields:
     sections: list[str] = field(default_factory=list)
     problems: str = ""
     warnings: str = ""
+    unknown_vs: list[str] = field(default_factory=list)
 
 
 @dataclass(frozen=True, slots=True)

@@ -379,3 +379,19 @@ def test_a_test_battle_plays_the_senders_orders_against_a_cardless_opponent(ente
     assert len(PRIVATE.findall(reply)) == samples  # one block per test battle: the sender's
     bad = run.replies["<t1bad@example.org>"]
     assert "No test battle was fought" in bad and "Line 7:" in bad, bad
+
+
+def test_a_vs_section_naming_no_unit_of_the_league_is_warned(entered: Run) -> None:
+    """A ``VS`` name matching no other unit of the league (a misspelling) is accepted but
+    called out: such a section is never used, and its writer would otherwise fight with
+    DEFAULT unnoticed. A ``VS`` naming a real opponent is not."""
+    run = entered
+    body = _orders(1, key=run.keys[1])
+    rules = body.split("ORDERS\n", 1)[1].removesuffix("END\n")
+    hand = "HAND 愛×3、燃×2、凍、星\nORDERS\n"
+    body += f"VS U2\n{hand}{rules}END\nVS Nobody Here\n{hand}{rules}END\n"
+    run.send([run.mail(1, "my hand", body, "ovs")], NOW)
+    reply = run.replies["<ovs@example.org>"]
+    assert "are accepted" in reply, reply
+    assert "VS Nobody Here: no other unit in this league has that name now" in reply
+    assert "VS U2:" not in reply

@@ -23,11 +23,13 @@ Every answer goes to the sender and carries nothing of anyone else's orders.
 from __future__ import annotations
 
 import dataclasses
+import unicodedata
+from collections.abc import Sequence
 from typing import Any
 
 from sqlalchemy import select
 
-from app.db.models import Battle, Entry, PendingChange
+from app.db.models import Battle, Entry, PendingChange, SheetVersion
 from app.league import ownership
 from app.mail import protect
 from app.mail.commands.confirmation import request_confirmation
@@ -134,6 +136,8 @@ def handle_orders(ctx: MailContext, cmd: Command) -> None:
     if not sheet.ok:
         ctx.reply("orders", code="rejected", league=league.name, orders=fields)
         return
+    fields = dataclasses.replace(fields, unknown_vs=_unknown_opponents(ctx, league, entry,
+                                                                       sheet.sections))
     if not _proven(ctx, entry, key):
         request_confirmation(ctx, entry, league, dataclasses.replace(cmd, key=key), "orders",
                               text)
@@ -145,6 +149,22 @@ def handle_orders(ctx: MailContext, cmd: Command) -> None:
               version=outcome.version, key=ownership.ensure_key(entry), paused=bool(paused),
               revision=rs.revision_form(int(paused[0].stop_turn or 0) + 1, ctx.lang)
               if paused else "")
+
+
+def _unknown_opponents(ctx: MailContext, league: Any, entry: Entry,
+                       sections: Sequence[str | None]) -> list[str]:
+    """The ``VS`` names of ``sections`` that name no other active entry's unit in ``league``
+    (compared whole after NFKC, as G58 matches them): such a section is never used, which the
+    reply says (a misspelt opponent would otherwise fight with DEFAULT unnoticed)."""
+    named = [s for s in sections if s is not None]
+    if not named:
+        return []
+    units = ctx.s.scalars(
+        select(SheetVersion.unit_name).join(Entry, SheetVersion.entry_id == Entry.id)
+        .where(Entry.league_id == league.id, Entry.status == "active", Entry.id != entry.id,
+               SheetVersion.active.is_(True))).all()
+    known = {unicodedata.normalize("NFKC", u).strip() for u in units}
+    return [n for n in named if unicodedata.normalize("NFKC", n).strip() not in known]
 
 
 def _revise(ctx: MailContext, league: Any, entry: Entry, rs: Ruleset, text: str,
