@@ -259,6 +259,24 @@ def test_battles_stop_at_the_checkpoint_and_each_player_gets_their_own_state(sto
         assert not any(_marker(j) in body for j in range(1, PLAYERS + 1) if j != k)
 
 
+def test_a_stopped_round_says_so_on_the_league_page(stopped: Run, tmp_path: Any) -> None:
+    """The league page calls a round whose battles wait at a checkpoint stopped, not due."""
+    from app.web.server import start_web
+
+    server = start_web(make_settings(stopped.settings.database_url, data_dir=tmp_path),
+                       host="127.0.0.1", port=0, access_log=False)
+    try:
+        with httpx.Client(base_url=server.url, timeout=30) as client:
+            page = client.get(f"/leagues/{LEAGUE}", headers={"Accept-Language": "en"})
+            assert page.status_code == 200
+            row = re.search(r'<a href="#round-1">1</a></td><td>([^<]*)</td>', page.text)
+            assert row and row.group(1) == "stopped at a checkpoint", row
+            data = client.get(f"/leagues/{LEAGUE}.json").json()
+            assert data["rounds"][0]["state"] == "scheduled"  # the JSON keeps its schema's states
+    finally:
+        server.shutdown()
+
+
 @pytest.fixture(scope="module")
 def resumed(stopped: Run) -> Run:
     """P1 revises from turn 2, the others say READY; the battles go on at the next tick."""

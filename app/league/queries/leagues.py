@@ -153,8 +153,9 @@ class BoardLine:
 @dataclass(frozen=True, slots=True)
 class RoundLine:
     """A round: its number, ``scheduled``/``done``, when it is due and when it was played (UTC),
-    its counts of battles (byes excluded), its boards (``None`` when not loaded: see the round's
-    own page) and its ``note`` (``challenge``, ``update``, ``final``, …)."""
+    its counts of battles (byes excluded; ``battles_paused`` of them stopped at a checkpoint of
+    a ruleset with orders), its boards (``None`` when not loaded: see the round's own page) and
+    its ``note`` (``challenge``, ``update``, ``final``, …)."""
 
     number: int
     state: str
@@ -164,6 +165,7 @@ class RoundLine:
     battles_done: int
     boards: tuple[BoardLine, ...] | None
     note: str = ""
+    battles_paused: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -445,20 +447,23 @@ def boards(session: Session, league: League, names: Names,
     return out
 
 
-def _round_counts(session: Session, league: League, stamp: Any) -> dict[int, tuple[int, int]]:
-    """Round id → (battles, battles fought), byes excluded; cached under ``stamp``."""
+def _round_counts(session: Session, league: League,
+                  stamp: Any) -> dict[int, tuple[int, int, int]]:
+    """Round id → (battles, battles fought, battles stopped at a checkpoint), byes excluded;
+    cached under ``stamp``."""
     key = ("round-counts", league.id)
     hit = cache.get(key, stamp)
     if hit is not None:
         return hit  # type: ignore[no-any-return]
-    counts: dict[int, tuple[int, int]] = {}
+    counts: dict[int, tuple[int, int, int]] = {}
     for rid, state, n in session.execute(
             select(Battle.round_id, Battle.state, func.count())
             .join(Round, Battle.round_id == Round.id)
             .where(Round.league_id == league.id, Battle.entry_b_id.is_not(None))
             .group_by(Battle.round_id, Battle.state)):
-        total, done = counts.get(rid, (0, 0))
-        counts[rid] = (total + n, done + (n if state == "done" else 0))
+        total, done, paused = counts.get(rid, (0, 0, 0))
+        counts[rid] = (total + n, done + (n if state == "done" else 0),
+                       paused + (n if state == "paused" else 0))
     cache.put(key, stamp, counts)
     return counts
 
@@ -471,7 +476,7 @@ def _rounds(session: Session, league: League, names: Names,
         select(Round.id, Round.number, Round.state, Round.scheduled_at, Round.done_at,
                Round.note)
         .where(Round.league_id == league.id).order_by(Round.number)))
-    total_boards = sum(t for t, _ in counts.values())
+    total_boards = sum(c[0] for c in counts.values())
     if inline is None:
         inline = total_boards <= INLINE_BOARDS
     if inline:
@@ -481,12 +486,13 @@ def _rounds(session: Session, league: League, names: Names,
         todo = [r.number for r in rounds if r.state != "done"]
         wanted = ([max(done)] if done else []) + ([min(todo)] if todo else [])
     found = boards(session, league, names, wanted)
+    none = (0, 0, 0)
     return tuple(RoundLine(
         number=r.number, state=r.state, scheduled_at=as_utc(r.scheduled_at),
-        done_at=as_utc(r.done_at), battles=counts.get(r.id, (0, 0))[0],
-        battles_done=counts.get(r.id, (0, 0))[1],
+        done_at=as_utc(r.done_at), battles=counts.get(r.id, none)[0],
+        battles_done=counts.get(r.id, none)[1],
         boards=tuple(found.get(r.number, ())) if wanted is None or r.number in wanted else None,
-        note=r.note or "")
+        note=r.note or "", battles_paused=counts.get(r.id, none)[2])
         for r in rounds)
 
 
