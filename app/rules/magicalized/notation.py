@@ -51,6 +51,10 @@ def _spec(d: SwordDef) -> SwordSpec:
 TABLE = SwordTable("margaret-magicalized", tuple(_spec(d) for d in SWORDS))
 """The notation table: list 1 (15), list 2 (3) and 高速剣 (refused by the check)."""
 
+_BUILDING = SwordTable("margaret-magicalized", tuple(_spec(d) for d in SWORDS if d.in_list == 1))
+"""List 1 alone: the swords a sheet may name, as an unknown sword's fix lists them (list 2 and
+高速剣 are read, then refused, so the reader's table holds them; the fix must not offer them)."""
+
 _NO_N_CODE = re.compile(r"([回導])([0-9]+)")
 _NO_N_NAME = re.compile(r"(?i)(回復剣|導来剣|heal\s*sword|guide\s*sword)\s*([0-9]+)")
 
@@ -120,6 +124,10 @@ def validate(read: ReadSheet, lang: str) -> tuple[Swordmaster | None, list[Pendi
     ``margaret.md`` §4.5) over :data:`TABLE`, then the lists of §1.2 and G2. Returns the
     swordmaster (``None`` on any error) and every problem."""
     extra = _no_n(read)
+    listed = L(_BUILDING.names_text("ja"), _BUILDING.names_text("en"))
+    for p in read.pending:
+        if p.code == "unknown-sword":
+            p.params["names"] = listed
     master, pending = margaret_validate(read, lang, table=TABLE, budget=BUDGET)
     raw = read.master
     if raw is not None:

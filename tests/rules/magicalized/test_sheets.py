@@ -12,6 +12,7 @@ from app.rules import guess_ruleset
 from app.rules.magicalized import notation
 from app.rules.magicalized.problems import localize
 from app.rules.magicalized.ruleset import SAMPLES, MargaretMagicalized
+from app.rules.magicalized.swords import SWORDS
 from app.rules.margaret.model import Sword, Swordmaster
 from tests.rules.magicalized.strategies import swordmasters
 
@@ -88,3 +89,15 @@ def test_random_sheets_print_and_read_back(m: Swordmaster) -> None:
 def test_docstring_examples() -> None:
     result = doctest.testmod(notation, optionflags=doctest.NORMALIZE_WHITESPACE)
     assert result.attempted > 0 and result.failed == 0
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_an_unknown_swords_fix_offers_only_the_swords_a_sheet_may_name(lang: str) -> None:
+    """List 2 and 高速剣 are refused at building (§1.2, G2), so the fix of an unknown sword
+    lists list 1 alone."""
+    r = notation.parse_sheet("U: 5/1/0/4/斬撃剣、謎剣", lang=lang)
+    assert [p.code for p in r.problems] == ["unknown-sword"]
+    fix = r.problems[0].fix
+    for d in SWORDS:
+        name = d.name if lang == "ja" else d.en
+        assert (name in fix) == (d.in_list == 1), name
