@@ -419,6 +419,15 @@ class Authentication(Rule):
 
 
 class Lockout(Rule):
+    """Refuse the day's mail of an address that sent ``password_attempts`` wrong values.
+
+    An entry key's lockout lets through mail that proves itself anyway (DMARC, or the right
+    key): the sender is the key's owner's address, which a forger can write, so refusing the
+    right key would let anyone lock an owner out of their entry by mailing wrong keys in the
+    owner's name; guessing gains nothing from it, as a key holds 36^8 values and the address's
+    daily limit (``rate_limit_per_day``) bounds the guesses. Wrong keys stay refused unanswered.
+    Passwords stay locked whatever is sent: they are shared (the organizer's, a league's)."""
+
     name = "lockout"
     description = ("an address with password_attempts wrong organizer passwords, league passwords "
                    "or entry keys today is refused for that purpose until the next UTC day")
@@ -433,6 +442,8 @@ class Lockout(Rule):
         if ctx.cmd.key is not None:
             purposes.append("key")
         for purpose in purposes:
+            if purpose == "key" and ctx.proof() in ("dmarc", "entry-key"):
+                continue  # the owner's own proof: see the class docstring
             if locked(ctx.session, ctx.sender, purpose, ctx.now, limit):
                 return Verdict("refused", ("locked-out",))
         return None

@@ -202,6 +202,29 @@ def test_5_proven_mail_is_not_silenced_by_forgeries_without_auth_results(mail_us
     assert "version 2" in reply_of(factory, row_of(factory, "<p9@x.org>").id)[1]
 
 
+def test_5_wrong_keys_in_the_owners_name_do_not_lock_the_owner_out(mail_user, smtp_sink, db_url,
+                                                                  factory) -> None:
+    """Forged mail with wrong entry keys from the owner's address reaches the lockout: later
+    wrong keys are refused unanswered, but the owner's right key still goes through (a forger
+    must not be able to lock an owner out of their entry)."""
+    settings = make_settings(db_url, imap_url=mail_user.imap_url, smtp_url=smtp_sink.url,
+                             server_address=mail_user.address, password_attempts=3,
+                             rate_limit_per_day=50)
+    open_league(factory, "spring")
+    to = mail_user.address
+    cycle(settings, factory, mail_user, [mk(ALICE, "entry", BOLT, "<w0@x.org>", to=to)])
+    key = key_in(reply_of(factory, row_of(factory, "<w0@x.org>").id)[1])
+    cycle(settings, factory, mail_user, [
+        mk(ALICE, "replace", f"key: ZZZZ-ZZZ{i}\n" + BOLT.replace("Bolt", "Evil"), f"<w{i}@evil.test>",
+           to=to) for i in range(1, 6)])
+    assert [row_of(factory, f"<w{i}@evil.test>").rules for i in (4, 5)] == [["locked-out"]] * 2
+    assert active_unit(factory) == "Bolt"
+    cycle(settings, factory, mail_user, [mk(ALICE, "replace", f"key: {key}\n" + BOLT.replace("Bolt", "Volt"),
+                                            "<w9@x.org>", to=to)])
+    assert "version 2" in reply_of(factory, row_of(factory, "<w9@x.org>").id)[1]
+    assert active_unit(factory) == "Volt"
+
+
 def test_5_wrong_organizer_passwords_lock_out_with_one_alert(mail_user, smtp_sink, db_url, factory) -> None:
     """50 wrong organizer passwords silenced the organizer for the day with no lockout and no
     alert. Now ``password_attempts`` wrong ones lock that address out of organizer commands until
