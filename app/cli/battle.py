@@ -51,7 +51,7 @@ def _load(rs: Ruleset, text: str | None, error: str | None) -> tuple[Sheet | Non
     """Read and validate one sheet: ``(sheet, None)``, or ``(None, errors as text)``."""
     if text is None:
         return None, error
-    sheet = rs.parse_sheet(text)
+    sheet = rs.read_sheet(text)  # the reader mail uses (headers, greeting, BOM)
     if not sheet.ok:
         return None, rs.format_problems(sheet.errors, sheet.lang)
     return sheet, None

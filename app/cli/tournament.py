@@ -109,7 +109,7 @@ def load_field(source: Path | list[tuple[str, str | None, str | None]],
         if text is None:
             invalid.append((name, error or "unreadable"))
             continue
-        sheet = ruleset.parse_sheet(text)
+        sheet = ruleset.read_sheet(text)  # the reader mail uses (headers, greeting, BOM)
         if not sheet.ok:
             invalid.append((name, ruleset.format_problems(sheet.errors, sheet.lang)))
             continue
