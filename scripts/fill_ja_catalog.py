@@ -366,6 +366,9 @@ JA.update({
     "round 1 when you run it": "第1回戦は実行コマンドで行います",
     "Entries of %(name)s closed: %(players)s players, %(rounds)s rounds; %(at)s.":
         "リーグ %(name)s のエントリーを締め切りました。参加者 %(players)s 人、全 %(rounds)s 回戦、%(at)s。",
+    "Entries of %(name)s closed: %(players)s, %(rounds)s; %(at)s.":
+        "リーグ %(name)s のエントリーを締め切りました。参加者 %(players)s、全 %(rounds)s、%(at)s。",
+    "%(n)s player": ("%(n)s 人",), "%(n)s round": ("%(n)s 回戦",),
     "the round is a number from 1": "回戦は 1 以上の数で指定してください",
     "Round %(number)s of %(name)s sent again: %(n)s mails (reports and standings) queued.":
         "リーグ %(name)s の第%(number)s回戦の対戦報告と順位表を再送します（%(n)s 通）。",
