@@ -255,19 +255,22 @@ class MailContext:
         self.lang = result.lang or self.lang
         return result
 
-    def settle_name(self, player: Player | None = None, key: str = "") -> dict[str, Any]:
+    def settle_name(self, player: Player | None = None, key: str = "",
+                    before: str | None = None) -> dict[str, Any]:
         """Give the sender (or ``player``, the owner of a confirmed change) a name after an
         accepted entry (``app.league.names.settle``) and return the reply's ``name`` fields:
         ``name`` (the name the player has now), ``name_new`` (given by this mail),
         ``name_default`` (chosen by the server), ``name_refused``, ``name_reason``
         (``taken``/``needs-proof``), ``name_suggestion`` (a free variant) and ``name_key``
-        (the entry key to quote when changing it)."""
+        (the entry key to quote when changing it). ``before``: ``player``'s name before the
+        change was applied (default: the sender's when the mail came in)."""
         from app.league.names import settle
 
         target = player or self.player
         assert target is not None
         wanted = self.wanted_name if player is None else ""
-        before = self.name_before if player is None else target.display_name
+        if before is None:
+            before = self.name_before if player is None else target.display_name
         got = settle(self.s, target, wanted, self.lang, may_change=self.may_rename)
         new = got.name != before  # (the entry's acceptance may have given a default already)
         return {"name": got.name, "name_new": new, "name_default": new and got.name != wanted,

@@ -391,6 +391,7 @@ def cmd_confirm(ctx: MailContext, cmd: Command) -> None:
             ctx.reply("withdrawn", league=league.name, key=ownership.ensure_key(entry))
             return
         before = entry.status
+        name_before = player.display_name or ""
         rs = rules(league)
         text, orders_text = split_orders(change.sheet_text or "", rs)
         outcome = svc.submit_entry(ctx.s, league, player, text,
@@ -410,7 +411,7 @@ def cmd_confirm(ctx: MailContext, cmd: Command) -> None:
     ctx.lang = getattr(outcome.sheet, "lang", None) or ctx.lang
     ownership.mark_done(change, "done" if outcome.accepted else "refused", ctx.now)
     key = ownership.ensure_key(entry)
-    named = ctx.settle_name(player, key) if outcome.accepted else {}
+    named = ctx.settle_name(player, key, name_before) if outcome.accepted else {}
     hill = _hill_challenge(ctx, league, player) if outcome.accepted else None
     ctx.reply("entry", league=league.name, accepted=outcome.accepted,
               replaced=bool(outcome.replaced and before == "active"),
