@@ -117,3 +117,24 @@ def test_no_name_line_gets_a_readable_default_in_the_players_language(
     cycle(settings, factory, mail_user, [mk(ALICE, "standings", "", "<d2@example.org>", to=to)])
     _out, table = reply_of(factory, row_of(factory, "<d2@example.org>").id)
     assert name in table and "player #" not in table
+
+
+def test_a_set_name_changes_only_with_a_proof(settings, mail_user, factory) -> None:
+    """Anyone can write Alice's address in From: a first entry in another league (no key
+    needed) does not rename her; the reply says so and how; with her key the name changes."""
+    to = mail_user.address
+    open_league(factory, "spring")
+    open_league(factory, "autumn")
+    cycle(settings, factory, mail_user,
+          [mk(ALICE, "[spring] entry", "name: Alice\n" + BOLT, "<p1@example.org>", to=to)])
+    cycle(settings, factory, mail_user,
+          [mk(ALICE, "[autumn] entry", "name: Mallory\n" + BOLT, "<p2@example.org>", to=to)])
+    _out, reply = reply_of(factory, row_of(factory, "<p2@example.org>").id)
+    assert "is accepted" in reply and name_of(factory, ALICE) == "Alice"
+    assert 'Your name was not changed to "Mallory"' in reply
+    assert 'Other players see you as "Alice".' in reply
+    key = key_in(reply)
+    cycle(settings, factory, mail_user,
+          [mk(ALICE, "[autumn] replace", f"key: {key}\nname: Alicia\n" + BOLT,
+              "<p3@example.org>", to=to)])
+    assert name_of(factory, ALICE) == "Alicia"
