@@ -271,6 +271,16 @@ JA.update({
     'Your entry for league "%(league)s" is accepted.': "リーグ「%(league)s」へのエントリーを受け付けました。",
     "== Your unit (normalized notation)": "■ 登録されたユニット（正規化した表記）",
     "== Your entry key: %(key)s": "■ エントリーキー：%(key)s",
+    "== Your name": "■ 名前",
+    'The name "%(wanted)s" is taken: another player has it or one that looks the same (names are compared ignoring case, width and spaces).':
+        "名前「%(wanted)s」は使えません。ほかのプレイヤーが同じ名前か、同じに見える名前を使っています（大文字・小文字、全角・半角、空白の違いは同じ名前とみなします）。",
+    '"%(free)s" is free. To take it, send your sheet again with the lines "name: %(free)s" and "key: %(key)s".':
+        "「%(free)s」なら使えます。使うには、「名前：%(free)s」と「キー：%(key)s」の行を入れてシートをもう一度送ってください。",
+    'Your name was not changed to "%(wanted)s": a name already set changes only with your entry key. Send your sheet again with the lines "name: %(wanted)s" and "key: %(key)s".':
+        "名前は「%(wanted)s」に変わっていません。一度決まった名前はエントリーキーがあるときだけ変更できます。「名前：%(wanted)s」と「キー：%(key)s」の行を入れてシートをもう一度送ってください。",
+    'Other players see you as "%(name)s".': "他のプレイヤーには「%(name)s」と表示されます。",
+    'You gave no name, so the server chose this one. To choose your own, send your sheet again with the lines "name: YOUR NAME" and "key: %(key)s".':
+        "名前の指定がなかったので、サーバーがこの名前を選びました。自分で決めるには、「名前：好きな名前」と「キー：%(key)s」の行を入れてシートをもう一度送ってください。",
     'Keep this mail. To replace or withdraw this entry later, put the line "key: %(key)s" in the body: the change is made at once. Without it, the server first mails this address to ask you to confirm (anyone can write your address in From; only you get this mail).':
         "このメールは保存してください。あとで差し替えや取り消しをするときは、本文に「キー：%(key)s」の行を入れるとすぐに変更されます。この行がないと、まずこのアドレスに確認のメールを送ります（差出人のアドレスは誰でも書けますが、このメールが届くのはあなただけです）。",
     'Your entry for league "%(league)s" was not accepted. The sheet has these problems:':
@@ -358,6 +368,9 @@ JA.update({
     "round 1 when you run it": "第1回戦は実行コマンドで行います",
     "Entries of %(name)s closed: %(players)s players, %(rounds)s rounds; %(at)s.":
         "リーグ %(name)s のエントリーを締め切りました。参加者 %(players)s 人、全 %(rounds)s 回戦、%(at)s。",
+    "Entries of %(name)s closed: %(players)s, %(rounds)s; %(at)s.":
+        "リーグ %(name)s のエントリーを締め切りました。参加者 %(players)s、全 %(rounds)s、%(at)s。",
+    "%(n)s player": ("%(n)s 人",), "%(n)s round": ("%(n)s 回戦",),
     "the round is a number from 1": "回戦は 1 以上の数で指定してください",
     "Round %(number)s of %(name)s sent again: %(n)s mails (reports and standings) queued.":
         "リーグ %(name)s の第%(number)s回戦の対戦報告と順位表を再送します（%(n)s 通）。",

@@ -98,7 +98,7 @@ def test_tournament_text_lists_invalid_sheets_and_standings(tmp_path: Path) -> N
     assert out.exit_code == 0
     assert "left out zz-invalid.txt" in out.stderr
     assert "4 units, 3 rounds, 6 battles; stopped: every round played" in out.stdout
-    assert "rank" in out.stdout and "(H2H: head-to-head; SB: Sonneborn-Berger" in out.stdout
+    assert "rank" in out.stdout and "head-to-head  Sonneborn-Berger  HP margin" in out.stdout
 
 
 # -- other rulesets: --ruleset, or guessed from the notation ----------------------------------

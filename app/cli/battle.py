@@ -51,7 +51,7 @@ def _load(rs: Ruleset, text: str | None, error: str | None) -> tuple[Sheet | Non
     """Read and validate one sheet: ``(sheet, None)``, or ``(None, errors as text)``."""
     if text is None:
         return None, error
-    sheet = rs.parse_sheet(text)
+    sheet = rs.read_sheet(text)  # the reader mail uses (headers, greeting, BOM)
     if not sheet.ok:
         return None, rs.format_problems(sheet.errors, sheet.lang)
     return sheet, None
@@ -189,14 +189,14 @@ def tournament_command(folder: Path, jobs: int, as_json: bool, fmt_name: str | N
     """
     from app.cli.tournament import (
         STOPS,
+        count,
         format_standing_json,
         format_standings_text,
         load_field,
         read_folder,
         run_format,
     )
-    from app.formats import find_format
-    from app.formats import DEFAULT_FORMAT
+    from app.formats import DEFAULT_FORMAT, find_format
 
     fmt_name = fmt_name or DEFAULT_FORMAT
     opts = format_options(fmt_name, points=points, rounds=rounds, size=size, updates=updates,
@@ -240,8 +240,9 @@ def tournament_command(folder: Path, jobs: int, as_json: bool, fmt_name: str | N
         return
     for line in fmt.describe("en"):
         click.echo(f"# {line}")
-    click.echo(f"{len(field.entries)} units, {len(played.rounds)} rounds, {battles} battles; "
-               f"stopped: {STOPS.get(played.stop, played.stop)}")
+    stopped = STOPS.get(played.stop) or played.stop.replace("-", " ") or "nothing to play"
+    click.echo(f"{count(len(field.entries), 'unit')}, {count(len(played.rounds), 'round')}, "
+               f"{count(battles, 'battle')}; stopped: {stopped}")
     click.echo(format_standings_text(field, fmt, played), nl=False)
 
 

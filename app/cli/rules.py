@@ -113,10 +113,10 @@ def pick_ruleset(name: str | None, texts: Sequence[str],
     if not rulesets:
         raise click.BadParameter("no ruleset takes these options; name it with --ruleset",
                                  param_hint="--option")
-    votes = [sum(1 for t in texts if rs.recognizes(t)) for rs in rulesets]
+    votes = [sum(1 for t in texts if rs.recognizes(rs.sheet_text(t).text)) for rs in rulesets]
     # among the rulesets that recognize as many sheets, the one that reads the most of them
     # without an error (a Hundred sheet that uses one basic sword looks like Margaret too)
-    valid = [sum(1 for t in texts if rs.recognizes(t) and rs.parse_sheet(t).ok) if votes[i] else 0
+    valid = [sum(1 for t in texts if rs.recognizes(rs.sheet_text(t).text) and rs.read_sheet(t).ok) if votes[i] else 0
              for i, rs in enumerate(rulesets)]
     best = max(range(len(rulesets)), key=lambda i: (votes[i], valid[i], -i))
     if votes[best] == 0:
@@ -190,7 +190,7 @@ def check_sheet(text: str, lang: str | None = None,
     language; ``ruleset`` defaults to the one guessed from the notation.
     """
     rs = ruleset if ruleset is not None else pick_ruleset(None, [text])[0]
-    sheet = rs.parse_sheet(text, lang=lang)
+    sheet = rs.read_sheet(text, lang=lang)  # the reader mail uses (headers, greeting, BOM)
     out_lang = sheet.lang
     if not sheet.ok:
         head = ("このシートは受け付けられません。" if out_lang == "ja"

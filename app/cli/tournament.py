@@ -109,7 +109,7 @@ def load_field(source: Path | list[tuple[str, str | None, str | None]],
         if text is None:
             invalid.append((name, error or "unreadable"))
             continue
-        sheet = ruleset.parse_sheet(text)
+        sheet = ruleset.read_sheet(text)  # the reader mail uses (headers, greeting, BOM)
         if not sheet.ok:
             invalid.append((name, ruleset.format_problems(sheet.errors, sheet.lang)))
             continue
@@ -318,18 +318,25 @@ def format_standing_json(field: Field, row: Any) -> dict[str, Any]:
                                     "tiebreaks", "detail")}}
 
 
+def count(n: int, word: str) -> str:
+    """``1 round``, ``3 rounds``: ``n`` and an English noun, plural unless ``n`` is 1 (the nouns
+    this command prints take an ``s``)."""
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
 def format_standings_text(field: Field, fmt: Any, run_: FormatRun) -> str:
-    """The format's standings as a plain-text table: rank, file, the primary score, W/D/L,
-    byes, then every column of the format (``Format.columns``: head-to-head and
-    Sonneborn-Berger, Buchholz, a knockout's status, points per update, …), each as wide as its
-    header and values; a line naming each column; then who was pushed off, if anyone."""
+    """The format's standings as a plain-text table: rank, file, the primary score, wins,
+    draws, losses, byes, then every column of the format (``Format.columns``: head-to-head and
+    Sonneborn-Berger, Buchholz, a knockout's status, points per update, …), each headed by its
+    full title (``Column.title``, never a cut one) and as wide as its header and values; then
+    who was pushed off, if anyone."""
     from app.formats.base import fraction_text
 
     rows = run_.standings.rows
     cols = fmt.columns()
     names = [field.names[r.entry - 1] for r in rows]
-    head = ["rank", "file", fmt.primary_column().short_title("en"), "W", "D", "L", "bye",
-            *(c.short_title("en") for c in cols), "unit"]
+    head = ["rank", "file", fmt.primary_column().title("en"), "wins", "draws", "losses", "byes",
+            *(c.title("en") for c in cols), "unit"]
     body = []
     for r, name in zip(rows, names, strict=True):
         values = [dict(r.tiebreaks).get(c.key, r.detail.get(c.key)) for c in cols]
@@ -345,9 +352,6 @@ def format_standings_text(field: Field, fmt: Any, run_: FormatRun) -> str:
                          for i, (c, w) in enumerate(zip(cells, widths, strict=True))).rstrip()
 
     lines = [line(head), *(line(b) for b in body)]
-    if cols:
-        lines.append("(" + "; ".join(f"{c.short_title('en')}: {c.title('en')}" for c in cols)
-                     + ")")
     for arrival, entry, place in run_.pushed_off:
         lines.append(f"arrival {arrival}: {field.names[entry - 1]} pushed off (place {place})")
     return "\n".join(lines) + "\n"

@@ -7,6 +7,7 @@ fails when these models and the migrations drift apart. Times are timezone-aware
 from __future__ import annotations
 
 import datetime as dt
+import unicodedata
 
 from sqlalchemy import (
     JSON,
@@ -24,7 +25,7 @@ from sqlalchemy import (
     UniqueConstraint,
     false,
 )
-from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship, validates
 
 from app.formats import DEFAULT_FORMAT
 from app.rules import DEFAULT_RULESET
@@ -44,6 +45,14 @@ class Base(DeclarativeBase):
     metadata = MetaData(naming_convention=NAMING)
 
 
+def display_name_key(name: str | None) -> str | None:
+    """The key two players' display names must not share (``players.name_key``, unique): NFKC
+    (full-width ``ＡＫＩ`` is ``AKI``), Unicode case folding, and no whitespace at all (``秋 エリ``
+    is ``秋エリ``); ``None`` for an empty name (any number of players may have none)."""
+    key = "".join(unicodedata.normalize("NFKC", name or "").casefold().split())
+    return key[:200] or None
+
+
 def utcnow() -> dt.datetime:
     """The current time, timezone-aware UTC."""
     return dt.datetime.now(dt.timezone.utc)
@@ -56,9 +65,17 @@ class Player(Base):
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     address: Mapped[str] = mapped_column(String(320), unique=True)
     display_name: Mapped[str] = mapped_column(String(200), default="")
+    #: :func:`display_name_key` of ``display_name``, kept in step by :meth:`_keep_key`: unique,
+    #: so no two players show the same or a look-alike name
+    name_key: Mapped[str | None] = mapped_column(String(200), unique=True, index=True)
     lang: Mapped[str] = mapped_column(String(8), default="ja")  # "ja" | "en"
     charset: Mapped[str] = mapped_column(String(32), default="utf-8")  # or "iso-2022-jp"
     created_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+    @validates("display_name")
+    def _keep_key(self, _key: str, value: str | None) -> str:
+        self.name_key = display_name_key(value)
+        return value or ""
 
 
 class League(Base):

@@ -177,7 +177,8 @@ def submit_entry(session: Session, league: League, player: Player, sheet_text: s
     """Enter (or replace) ``player``'s sheet in ``league``.
 
     A valid sheet becomes a new :class:`SheetVersion` (version n+1, active; the previous one is
-    kept, inactive) with the normalized notation. An invalid sheet stores nothing and comes back
+    kept, inactive) with the normalized notation; a player without a display name gets a default
+    one in the sheet's language (``app.league.names``). An invalid sheet stores nothing and comes back
     with ``accepted=False`` and the problems. Raises :class:`EntriesClosed` after the deadline or
     once entries are closed, and :class:`BadState` (code ``disqualified``) for a disqualified
     player.
@@ -222,6 +223,10 @@ def submit_entry(session: Session, league: League, player: Player, sheet_text: s
                          lang=result.lang, active=True, inbound_id=inbound_id, created_at=now)
     session.add(sheet)
     session.flush()
+    if not player.display_name:  # others will see this player: a readable default name
+        from app.league.names import settle
+
+        settle(session, player, "", result.lang or player.lang, may_change=False)
     return SubmitOutcome(True, result, replaced and version > 1, version)
 
 

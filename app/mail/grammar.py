@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from app.mail.sheets import starts_sheet
+from app.rules.reader import header_line
 
 #: command name -> the words that name it (after NFKC + lower-case)
 Vocabulary = Mapping[str, Sequence[str]]
@@ -35,18 +36,6 @@ Vocabulary = Mapping[str, Sequence[str]]
 #: characters of a subject that are read (the rest is ignored)
 MAX_SUBJECT = 998
 
-_LINE_WORDS = {
-    "password": ("password", "pass", "パスワード", "合言葉"),
-    "key": ("key", "entry key", "キー", "鍵", "エントリーキー"),
-    "name": ("name", "display name", "名前", "表示名"),
-}
-# ``word [:：=] value``: the word, optional spaces, one separator, the rest (stripped in Python,
-# not by the pattern: ``\s*(\S.*?)\s*$`` backtracked quadratically on a run of spaces)
-_SPECIAL = re.compile(
-    r"[ \t]*(" + "|".join(sorted((re.escape(w) for ws in _LINE_WORDS.values() for w in ws),
-                                 key=len, reverse=True)) + r")[ \t]*[:：=](.*)\Z",
-    re.I | re.S)
-_WORD_OF = {w: kind for kind, ws in _LINE_WORDS.items() for w in ws}
 _REPLY_PREFIX = re.compile(r"[ \t]*(?:(?:re|fwd?|aw|sv|転送|返信)[ \t]*(?:\[\d{1,4}\][ \t]*)?[:：][ \t]*)+",
                            re.I)
 _TAG = re.compile(r"\[([^\]\s]{1,64})\]")
@@ -113,15 +102,7 @@ def special_line(line: str) -> tuple[str, str] | None:
     """``(kind, value)`` when ``line`` is a special line (``password``, ``key`` or ``name``, see
     the module docstring), else ``None``. A unit line is never one (``Pass: 10/1/1/2/G`` is a
     unit named "Pass"). Linear in the length of ``line``."""
-    if starts_sheet(line):
-        return None
-    m = _SPECIAL.match(unicodedata.normalize("NFKC", line))
-    if m is None:
-        return None
-    value = m.group(2).strip()
-    if not value:
-        return None
-    return _WORD_OF[m.group(1).lower()], value
+    return header_line(line, starts_sheet)  # the one reader's (mail and offline commands)
 
 
 def is_reply_subject(subject: str) -> bool:

@@ -18,9 +18,11 @@ drives them. Outcomes (``InboundMessage.status``):
 ``shunted``   an unexpected exception; ``error`` holds the stage and the exception; logged; the
               next message is processed normally. ``requeue_shunted`` puts it back.
 
-Only a mail that passed the chain may change its sender's player row (reply charset, display
-name); a forged, refused mail changes nothing. A display name already set changes only with a
-proof of the sender (``app.mail.protect.proof``).
+Only a mail that passed the chain may change its sender's player row (reply charset); a forged,
+refused mail changes nothing. The display name (a ``name:`` line, else the From phrase) is given
+only when the mail's entry is accepted (``app.league.names.settle``: unique, a default in the
+player's language when none is given); a display name already set changes only with a proof of
+the sender (``app.mail.protect.proof``).
 
 Organizer commands that run rounds (``run``, ``resend``) only record a request in the message's
 transaction; the scheduler performs it and queues the reply (``app.mail.requests``, issue 9.5).
@@ -106,9 +108,11 @@ def handle(ctx: MailContext) -> Outcome:
     player = ctx.player
     if mail.charset == "iso-2022-jp":
         player.charset = "iso-2022-jp"
-    name = clean_display_name(cmd.display_name or "") or mail.display_name
-    if name and (known is None or not player.display_name or ctx.proof is not None):
-        player.display_name = column_text(name, 200)
+    # the name is given only when an entry is accepted (``MailContext.settle_name``): a
+    # rejected or refused mail changes nothing about its sender
+    ctx.wanted_name = clean_display_name(cmd.display_name or "") or mail.display_name
+    ctx.may_rename = known is None or not player.display_name or ctx.proof is not None
+    ctx.name_before = player.display_name or ""
     ctx.lang = cmd.lang or mail.lang
 
     ctx.stage = f"command:{cmd.name}"

@@ -88,6 +88,11 @@ class EntryReply(SheetFields):
             :class:`OrdersFields`), else ``None``. Entered with the sheet, or neither is.
         orders_form: an accepted entry of a ruleset that takes orders, sent without them: how
             to send them (``Ruleset.orders_form``); else ``""``.
+        name: an accepted entry: the name the player has now (``app.league.names.settle``,
+            through ``MailContext.settle_name``), else ``""``; name_new: given by this mail;
+            name_default: chosen by the server (no name given); name_refused: the name asked
+            for and not given, name_reason: why (``taken``, ``needs-proof``),
+            name_suggestion: a free variant of a taken name; name_key: the entry key to quote.
         (and the fields of :class:`SheetFields`: ok, normalized, costs, problems, warnings,
         ruleset, wrong_ruleset, example)
     """
@@ -101,6 +106,13 @@ class EntryReply(SheetFields):
     hill: dict[str, Any] | None = None
     orders: OrdersFields | None = None
     orders_form: str = ""
+    name: str = ""
+    name_new: bool = False
+    name_default: bool = False
+    name_refused: str = ""
+    name_reason: str = ""
+    name_suggestion: str = ""
+    name_key: str = ""
 
 
 @dataclass(frozen=True, slots=True)

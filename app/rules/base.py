@@ -463,6 +463,20 @@ class Ruleset(ABC):
         linear in ``len(line)`` and hold for a line that has HP/ATK/DEF/SPD's slashes only
         (:func:`has_stat_slashes`)."""
 
+    def sheet_text(self, text: str) -> Any:
+        """The sheet in ``text`` as mail reads it (``app.rules.reader.sheet_text``: a
+        byte-order mark, ``name:``/``名前：``-style header lines, a ``-- `` signature and a greeting
+        above the sheet's first line blanked, line numbers kept): a
+        :class:`app.rules.reader.SheetText` (``text``, ``headers``, ``greeting``)."""
+        from app.rules.reader import sheet_text
+
+        return sheet_text(text, self.starts_sheet, self.greeting_lines)
+
+    def read_sheet(self, text: str, *, lang: str | None = None) -> Sheet:
+        """:meth:`parse_sheet` of the sheet in a text written as a player writes one, to mail
+        or to a file (:meth:`sheet_text`): what the offline commands read files with."""
+        return self.parse_sheet(self.sheet_text(text).text, lang=lang)
+
     def greeting_lines(self, text: str) -> int:
         """How many lines stand above the first sheet line, blank ones included: the mail
         layer blanks ``text.split("\\n")[:n]`` and notes the greeting (the Amaryllis

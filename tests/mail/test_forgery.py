@@ -300,7 +300,12 @@ def test_6_no_mail_to_others_shows_a_players_address(mail_user, smtp_sink, db_ur
     cycle(settings, factory, mail_user, [mk("stranger@example.net", "standings", "", "<d0@x.org>", to=to)])
     _, early = reply_of(factory, row_of(factory, "<d0@x.org>").id)
     assert "4 entries so far" in early, early
-    assert "Alice Liddell" in early and "Bob the Builder" in early and "player #3" in early
+    with factory() as s:  # no name given: a readable default (issue 20.1), no "player #3"
+        carol, dee = (s.scalar(select(Player.display_name).where(Player.address == a))
+                      for a in ("carol@example.org", "d@example.org"))
+    assert carol.startswith("Nameless ") and dee.startswith("Nameless ")
+    assert "Alice Liddell" in early and "Bob the Builder" in early and carol in early
+    assert "player #" not in early
     assert "@example.org" not in early and not any(u in early for u in ("Bolt", "Volt", "Colt", "Dolt"))
     with transaction(factory) as s:
         from app.league.service import close_entries, find_league
@@ -314,7 +319,7 @@ def test_6_no_mail_to_others_shows_a_players_address(mail_user, smtp_sink, db_ur
     html = email.message_from_bytes(out.raw, policy=email.policy.default).get_body(("html",)).get_content()
     for body in (standings, html):
         assert "@example.org" not in body, body
-        assert "Alice Liddell" in body and "Bob the Builder" in body and "player #3" in body and "player #4" in body
+        assert "Alice Liddell" in body and "Bob the Builder" in body and carol in body and dee in body
         assert "Volt" in body  # the units, once entries are closed
     run_round(factory, LeagueMail.of(settings), "spring", now=NOW)
     from app.mail.send import send_once

@@ -72,6 +72,11 @@ class MailContext:
         self.proof: str | None = None
         #: the ruleset the mail's sheets are read with (set by :meth:`parse`)
         self.rs: Ruleset = rules(None)
+        #: the display name the mail asks for (its ``name:`` line, else its From phrase), and
+        #: whether it may change a name already set (:meth:`settle_name`)
+        self.wanted_name = ""
+        self.may_rename = False
+        self.name_before = ""
 
     # -- replies ---------------------------------------------------------------------------
 
@@ -225,14 +230,16 @@ class MailContext:
         """The sheet of the mail (:meth:`sheet_body`) with a greeting above the sheet's first
         line blanked (``rs.greeting_lines``; line numbers stay those of the mail) and noted.
         ``rs``: the league's ruleset (default: the one the text's notation is written in)."""
+        from app.rules.reader import skip_greeting
+
         text = self.sheet_body(cmd)
         rs = rs or reading_ruleset(text)
-        skip = rs.greeting_lines(text)
-        lines = text.split("\n")
-        if skip and any(line.strip() for line in lines[:skip]) and self.mail is not None:
-            # (blank lines above the unit line, e.g. a blanked command line, are no greeting)
-            text = "\n" * skip + "\n".join(lines[skip:])
-            greeting = [n for n, line in enumerate(lines[:skip], start=1) if line.strip()]
+        # the one reader's step (``app.rules.reader``; headers, BOM and signature are gone by
+        # now: the grammar and the decoder took them). Blank lines above the unit line, e.g. a
+        # blanked command line, are no greeting.
+        skipped, greeting = skip_greeting(text, rs.greeting_lines(text))
+        if greeting and self.mail is not None:
+            text = skipped
             where = ", ".join(str(n) for n in greeting[:10]) + (" …" if len(greeting) > 10 else "")
             _ = self.gettext
             self.mail.notes.append(_(
@@ -247,6 +254,28 @@ class MailContext:
         result = self.rs.parse_sheet(text)
         self.lang = result.lang or self.lang
         return result
+
+    def settle_name(self, player: Player | None = None, key: str = "",
+                    before: str | None = None) -> dict[str, Any]:
+        """Give the sender (or ``player``, the owner of a confirmed change) a name after an
+        accepted entry (``app.league.names.settle``) and return the reply's ``name`` fields:
+        ``name`` (the name the player has now), ``name_new`` (given by this mail),
+        ``name_default`` (chosen by the server), ``name_refused``, ``name_reason``
+        (``taken``/``needs-proof``), ``name_suggestion`` (a free variant) and ``name_key``
+        (the entry key to quote when changing it). ``before``: ``player``'s name before the
+        change was applied (default: the sender's when the mail came in)."""
+        from app.league.names import settle
+
+        target = player or self.player
+        assert target is not None
+        wanted = self.wanted_name if player is None else ""
+        if before is None:
+            before = self.name_before if player is None else target.display_name
+        got = settle(self.s, target, wanted, self.lang, may_change=self.may_rename)
+        new = got.name != before  # (the entry's acceptance may have given a default already)
+        return {"name": got.name, "name_new": new, "name_default": new and got.name != wanted,
+                "name_refused": got.refused, "name_reason": got.reason,
+                "name_suggestion": got.suggestion, "name_key": key}
 
     def known(self, address: str) -> Player | None:
         """The player at ``address``, if the server knows it."""

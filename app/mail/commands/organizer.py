@@ -158,9 +158,13 @@ def cmd_close(ctx: MailContext, cmd: Command) -> None:
         first = rounds[0].scheduled_at
         at = (_("round 1 at %(when)s") % {"when": when(first)} if first
               else _("round 1 when you run it"))
-        summary = _("Entries of %(name)s closed: %(players)s players, %(rounds)s rounds; "
-                    "%(at)s.") % {"name": league.name, "players": players,
-                                  "rounds": len(rounds), "at": at}
+        from app.reports.i18n import LANGS, translations
+
+        ngettext = translations(ctx.lang if ctx.lang in LANGS else LANGS[0]).ngettext
+        summary = _("Entries of %(name)s closed: %(players)s, %(rounds)s; %(at)s.") % {
+            "name": league.name, "at": at,
+            "players": ngettext("%(n)s player", "%(n)s players", players) % {"n": players},
+            "rounds": ngettext("%(n)s round", "%(n)s rounds", len(rounds)) % {"n": len(rounds)}}
     ctx.reply("organizer", action="close", league=league.name, summary=summary)
 
 

@@ -220,12 +220,14 @@ def cmd_entry(ctx: MailContext, cmd: Command) -> None:
         return
     ctx.lang = getattr(outcome.sheet, "lang", None) or ctx.lang
     key = ""
+    named: dict[str, Any] = {}
     if outcome.accepted:
         if entry is None:
             entry = ctx.s.scalar(select(Entry).where(Entry.league_id == league.id,
                                                      Entry.player_id == ctx.player.id))
         assert entry is not None
         key = ownership.ensure_key(entry)
+        named = ctx.settle_name(key=key)  # only now: a rejected mail renames nobody
         if orders is not None:
             orders_mail.enter_orders(ctx, league, rs, orders_text)
     hill = _hill_challenge(ctx, league, ctx.player) if outcome.accepted else None
@@ -239,6 +241,7 @@ def cmd_entry(ctx: MailContext, cmd: Command) -> None:
               replaced=bool(outcome.replaced and before == "active"),
               reopened=bool(outcome.accepted and before == "withdrawn"), version=outcome.version,
               key=key, hill=hill, orders=orders if outcome.accepted else None, orders_form=form,
+              **named,
               **(sheet if outcome.accepted else sheet_context(ctx, outcome.sheet, text, league)))
 
 
@@ -388,6 +391,7 @@ def cmd_confirm(ctx: MailContext, cmd: Command) -> None:
             ctx.reply("withdrawn", league=league.name, key=ownership.ensure_key(entry))
             return
         before = entry.status
+        name_before = player.display_name or ""
         rs = rules(league)
         text, orders_text = split_orders(change.sheet_text or "", rs)
         outcome = svc.submit_entry(ctx.s, league, player, text,
@@ -406,11 +410,13 @@ def cmd_confirm(ctx: MailContext, cmd: Command) -> None:
         return
     ctx.lang = getattr(outcome.sheet, "lang", None) or ctx.lang
     ownership.mark_done(change, "done" if outcome.accepted else "refused", ctx.now)
+    key = ownership.ensure_key(entry)
+    named = ctx.settle_name(player, key, name_before) if outcome.accepted else {}
     hill = _hill_challenge(ctx, league, player) if outcome.accepted else None
     ctx.reply("entry", league=league.name, accepted=outcome.accepted,
               replaced=bool(outcome.replaced and before == "active"),
               reopened=bool(outcome.accepted and before == "withdrawn"), version=outcome.version,
-              key=ownership.ensure_key(entry), hill=hill, orders=orders,
+              key=key, hill=hill, orders=orders, **named,
               **sheet_context(ctx, outcome.sheet, text))
 
 
