@@ -106,7 +106,9 @@ def run(dovecot: Any, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Run]
                     for k in range(1, PLAYERS + 1)]
                    + [r.mail(k, "entry", f"name: R{k}\n{sheet_text(k, 'en')}", f"r{k}",
                              league=RR) for k in range(1, 5)])
-            r.send([r.mail(k, line, "", f"pref{k}") for k, line in PREFS.items()])
+            r.send([r.mail(k, line, "", f"pref{k}") for k, line in PREFS.items()]
+                   + [r.mail(k, line, "", f"rpref{k}", league=RR)
+                      for k, line in ((1, "mail own"), (2, "unsubscribe"))])
             for name in (LEAGUE, RR):
                 with transaction(factory) as s:
                     svc.close_entries(s, svc.get_league(s, name), now=DEADLINE,
@@ -259,13 +261,18 @@ def test_list_unsubscribe_mailto_sets_none_and_confirms(run: Run, update1: list[
                for m in update2)
 
 
-def test_a_round_robin_keeps_a_report_a_battle(run: Run) -> None:
+def test_a_round_robin_keeps_a_report_a_battle_by_preference(run: Run) -> None:
     new = run.play(RR, DEADLINE + dt.timedelta(hours=1))
-    subjects = [str(m.parsed()["Subject"]) for m in new]
     with run.factory() as s:
         keys = list(s.scalars(select(OutboxMessage.dedupe_key).where(
             OutboxMessage.dedupe_key.like("report:%"))))
-    assert len(keys) == 4  # two battles, two players each
-    assert not any("battles" in sub and ": your" in sub for sub in subjects)
-    assert all(m.parsed()["List-Id"] for m in new)
+    assert len(keys) == 3  # two battles, two players each, but R2 unsubscribed
+    got = {k: [str(m.parsed()["Subject"]) for m in _to(new, run.address(k, RR))]
+           for k in range(1, 5)}
+    assert got[2] == []  # "unsubscribe": nothing
+    assert len(got[1]) == 1 and "Standings" not in got[1][0]  # "own": the report only
+    for k in (3, 4):  # "all": the report and the standings
+        assert len(got[k]) == 2 and sum("Standings" in sub for sub in got[k]) == 1, got[k]
+    assert not any(": your" in sub for subs in got.values() for sub in subs)
+    assert all(str(m.parsed()["List-Id"]).endswith(f"<{RR}.{run.domain}>") for m in new)
 
