@@ -110,10 +110,11 @@ class Notices(Protocol):
 
     def queue_digests(self, session: Session, league: Any, rnd: Any, *, now: dt.datetime,
                       cast: Any = None, history: Any = None,
-                      rewrites: tuple[RewriteNotice, ...] = ()) -> frozenset[int]:
+                      rewrites: tuple[RewriteNotice, ...] = (),
+                      key_suffix: str = "") -> frozenset[int]:
         """Queue one digest to each player seated in round ``rnd`` (a round mailed as digests,
         ``app.league.play.digest_round``): their results, the standings, links, the logs if
-        they asked. Returns the entries seated in the round (no separate standings mail)."""
+        they asked; ``key_suffix`` marks a resend. Returns the entries seated in the round (no separate standings mail)."""
 
     def queue_pushed_off(self, session: Session, notices: tuple[PushedOffNotice, ...], *,
                          now: dt.datetime) -> int:

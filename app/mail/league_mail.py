@@ -416,7 +416,8 @@ class LeagueMail:
 
     def queue_digests(self, session: Session, league: Any, rnd: Any, *, now: dt.datetime,
                       cast: Any = None, history: Any = None,
-                      rewrites: tuple[RewriteNotice, ...] = ()) -> frozenset[int]:
+                      rewrites: tuple[RewriteNotice, ...] = (),
+                      key_suffix: str = "") -> frozenset[int]:
         """Queue one digest (``mail/digest.txt``) to each player seated in round ``rnd``
         (dedupe key ``digest:<league id>:<round>:<entry id>``), threaded under the mail that
         entered their active sheet, in place of a report a battle: a table of their results
@@ -425,7 +426,8 @@ class LeagueMail:
         command) or, when the player chose so (``Player.digest_logs``), the full log of each
         of their own battles (:meth:`battle_log`, their own private block only). A player
         whose preference is ``none`` gets none. Returns the entries seated in the round (they
-        need no separate standings mail)."""
+        need no separate standings mail). A non-empty ``key_suffix`` (a resend) is appended to
+        the keys and marks the subject as resent."""
         from sqlalchemy import select
 
         from app.db.models import Battle
@@ -433,6 +435,7 @@ class LeagueMail:
         from app.league.standings import standings_context
         from app.mail.replies import reply_context
         from app.reports.i18n import gettext
+        from app.reports.league_battle import resent_mark
         from app.reports.render import render_mail
         from app.reports.standings import render_standings_context
         from app.reports.urls import mail_link
@@ -446,7 +449,7 @@ class LeagueMail:
         for b in boards:
             mine.setdefault(b.entry_a_id, []).append(b)
             mine.setdefault(b.entry_b_id, []).append(b)
-        keys = {e: f"digest:{league.id}:{rnd.number}:{e}" for e in mine}
+        keys = {e: f"digest:{league.id}:{rnd.number}:{e}{key_suffix}" for e in mine}
         known = existing_keys(session, list(keys.values()))
         todo = [e for e in sorted(mine) if keys[e] not in known
                 and wants(cast.player_of(e).mail_pref, "own")]
@@ -485,6 +488,8 @@ class LeagueMail:
             _ = gettext(lang)
             subject = _("[%(league)s] Round %(round)s: your %(n)s battles") % {
                 "league": league.name, "round": rnd.number, "n": len(lines)}
+            if key_suffix:
+                subject += resent_mark(lang)
             context = reply_context("digest", dict(
                 name=cast.name(e), league=league.name, round=rnd.number,
                 unit=cast.label(active_sheet_of[e]) if e in active_sheet_of else "",

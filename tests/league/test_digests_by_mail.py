@@ -276,3 +276,15 @@ def test_a_round_robin_keeps_a_report_a_battle_by_preference(run: Run) -> None:
     assert not any(": your" in sub for subs in got.values() for sub in subs)
     assert all(str(m.parsed()["List-Id"]).endswith(f"<{RR}.{run.domain}>") for m in new)
 
+
+
+def test_a_resent_digest_round_resends_the_digests(run: Run, update1: list[Any]) -> None:
+    from app.league.fixes import resend
+
+    queued = resend(run.factory, LeagueMail.of(run.settings), LEAGUE, 1,
+                    now=DEADLINE + dt.timedelta(days=3))
+    new = run.send([], DEADLINE + dt.timedelta(days=3))
+    wanted = [k for k, (pref, _logs) in _prefs(run).items() if pref != "none"]
+    assert queued == len(new) == len(wanted)
+    assert all(str(m.parsed()["Subject"]).endswith((" (resent)", "（再送）")) for m in new)
+    assert all(len(re.findall(r"/battles/\d+", text(m))) == PLAYERS - 1 for m in new)
