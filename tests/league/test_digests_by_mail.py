@@ -101,6 +101,7 @@ def run(dovecot: Any, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Run]
                 svc.create_league(s, LEAGUE, entry_deadline=DEADLINE, now=NOW,
                                   format="accumulating", format_options={"updates": "2"})
                 svc.create_league(s, RR, entry_deadline=DEADLINE, now=NOW)
+                svc.create_league(s, "spare", entry_deadline=DEADLINE, now=NOW)  # stays open
             r = Run(settings, factory, user, sink, local, domain, server.url)
             r.send([r.mail(k, "entry", f"name: P{k}\n{sheet_text(k, 'en')}", f"e{k}")
                     for k in range(1, PLAYERS + 1)]
@@ -141,6 +142,11 @@ def test_preferences_are_set_by_mail_and_confirmed(run: Run) -> None:
     run.send([run.mail(6, "mail loudly", "", "pref6bad")])
     assert "loudly" in text(run.replies["<pref6bad@example.org>"])
     assert _prefs(run)[6] == ("all", False)
+    # a subject that starts with "mail" above a sheet is the entry it looks like
+    run.send([run.mail(13, "Mail from Alice", f"name: P13\n{sheet_text(13, 'en')}", "e13",
+                       league="spare")])
+    reply = text(run.replies["<e13@example.org>"])
+    assert "not a mail setting" not in reply and "is accepted" in reply, reply
 
 
 @pytest.fixture(scope="module")

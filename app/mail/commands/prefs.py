@@ -5,6 +5,7 @@ preferences and digests)."""
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 from sqlalchemy import select
@@ -58,6 +59,8 @@ def cmd_mail(ctx: MailContext, cmd: Command) -> None:
             i += 2
             continue
         if word not in PREF_WORDS:
+            if _sheet_instead(ctx, cmd):
+                return
             _refuse(ctx, word)
             return
         pref = PREF_WORDS[word]
@@ -65,6 +68,19 @@ def cmd_mail(ctx: MailContext, cmd: Command) -> None:
     changed = (pref, logs) != (player.mail_pref or "all", bool(player.digest_logs))
     player.mail_pref, player.digest_logs = pref, logs
     ctx.reply("prefs", pref=pref, logs=logs, changed=changed)
+
+
+def _sheet_instead(ctx: MailContext, cmd: Command) -> bool:
+    """A subject such as "Mail from Alice" above a sheet is no preference: when the word
+    after ``mail`` is none of its words, the subject was the command and the body holds a
+    unit line, the mail is handled as the entry it is. Returns True when it was."""
+    from app.mail.commands.player import cmd_entry
+    from app.mail.sheets import starts_sheet
+
+    if cmd.source != "subject" or not any(starts_sheet(line) for line in cmd.body.split("\n")):
+        return False
+    cmd_entry(ctx, dataclasses.replace(cmd, name="entry", args=[], source="default", lang=None))
+    return True
 
 
 def _refuse(ctx: MailContext, word: str) -> None:
