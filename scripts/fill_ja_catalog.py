@@ -550,6 +550,63 @@ JA.update({
 })
 
 
+# mail preferences, digests and logs by mail (issues 20 and 22)
+JA.update({
+    '"%(word)s" is not a mail setting; nothing was changed.':
+        "「%(word)s」はメール設定の言葉ではありません。何も変えていません。",
+    "%(turns)s turns": "%(turns)sターン",
+    "== Standings after round %(round)s": "== 第%(round)s回戦後の順位表",
+    "== The full logs of your battles": "== あなたの対戦の全ログ",
+    "== Your results (board, result, opponent, turns, HP yours : theirs)":
+        "== あなたの結果（卓、結果、相手、ターン数、HP 自分 : 相手）",
+    "Board %(board)s: %(title)s": "第%(board)s卓：%(title)s",
+    'For the full logs of these battles, send "logs %(league)s %(round)s"; "mail logs always" puts them in every digest.':
+        "これらの対戦の全ログは「ログ %(league)s %(round)s」と送ると届きます。"
+        "「メール設定 ログ 常に」で毎回のまとめメールに載せます。",
+    'League "%(league)s", round %(round)s: the full logs of your %(n)s battles.':
+        "リーグ「%(league)s」第%(round)s回戦：あなたの%(n)s戦の全ログです。",
+    'League "%(league)s", round %(round)s: you had no battle in that round.':
+        "リーグ「%(league)s」第%(round)s回戦：その回戦にあなたの対戦はありません。",
+    'League "%(league)s", round %(round)s: your %(n)s battles (%(wins)s won, %(draws)s drawn, %(losses)s lost).':
+        "リーグ「%(league)s」第%(round)s回戦：あなたの%(n)s戦"
+        "（%(wins)s勝 %(draws)s分 %(losses)s敗）。",
+    'League "%(league)s": no round has been played yet.':
+        "リーグ「%(league)s」：まだ回戦が行われていません。",
+    "Standings: %(url)s": "順位表：%(url)s",
+    "To change it, send one of these lines:": "変えるには、次のどれかの行を送ってください：",
+    "What the server mails you now:": "サーバがあなたに送るメール（現在）：",
+    "You are unsubscribed from league mail: from now on the server mails you only replies to your own mails. Results stay on the web.":
+        "リーグのメール配信を停止しました。今後はあなたのメールへの返信だけを送ります。"
+        "結果はウェブで見られます。",
+    "Your mail setting is changed.": "メール設定を変更しました。",
+    "Your unit: %(unit)s": "あなたのユニット：%(unit)s",
+    'digests carry no logs (send "logs LEAGUE ROUND" for them)':
+        "まとめメールにログは載せません（「ログ リーグ名 回」で届きます）",
+    "digests carry the full logs of your battles": "まとめメールにあなたの対戦の全ログを載せます",
+    "every report of your battles and the standings after each round":
+        "あなたの対戦の報告すべてと、各回戦後の順位表",
+    "mail all": "メール設定 全部",
+    "mail logs always": "メール設定 ログ 常に",
+    "mail logs request": "メール設定 ログ 請求時",
+    "mail none": "メール設定 なし",
+    "mail own": "メール設定 自分",
+    'no more league mail, only replies (same as "mail none")':
+        "リーグのメールを止め、返信だけにする（「メール設定 なし」と同じ）",
+    "nothing but replies to your own mails (results stay on the web)":
+        "あなたのメールへの返信だけ（結果はウェブで見られます）",
+    "only your own battles (reports or digests), no standings":
+        "自分の対戦だけ（報告またはまとめメール）、順位表なし",
+    "the full logs of your own battles of a round (default: the last one)":
+        "ある回戦のあなたの対戦の全ログ（省略時は最後の回戦）",
+    "vs %(unit)s (%(player)s)": "対 %(unit)s（%(player)s）",
+    'what the server mails you: all (reports and standings), own (only your battles), none (only replies); "mail logs always" puts the logs in digests':
+        "サーバが送るメール：全部（報告と順位表）、自分（自分の対戦だけ）、なし（返信だけ）。"
+        "「メール設定 ログ 常に」でまとめメールにログを載せます",
+    "[%(league)s] Round %(round)s: your %(n)s battles":
+        "[%(league)s] 第%(round)s回戦：あなたの%(n)s戦",
+})
+
+
 def main() -> None:
     with PO.open("rb") as fh:
         catalog = read_po(fh, locale="ja")

@@ -29,6 +29,7 @@ VOCABULARY = {
     "app/mail/commands/player.py": "command words",
     "app/mail/commands/organizer.py": "command words",
     "app/mail/commands/orders.py": "command words",
+    "app/mail/commands/prefs.py": "command words and the words of mail preferences",
 }
 
 

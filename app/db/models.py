@@ -58,6 +58,10 @@ def utcnow() -> dt.datetime:
     return dt.datetime.now(dt.timezone.utc)
 
 
+#: the choices of ``Player.mail_pref``, loudest first
+MAIL_PREFS = ("all", "own", "none")
+
+
 class Player(Base):
     """A player, identified by a lower-cased mail address."""
 
@@ -70,6 +74,11 @@ class Player(Base):
     name_key: Mapped[str | None] = mapped_column(String(200), unique=True, index=True)
     lang: Mapped[str] = mapped_column(String(8), default="ja")  # "ja" | "en"
     charset: Mapped[str] = mapped_column(String(32), default="utf-8")  # or "iso-2022-jp"
+    #: what league mail the player gets besides direct replies (``MAIL_PREFS``): ``all`` every
+    #: report and the standings, ``own`` only their own battles, ``none`` nothing (the web only)
+    mail_pref: Mapped[str] = mapped_column(String(8), default="all", server_default="all")
+    #: a digest carries the full logs of the player's own battles (else: on request, ``logs``)
+    digest_logs: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
     created_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
     @validates("display_name")

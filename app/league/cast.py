@@ -32,6 +32,10 @@ class CastPlayer:
     display_name: str
     lang: str
     charset: str
+    #: ``Player.mail_pref``: ``all``, ``own`` (only their own battles) or ``none``
+    mail_pref: str = "all"
+    #: ``Player.digest_logs``: a digest carries the full logs of their own battles
+    digest_logs: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -182,7 +186,8 @@ def load_cast(session: Session, league: League) -> Cast:
     entries = {e.id: CastEntry(e.player_id, e.status, e.owner_key or "")
                for e in session.scalars(select(Entry).where(Entry.league_id == league.id))}
     pids = {e.player_id for e in entries.values()}
-    players = {p.id: CastPlayer(p.address, p.display_name or "", p.lang or "ja", p.charset or "utf-8")
+    players = {p.id: CastPlayer(p.address, p.display_name or "", p.lang or "ja",
+                                p.charset or "utf-8", p.mail_pref or "all", bool(p.digest_logs))
                for p in session.scalars(select(Player).where(Player.id.in_(pids)))} \
         if pids else {}
     rows = list(session.scalars(select(SheetVersion).where(

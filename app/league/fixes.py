@@ -8,7 +8,7 @@ import datetime as dt
 import logging
 from typing import Any
 
-from sqlalchemy import select, update
+from sqlalchemy import func, select, update
 from sqlalchemy.orm import Session, sessionmaker
 
 from app.db.models import (
@@ -26,6 +26,7 @@ from app.league.errors import BadState, NotEntered
 from app.league.formats import league_rules, leave
 from app.league.notify import Notices
 from app.league.orders import fight_board
+from app.league.play import digest_round
 
 _log = logging.getLogger("amaryllis.league")
 
@@ -77,7 +78,8 @@ def engine_note(battle: Battle, outcome: Any, lang: str, current: str) -> tuple[
 def resend(factory: sessionmaker[Session], mail: Notices, league_name: str,
            round_number: int, *, now: dt.datetime | None = None,
            request_key: str | None = None) -> int:
-    """Queue the battle reports of round ``round_number`` and its standings again, to every
+    """Queue the battle reports of round ``round_number`` (a round mailed as digests:
+    its digests, ``app.league.play.digest_round``) and its standings again, to every
     player (new dedupe keys ending ``:resend<k>``, k = 1, 2, …), through ``mail`` (the mail
     layer's :class:`~app.league.notify.Notices`). The logs are recomputed; a
     changed engine version is noted and never changes the recorded result
@@ -104,7 +106,11 @@ def resend(factory: sessionmaker[Session], mail: Notices, league_name: str,
                   else f":resend{_next_resend(session, league, rnd)}")
         cast = load_cast(session, league)
         queued = 0
-        for b in session.scalars(select(Battle).where(Battle.round_id == rnd.id,
+        seated: frozenset[int] = frozenset()
+        if digest_round(session, cast.fmt, rnd.id):  # one digest a player again, logs fresh
+            seated = mail.queue_digests(session, league, rnd, now=now, cast=cast,
+                                        key_suffix=suffix)
+        for b in () if seated else session.scalars(select(Battle).where(Battle.round_id == rnd.id,
                                                       Battle.state == "done")
                                  .order_by(Battle.board)):
             if b.entry_b_id is None or not b.sheet_a_id or not b.sheet_b_id:
@@ -119,14 +125,18 @@ def resend(factory: sessionmaker[Session], mail: Notices, league_name: str,
             queued += mail.queue_rows(session, mail.report_rows(
                 cast, rnd.number, Board.of(b), result, now, key_suffix=suffix, notes=notes))
         queued += mail.queue_standings(session, league, round_number, now=now, cast=cast,
-                                       key_suffix=suffix)
+                                       key_suffix=suffix, skip_entries=seated)
+        if seated:
+            queued += session.scalar(select(func.count()).select_from(OutboxMessage).where(
+                OutboxMessage.dedupe_key.like(f"digest:{league.id}:{rnd.number}:%{suffix}"))) or 0
         return queued
 
 
 def _next_resend(session: Session, league: League, rnd: Round) -> int:
     """The next free resend number of a round (1, 2, …), from the keys queued so far."""
     keys = list(session.scalars(select(OutboxMessage.dedupe_key).where(
-        OutboxMessage.dedupe_key.like(f"standings:{league.id}:{rnd.number}:%:resend%"))))
+        OutboxMessage.dedupe_key.like(f"standings:{league.id}:{rnd.number}:%:resend%")
+        | OutboxMessage.dedupe_key.like(f"digest:{league.id}:{rnd.number}:%:resend%"))))
     battle_ids = [str(i) for i in session.scalars(select(Battle.id).where(
         Battle.round_id == rnd.id, Battle.entry_b_id.is_not(None)).limit(1))]
     if battle_ids:

@@ -101,11 +101,20 @@ class Notices(Protocol):
     def queue_standings(self, session: Session, league: Any, round_number: int, *,
                         now: dt.datetime, cast: Any = None, key_suffix: str = "",
                         history: Any = None,
-                        rewrites: tuple[RewriteNotice, ...] = ()) -> int:
+                        rewrites: tuple[RewriteNotice, ...] = (),
+                        skip_entries: frozenset[int] = frozenset()) -> int:
         """Queue the standings after ``round_number`` (0: the pairings of round 1, or that the
-        league did not take place) to every seated active player; ``history`` a
+        league did not take place) to every seated active player but ``skip_entries``; ``history`` a
         ``app.league.formats.HistoryCache`` of this run; ``rewrites`` the entry rewrites
         applied after this round. Returns how many were queued."""
+
+    def queue_digests(self, session: Session, league: Any, rnd: Any, *, now: dt.datetime,
+                      cast: Any = None, history: Any = None,
+                      rewrites: tuple[RewriteNotice, ...] = (),
+                      key_suffix: str = "") -> frozenset[int]:
+        """Queue one digest to each player seated in round ``rnd`` (a round mailed as digests,
+        ``app.league.play.digest_round``): their results, the standings, links, the logs if
+        they asked; ``key_suffix`` marks a resend. Returns the entries seated in the round (no separate standings mail)."""
 
     def queue_pushed_off(self, session: Session, notices: tuple[PushedOffNotice, ...], *,
                          now: dt.datetime) -> int:

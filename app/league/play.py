@@ -5,7 +5,10 @@ results and queues both battle reports (outbox, dedupe keys ``report:<battle id>
 transaction. A killed process leaves whole batches done and the rest pending; running the round
 again fights only what is pending, and the round's closing step (standings mails, dedupe keys
 ``standings:<league id>:<round>:<player id>``), done in the transaction of the round's last
-batch, runs once. Every batch first writes the league row,
+batch, runs once. A round mailed as digests (:func:`digest_round`: an all-play-all format's
+rounds, or any round where a player fights more than a few battles) queues no report a battle:
+its closing step queues one digest a player (dedupe keys ``digest:<league id>:<round>:<entry
+id>``) with the standings. Every batch first writes the league row,
 which serializes concurrent runners (row lock on PostgreSQL, the write lock on SQLite).
 """
 
@@ -112,10 +115,33 @@ def decision_text(cast: Cast, round_number: int, b: Board, lang: str) -> str:
         ("。" if lang == "ja" else ". ") + fmt.draw_rule(lang)
 
 
+#: a round in which some player fights more battles than this is mailed as digests (one mail
+#: per player, :func:`digest_round`), not as a report a battle
+DIGEST_AFTER = 3
+
+
+def digest_round(session: Session, fmt: Any, round_id: int) -> bool:
+    """Whether round ``round_id`` is mailed as digests (``Notices.queue_digests``: one mail
+    per player when the round closes) instead of a report a battle: always for a format whose
+    rounds pit every entry against every other (``Format.all_play_all``), else when some entry
+    fights more than :data:`DIGEST_AFTER` battles in it. A pure function of the round's
+    stored pairings, so a resumed round decides the same."""
+    if fmt is not None and fmt.all_play_all:
+        return True
+    counts: dict[int, int] = {}
+    for a, b in session.execute(select(Battle.entry_a_id, Battle.entry_b_id).where(
+            Battle.round_id == round_id, Battle.entry_b_id.is_not(None))):
+        counts[a] = counts.get(a, 0) + 1
+        counts[b] = counts.get(b, 0) + 1
+    return max(counts.values(), default=0) > DIGEST_AFTER
+
+
 def _fight(cast: Cast, mail: Notices | None, round_number: int, pending: list[Board],
-           now: dt.datetime) -> list[tuple[int, dict[str, Any], list[dict[str, Any]]]]:
+           now: dt.datetime, digest: bool = False,
+           ) -> list[tuple[int, dict[str, Any], list[dict[str, Any]]]]:
     """Fight ``pending`` battles: for each, ``(battle id, column values, mail rows)`` (the
-    rows of ``mail.report_rows``, or of ``mail.checkpoint_rows`` for a battle of a ruleset with
+    rows of ``mail.report_rows`` — none in a ``digest`` round, whose digests are queued when
+    it closes — or of ``mail.checkpoint_rows`` for a battle of a ruleset with
     orders that stopped at a checkpoint; none without ``mail``). Every values dict has the same
     keys (one bulk update per chunk). Pure computation (no database), so it runs in this
     process or in a worker."""
@@ -144,7 +170,8 @@ def _fight(cast: Cast, mail: Notices | None, round_number: int, pending: list[Bo
                                      hp_b=values["hp_b"], margin=values["margin"],
                                      engine_version=version)
         values.update(state="done", inputs=p.inputs, stop_turn=None, stop_until=None)
-        rows = mail.report_rows(cast, round_number, fought, result, now) if mail else []
+        rows = mail.report_rows(cast, round_number, fought, result, now) \
+            if mail and not digest else []
         out.append((p.id, values, rows))
     return out
 
@@ -153,16 +180,16 @@ def _fight(cast: Cast, mail: Notices | None, round_number: int, pending: list[Bo
 _WORKER_CASTS: dict[int, Cast] = {}
 
 
-def _worker_fight(args: tuple[int, bytes, Notices | None, int, list[Board], dt.datetime]) -> list[
-        tuple[int, dict[str, Any], list[dict[str, Any]]]]:
+def _worker_fight(args: tuple[int, bytes, Notices | None, int, list[Board], dt.datetime,
+                                bool]) -> list[tuple[int, dict[str, Any], list[dict[str, Any]]]]:
     """:func:`_fight` in a worker process. The cast (units parsed, ≈ 70 KB pickled at 100
     entries) travels pickled once by the parent as ``bytes`` with every task of its league and
     is unpickled once per worker (kept by its key), not once per task."""
-    key, blob, mail, number, chunk, now = args
+    key, blob, mail, number, chunk, now, digest = args
     cast = _WORKER_CASTS.get(key)
     if cast is None:
         cast = _WORKER_CASTS[key] = pickle.loads(blob)
-    return _fight(cast, mail, number, chunk, now)
+    return _fight(cast, mail, number, chunk, now, digest)
 
 
 def _workers(pending: int) -> int:
@@ -212,6 +239,8 @@ class _Prepared:
     history: HistoryCache | None = None
     #: battle id → ``(state, stop_turn)`` as loaded (a stored result must find it unchanged)
     expected: dict[int, tuple[str, int | None]] = dataclasses.field(default_factory=dict)
+    #: the round is mailed as digests (:func:`digest_round`)
+    digest: bool = False
 
 
 def _chunk_size(pending: int, workers: int) -> int:
@@ -290,13 +319,15 @@ def _prepare_rounds(factory: sessionmaker[Session], league_id: int,
                     cast.label(b.sheet_a_id), cast.label(b.sheet_b_id)).to_json())
                     if b.inputs is None else b for b in battles]
         numbers = [(rnd.id, rnd.number) for rnd in todo]
+        digests = {rnd.id: digest_round(session, cast.fmt, rnd.id) for rnd in todo}
         name = league.name
     for sid in sorted({s for battles in pending.values() for b in battles
                        for s in (b.sheet_a_id, b.sheet_b_id)}):
         cast.unit(sid)
     return [_Prepared(league_id, name, rid, number, cast,
                       [pending[rid][i:i + size] for i in range(0, len(pending[rid]), size)],
-                      expected={b.id: expected[b.id] for b in pending[rid]})
+                      expected={b.id: expected[b.id] for b in pending[rid]},
+                      digest=digests[rid])
             for rid, number in numbers]
 
 
@@ -464,9 +495,14 @@ def _finish_round(session: Session, mail: Notices | None, league: League, rnd: R
         league.next_round_at = nxt.scheduled_at
     session.flush()
     if mail is not None:
+        seated: frozenset[int] = frozenset()
+        if digest_round(session, cast.fmt, rnd.id):
+            seated = mail.queue_digests(session, league, rnd, now=now,
+                                        cast=load_cast(session, league) if rewrites else cast,
+                                        history=history, rewrites=rewrites)
         mail.queue_standings(session, league, rnd.number, now=now,
                              cast=load_cast(session, league) if rewrites else cast,
-                             history=history, rewrites=rewrites)
+                             history=history, rewrites=rewrites, skip_entries=seated)
         if nxt is not None and cast.rules.takes_orders:
             mail.queue_pairings(session, league, nxt, now=now,
                                 cast=load_cast(session, league) if rewrites else cast)
@@ -638,9 +674,10 @@ def _play_rounds(factory: sessionmaker[Session], mail: Notices | None,
                     blobs[id(prep.cast)] = pickle.dumps(prep.cast)
             results: Iterator[list[tuple[int, dict[str, Any], list[dict[str, Any]]]]] = \
                 pool.imap(_worker_fight, [(id(prep.cast), blobs[id(prep.cast)], mail, prep.number,
-                                           chunk, now) for prep in preps for chunk in prep.chunks])
+                                           chunk, now, prep.digest)
+                                          for prep in preps for chunk in prep.chunks])
         else:
-            results = (_fight(prep.cast, mail, prep.number, chunk, now)
+            results = (_fight(prep.cast, mail, prep.number, chunk, now, prep.digest)
                        for prep in preps for chunk in prep.chunks)
         blocked: set[int] = set()  # leagues with a round left open (battles at a checkpoint)
         for prep in preps:

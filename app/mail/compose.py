@@ -354,6 +354,11 @@ class _Generator(BytesGenerator):
 _LINE_END = re.compile(r"\r\n|\r|\n")
 
 
+def _list_safe(value: str) -> bool:
+    """A list header value we write raw: printable ASCII on one line of a sane length."""
+    return value.isascii() and value.isprintable() and len(value) <= 200
+
+
 def shared_bytes(
     *,
     sender: str,
@@ -365,10 +370,13 @@ def shared_bytes(
     auto_submitted: str | None = "auto-replied",
     now: dt.datetime | None = None,
     log_to: str = "",
+    list_id: str = "",
+    list_unsubscribe: str = "",
 ) -> bytes:
     """The serialized message without its per-recipient header fields (``To``, ``Message-ID``,
     ``In-Reply-To``, ``References``): ``From``, ``Subject``, ``Date``, ``Auto-Submitted``,
-    ``MIME-Version`` and the content — a text part (``charset``: ``utf-8`` or ``iso-2022-jp``)
+    ``MIME-Version``, on league mail ``List-Id`` (``list_id``, RFC 2919) and
+    ``List-Unsubscribe`` (``list_unsubscribe``, RFC 2369: ``<mailto:…>``), and the content — a text part (``charset``: ``utf-8`` or ``iso-2022-jp``)
     and, when ``html`` is given, an HTML alternative (always UTF-8). A family of mails to many
     recipients (``app.mail.outbox``) shares these bytes; :func:`build_message` adds the rest.
 
@@ -438,6 +446,10 @@ def shared_bytes(
     top["Date"] = format_datetime(now or utcnow())
     if auto_submitted:
         top["Auto-Submitted"] = auto_submitted
+    if list_id and _list_safe(list_id):
+        top["List-Id"] = list_id
+    if list_unsubscribe and _list_safe(list_unsubscribe):
+        top["List-Unsubscribe"] = list_unsubscribe
     for name, value in msg.items():  # MIME-Version, Content-Type, Content-Transfer-Encoding
         top[name] = value
     top.set_payload(msg.get_payload())
@@ -459,6 +471,8 @@ def build_message(
     charset: str = "utf-8",
     auto_submitted: str | None = "auto-replied",
     now: dt.datetime | None = None,
+    list_id: str = "",
+    list_unsubscribe: str = "",
 ) -> EmailMessage:
     """Build a message with a text part (``charset``: ``utf-8`` or ``iso-2022-jp``) and, when
     ``html`` is given, an HTML alternative (always UTF-8): :func:`shared_bytes` (which see for
@@ -474,7 +488,7 @@ def build_message(
     """
     raw = shared_bytes(sender=sender, sender_name=sender_name, subject=subject, text=text,
                        html=html, charset=charset, auto_submitted=auto_submitted, now=now,
-                       log_to=to)
+                       log_to=to, list_id=list_id, list_unsubscribe=list_unsubscribe)
     msg = message_from_bytes(raw, _class=EmailMessage,
                              policy=_POLICY if to.isascii() else _POLICY_UTF8)
     assert isinstance(msg, EmailMessage)

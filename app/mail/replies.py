@@ -429,12 +429,83 @@ class PairingMail:
     checkpoints: list[int] = field(default_factory=list)
 
 
+@dataclass(frozen=True, slots=True)
+class DigestMail:
+    """``mail/digest.txt``: a digest round's one mail to a player
+    (``app.mail.league_mail.LeagueMail.queue_digests``).
+
+    Attributes:
+        name: the player's public name.
+        league: the league name.
+        round: the round (an accumulating league's update) number.
+        unit: the player's unit now (its standings label), or ``""``.
+        rows: the player's results, one dict per battle in board order (``board``,
+            ``opponent``, ``unit``, ``result`` = ``win``/``loss``/``draw``, ``turns``, ``hp`` =
+            ``"own : opponent"``, ``url``); public facts only.
+        wins, draws, losses: their counts among ``rows``.
+        standings: the standings after the round as text, ``""`` unless the player's
+            preference is ``all``.
+        url: the league's page (``""`` without ``public_url``).
+        logs: the full logs of the player's own battles (``board``, ``title``, ``log``: their
+            own private block only), ``[]`` unless they chose logs always.
+    """
+
+    name: str
+    league: str
+    round: int
+    unit: str
+    rows: list[dict[str, Any]]
+    wins: int
+    draws: int
+    losses: int
+    standings: str
+    url: str
+    logs: list[dict[str, str]] = field(default_factory=list)
+
+
+@dataclass(frozen=True, slots=True)
+class PrefsReply:
+    """``mail/prefs.txt``: the player's mail preference, after ``mail …`` or ``unsubscribe``.
+
+    Attributes:
+        pref: ``Player.mail_pref`` now (``all``, ``own`` or ``none``).
+        logs: ``Player.digest_logs`` now (digests carry the full logs of their own battles).
+        changed: the mail changed the setting.
+        unknown: a word the command did not understand (nothing was changed), else ``""``.
+        unsubscribed: the mail was an ``unsubscribe`` (a ``List-Unsubscribe`` link).
+    """
+
+    pref: str
+    logs: bool
+    changed: bool = False
+    unknown: str = ""
+    unsubscribed: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class LogsReply:
+    """``mail/logs.txt``: the full logs of the sender's own battles of one round
+    (``logs LEAGUE [ROUND]``).
+
+    Attributes:
+        league: the league name.
+        round: the round number (``0``: none played yet).
+        logs: one dict per battle (``board``, ``title``, ``log``), each with the sender's
+            own private block only; ``[]`` when the sender had no battle in that round.
+    """
+
+    league: str
+    round: int
+    logs: list[dict[str, str]] = field(default_factory=list)
+
+
 #: template name (``templates/mail/<name>.txt``) -> its context
 REPLIES: dict[str, type] = {
     "entry": EntryReply, "check": CheckReply, "test": TestReply, "withdrawn": WithdrawnReply,
     "standings": StandingsReply, "standings_open": StandingsOpenReply, "help": HelpReply, "confirm": ConfirmReply,
     "charset": CharsetReply, "organizer": OrganizerReply, "error": ErrorReply,
     "hill_off": HillOffMail, "pairing": PairingMail, "orders": OrdersReply,
+    "digest": DigestMail, "prefs": PrefsReply, "logs": LogsReply,
 }
 
 

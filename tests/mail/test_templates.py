@@ -85,6 +85,23 @@ CONTEXTS = {
                 {"name": "Alice", "round": 1, "board": 2, "side": "B", "unit": "Mira",
                  "opponent": "Yami", "opponent_player": "Bob", "opponent_sheet": "Yami: 10/1/0/3",
                  "lead": "lead draw: B", "deadline": "", "form": "F", "standing": False}],
+    "digest": [{"name": "Alice", "round": 2, "unit": "Mira", "wins": 1, "draws": 0,
+                "losses": 1, "standings": "S", "url": "http://x/leagues/spring",
+                "rows": [{"board": 1, "opponent": "Bob", "unit": "Yami", "result": "win",
+                          "turns": 7, "hp": "12 : 0", "url": "http://x/b/1"},
+                         {"board": 5, "opponent": "Cy", "unit": "Zed", "result": "loss",
+                          "turns": 9, "hp": "0 : 3", "url": ""}]},
+               {"name": "Alice", "round": 1, "unit": "", "wins": 0, "draws": 1, "losses": 0,
+                "standings": "", "url": "",
+                "rows": [{"board": 1, "opponent": "Bob", "unit": "Yami", "result": "draw",
+                          "turns": 30, "hp": "2 : 2", "url": ""}],
+                "logs": [{"board": "1", "title": "Mira vs Yami", "log": "L"}]}],
+    "prefs": [{"pref": p, "logs": lg, "changed": c}
+              for p, lg, c in (("all", False, False), ("own", True, True), ("none", False, True))]
+             + [{"pref": "all", "logs": False, "unknown": "loud"},
+                {"pref": "none", "logs": False, "changed": True, "unsubscribed": True}],
+    "logs": [{"round": 2, "logs": [{"board": "1", "title": "A vs B", "log": "L"}]},
+             {"round": 2, "logs": []}, {"round": 0, "logs": []}],
     "organizer": [{"action": "run", "summary": "Round 1 of spring played: 1 battles, 2 reports queued."}],
     "error": [{"code": c, "size": 5, "limit": 1, "value": "v", "usage": "u", "detail": "d", "open": ["a"]}
               for c in ("no-such-league", "which-league", "too-large", "rate-limit", "bad-charset",

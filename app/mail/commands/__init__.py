@@ -21,6 +21,7 @@ from app.mail.commands import organizer as _organizer  # noqa: F401
 
 # the command modules register themselves (the order is the order of ``help``)
 from app.mail.commands import player as _player  # noqa: F401
+from app.mail.commands import prefs as _prefs  # noqa: F401
 from app.mail.commands.registry import REGISTRY, MailCommand, command, is_organizer, vocabulary
 from app.mail.grammar import Command
 
