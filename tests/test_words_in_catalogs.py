@@ -26,6 +26,8 @@ VOCABULARY = {
     "app/reports/battle.py": "the full-width digits of the Japanese notation",
     "app/web/app.py": "the full-width digits; the 500 page, bilingual because no language is known",
     "app/ops/demo.py": "the demo's sample players: their names, subjects, and the seed's unit names",
+    "app/league/names.py": "default display names (a name given once and stored, not a word of a "
+                           "reply: 名無しの桔梗 reads the same on every page and in every mail)",
     "app/mail/commands/player.py": "command words",
     "app/mail/commands/organizer.py": "command words",
     "app/mail/commands/orders.py": "command words",
