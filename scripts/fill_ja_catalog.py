@@ -535,6 +535,27 @@ JA.update({
 })
 
 
+# issue 20 (organizer branch): organizer commands read and confirm every argument; a hill caps
+# the challenges of an entry a day; replies that no longer mislead
+JA.update({
+    'the subject says "%(subject)s" and the body "%(body)s"; write the command once':
+        "件名は「%(subject)s」、本文は「%(body)s」で食い違っています。コマンドは一度だけ書いてください",
+    "words not understood: %(words)s": "読めない語：%(words)s",
+    "Format: %(text)s": "形式：%(text)s",
+    "Ruleset: %(text)s": "ルール：%(text)s",
+    "Entries until: %(until)s": "受付締切：%(until)s",
+    "Rounds: played when you run them": "回戦：実行コマンドで行います",
+    "Rounds: one every %(span)s": "回戦：%(span)sごと",
+    "League %(name)s opened.": "リーグ %(name)s を開設しました。",
+    'Your entry in league "%(league)s" has made %(limit)s challenges today, the most the league '
+    'allows in a day. This sheet was not entered and did not fight: your entered unit stays as it '
+    'was. Send it again after %(until)s.':
+        "リーグ「%(league)s」でのあなたのエントリーは今日すでに%(limit)s回挑戦しました。"
+        "1日の上限です。このユニット表は登録されず、対戦もしていません。登録済みのユニットは"
+        "そのままです。%(until)s以降にもう一度送ってください。",
+})
+
+
 def main() -> None:
     with PO.open("rb") as fh:
         catalog = read_po(fh, locale="ja")

@@ -276,13 +276,14 @@ class ErrorReply:
             ``rate-limit``, ``bad-charset``, ``no-sheet``, ``password``, ``wrong-password``,
             ``not-organizer``, ``entries-closed``, ``not-entered``, ``disqualified``,
             ``organizer-failed``, ``bad-arguments``, ``no-orders`` (``detail``: the league's
-            game), ``finished``; anything else is printed as it is).
+            game), ``finished``, ``challenge-limit`` (``limit``: the arrivals a day,
+            ``locked_until``: when the next is taken); anything else is printed as it is).
         league: the league concerned, or ``""``.
         open: leagues to choose from (taking entries, or that a command can work on).
         mine: the sender's leagues when it is not clear which one the mail is for.
         action: the command concerned (``which-league``, ``organizer-failed``), or ``""``.
         size, limit: the mail's size and the limit (``too-large``); the daily limit
-            (``rate-limit``).
+            (``rate-limit``, ``challenge-limit``).
         value: the charset asked for (``bad-charset``).
         usage: how the command is written (``bad-arguments``).
         detail: more about the error, in words, or ``""``.

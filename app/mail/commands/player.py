@@ -167,6 +167,21 @@ def _hill_challenge(ctx: MailContext, league: Any, player: Any) -> dict[str, Any
     return after_entry(ctx.s, league, player, now=ctx.now, mail=LeagueMail.of(ctx.settings))
 
 
+def challenges_left(ctx: MailContext, league: Any, entry: Entry | None) -> bool:
+    """True when ``entry`` may arrive (be fought at once) again today; else the mail is refused
+    with a reply that says the day's limit (``Format.arrivals_per_day``: a hill's
+    ``challenges_per_day``) is reached and that the entered unit stays as it was. Always true
+    in a league whose format does not fight entries on arrival."""
+    from app.league.challenge import arrivals_today
+
+    count, limit = arrivals_today(ctx.s, league, entry, now=ctx.now)
+    if limit is None or count < limit:
+        return True
+    ctx.refuse("challenge-limit", "error", code="challenge-limit", league=league.name,
+               limit=limit, locked_until=protect.lockout_end(ctx.now))
+    return False
+
+
 @command("entry", en=("entry", "enter", "submit", "replace"),
          ja=("登録", "エントリー", "エントリ", "参加", "差し替え", "差替え", "差替"),
          usage="entry / enter / replace",
@@ -212,6 +227,8 @@ def cmd_entry(ctx: MailContext, cmd: Command) -> None:
             ctx.refuse(exc.code, "error", code=exc.code, league=league.name, detail=str(exc))
             return
         request_confirmation(ctx, entry, league, cmd, "replace", whole)
+        return
+    if not challenges_left(ctx, league, entry):
         return
     try:
         outcome = svc.submit_entry(ctx.s, league, ctx.player, text, inbound_id=ctx.row.id, now=ctx.now)
@@ -388,6 +405,9 @@ def cmd_confirm(ctx: MailContext, cmd: Command) -> None:
             ctx.reply("withdrawn", league=league.name, key=ownership.ensure_key(entry))
             return
         before = entry.status
+        if not challenges_left(ctx, league, entry):
+            ownership.mark_done(change, "refused", ctx.now, "challenges per day")
+            return
         rs = rules(league)
         text, orders_text = split_orders(change.sheet_text or "", rs)
         outcome = svc.submit_entry(ctx.s, league, player, text,
