@@ -553,6 +553,16 @@ JA.update({
         "リーグ「%(league)s」でのあなたのエントリーは今日すでに%(limit)s回挑戦しました。"
         "1日の上限です。このユニット表は登録されず、対戦もしていません。登録済みのユニットは"
         "そのままです。%(until)s以降にもう一度送ってください。",
+    'Nothing changed: your unit %(unit)s stays entered in league "%(league)s".':
+        "変更はありません。リーグ「%(league)s」には引き続きユニット %(unit)s が登録されています。",
+    'Your entry in league "%(league)s" is withdrawn. The league takes entries at any time: you '
+    'can enter again by sending a sheet with the line "key: %(key)s".':
+        "リーグ「%(league)s」へのエントリーを取り消しました。このリーグはいつでもエントリーを"
+        "受け付けています。「キー：%(key)s」の行を付けてユニット表を送れば、再びエントリーできます。",
+    'Your entry in league "%(league)s" is withdrawn. The league takes entries at any time: you '
+    'can enter again by sending a sheet.':
+        "リーグ「%(league)s」へのエントリーを取り消しました。このリーグはいつでもエントリーを"
+        "受け付けています。ユニット表を送れば、再びエントリーできます。",
 })
 
 

@@ -86,6 +86,8 @@ class EntryReply(SheetFields):
             table, pushed_off), else ``None``.
         orders: the orders the mail carried below the sheet (a ruleset that takes orders;
             :class:`OrdersFields`), else ``None``. Entered with the sheet, or neither is.
+        kept: a sheet not accepted from a player already entered: the unit that stays
+            entered (its name), else ``""``.
         orders_form: an accepted entry of a ruleset that takes orders, sent without them: how
             to send them (``Ruleset.orders_form``); else ``""``.
         (and the fields of :class:`SheetFields`: ok, normalized, costs, problems, warnings,
@@ -101,6 +103,7 @@ class EntryReply(SheetFields):
     hill: dict[str, Any] | None = None
     orders: OrdersFields | None = None
     orders_form: str = ""
+    kept: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -156,10 +159,13 @@ class WithdrawnReply:
     Attributes:
         league: the league name.
         key: the entry key (to quote when entering again), or ``""``.
+        always_open: the league's format takes entries at any time (``Format.always_open``:
+            a hill), so there are no entries to close.
     """
 
     league: str
     key: str = ""
+    always_open: bool = False
 
 
 @dataclass(frozen=True, slots=True)

@@ -158,3 +158,30 @@ def test_a_hill_caps_the_challenges_of_an_entry_a_day(mail_user, smtp_sink, db_u
           [mk("alice@example.org", "replace", f"key: {key}\n" + BOLT.replace("Bolt", "Ohm"),
               "<a-next@x.org>", to=to)], now=NOW + dt.timedelta(days=1))
     assert row_of(factory, "<a-next@x.org>").status == "done"
+
+
+@pytest.mark.parametrize("fmt", ["", "format=hill size=4", "format=swiss rounds=2"])
+def test_a_rejected_replacement_says_the_unit_stays_and_withdraw_fits_the_format(
+        fmt: str, mail_user, smtp_sink, db_url, factory) -> None:
+    """A rejected replacement did not say that the previous unit stays entered; a hill's
+    withdraw reply spoke of entries closing, which a hill never does."""
+    settings = _settings(db_url, mail_user, smtp_sink)
+    to = mail_user.address
+    assert _send(settings, factory, mail_user, "open lg", f"open lg {fmt}\n",
+                 "<w0@x.com>")[0] == "done"
+    cycle(settings, factory, mail_user,
+          [mk("alice@example.org", "entry", BOLT, "<w1@x.org>", to=to)])
+    key = _key(reply_of(factory, row_of(factory, "<w1@x.org>").id)[1])
+    broken = f"key: {key}\nVolt: 99/2/2/2/Spark\n- Spark (1): Direct Attack\n"
+    cycle(settings, factory, mail_user,
+          [mk("alice@example.org", "replace", broken, "<w2@x.org>", to=to)])
+    reply = reply_of(factory, row_of(factory, "<w2@x.org>").id)[1]
+    assert "was not accepted" in reply, reply
+    assert 'Nothing changed: your unit Bolt stays entered in league "lg".' in reply, reply
+    cycle(settings, factory, mail_user,
+          [mk("alice@example.org", "withdraw", f"key: {key}\n", "<w3@x.org>", to=to)])
+    reply = reply_of(factory, row_of(factory, "<w3@x.org>").id)[1]
+    assert "is withdrawn" in reply, reply
+    hill = "hill" in fmt
+    assert ("takes entries at any time" in reply) == hill, reply
+    assert ("Until entries close" in reply) == (not hill), reply

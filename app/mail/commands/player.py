@@ -167,6 +167,22 @@ def _hill_challenge(ctx: MailContext, league: Any, player: Any) -> dict[str, Any
     return after_entry(ctx.s, league, player, now=ctx.now, mail=LeagueMail.of(ctx.settings))
 
 
+def always_open(league: Any) -> bool:
+    """True when ``league``'s format takes entries at any time (``Format.always_open``)."""
+    from app.league.formats import format_of
+
+    return bool(format_of(league).always_open)
+
+
+def kept_unit(ctx: MailContext, entry: Entry | None) -> str:
+    """The unit name of ``entry``'s active sheet when the entry is active (what stays entered
+    when a new sheet is not accepted), else ``""``."""
+    if entry is None or entry.status != "active":
+        return ""
+    return ctx.s.scalar(select(SheetVersion.unit_name).where(
+        SheetVersion.entry_id == entry.id, SheetVersion.active)) or ""
+
+
 def challenges_left(ctx: MailContext, league: Any, entry: Entry | None) -> bool:
     """True when ``entry`` may arrive (be fought at once) again today; else the mail is refused
     with a reply that says the day's limit (``Format.arrivals_per_day``: a hill's
@@ -217,7 +233,7 @@ def cmd_entry(ctx: MailContext, cmd: Command) -> None:
         if orders_text.strip() else None
     if not sheet["ok"] or (orders is not None and not orders.ok):  # nothing changes
         ctx.reply("entry", league=league.name, accepted=False, replaced=False, reopened=False,
-                  version=None, key="", orders=orders, **sheet)
+                  version=None, key="", orders=orders, kept=kept_unit(ctx, entry), **sheet)
         return
     if entry is not None and before in ("active", "withdrawn") and _has_sheet(ctx, entry) \
             and not _proven(ctx, entry, cmd):
@@ -256,6 +272,7 @@ def cmd_entry(ctx: MailContext, cmd: Command) -> None:
               replaced=bool(outcome.replaced and before == "active"),
               reopened=bool(outcome.accepted and before == "withdrawn"), version=outcome.version,
               key=key, hill=hill, orders=orders if outcome.accepted else None, orders_form=form,
+              kept="" if outcome.accepted else kept_unit(ctx, entry),
               **(sheet if outcome.accepted else sheet_context(ctx, outcome.sheet, text, league)))
 
 
@@ -358,7 +375,8 @@ def cmd_withdraw(ctx: MailContext, cmd: Command) -> None:
     except svc.LeagueError as exc:
         ctx.refuse(exc.code, "error", code=exc.code, league=league.name, detail=str(exc))
         return
-    ctx.reply("withdrawn", league=league.name, key=ownership.ensure_key(entry))
+    ctx.reply("withdrawn", league=league.name, key=ownership.ensure_key(entry),
+              always_open=always_open(league))
 
 
 @command("confirm", en=("confirm",), ja=("承認",), usage="confirm TOKEN",
@@ -402,7 +420,8 @@ def cmd_confirm(ctx: MailContext, cmd: Command) -> None:
         if change.kind == "withdraw":
             svc.withdraw(ctx.s, league, player, now=ctx.now)
             ownership.mark_done(change, "done", ctx.now)
-            ctx.reply("withdrawn", league=league.name, key=ownership.ensure_key(entry))
+            ctx.reply("withdrawn", league=league.name, key=ownership.ensure_key(entry),
+                      always_open=always_open(league))
             return
         before = entry.status
         if not challenges_left(ctx, league, entry):
