@@ -563,6 +563,8 @@ JA.update({
     'can enter again by sending a sheet.':
         "リーグ「%(league)s」へのエントリーを取り消しました。このリーグはいつでもエントリーを"
         "受け付けています。ユニット表を送れば、再びエントリーできます。",
+    ("a league's game and format", "%(game)s, %(format)s"): "%(game)s・%(format)s",
+    "Example sheet (%(game)s):": "ユニット表の例（%(game)s）：",
 })
 
 

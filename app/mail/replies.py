@@ -208,7 +208,12 @@ class HelpReply:
         commands: ``(usage, what it does)`` of every listed player command, in the reply's
             language.
         leagues: the names of the leagues taking entries.
-        example: an example sheet (the default ruleset's, in the reply's language).
+        about: league name -> ``[its game, its format]`` (titles in the reply's language), for
+            each of ``leagues``.
+        example: an example sheet in the reply's language, of the game of the league the mail
+            names, else of the sender's leagues, else of the open leagues, when that is one
+            game (else the default ruleset's).
+        game: the title of the example's game.
         no_command: the mail held neither a command nor a sheet (the help then says so first).
         words: every command's words (``app.mail.commands.WORDS``), for templates that list them.
         server: the server's address.
@@ -217,6 +222,8 @@ class HelpReply:
     commands: list[tuple[str, str]]
     leagues: list[str]
     example: str
+    about: dict[str, list[str]] = field(default_factory=dict)
+    game: str = ""
     no_command: bool = False
     words: Any = None
     server: str = ""

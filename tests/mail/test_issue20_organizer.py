@@ -185,3 +185,32 @@ def test_a_rejected_replacement_says_the_unit_stays_and_withdraw_fits_the_format
     hill = "hill" in fmt
     assert ("takes entries at any time" in reply) == hill, reply
     assert ("Until entries close" in reply) == (not hill), reply
+
+
+def test_help_names_each_open_leagues_game_and_format_and_shows_the_players_game(
+        mail_user, smtp_sink, db_url, factory) -> None:
+    """The help mail listed open leagues without their game and format, and showed an Amaryllis
+    example to a Hundred player."""
+    settings = _settings(db_url, mail_user, smtp_sink)
+    to = mail_user.address
+    for body in ("open hun ruleset=margaret-hundred format=swiss rounds=2\n", "open ama\n"):
+        assert _send(settings, factory, mail_user, "open", body,
+                     f"<hl-{body[5:8]}@x.com>")[0] == "done"
+    from app.rules import ruleset
+
+    hundred = ruleset("margaret-hundred")
+    local, _, domain = to.partition("@")
+    cycle(settings, factory, mail_user, [
+        mk("h@example.org", "entry", hundred.example_sheet("en"), "<hl1@x.org>",
+           to=f"{local}+hun@{domain}"),
+        mk("h@example.org", "help", "", "<hl2@x.org>", to=to),  # no league named: the player's
+        mk("n@example.org", "help", "", "<hl3@x.org>", to=to)])  # a newcomer: two games open
+    assert row_of(factory, "<hl1@x.org>").status == "done"
+    player = reply_of(factory, row_of(factory, "<hl2@x.org>").id)[1]
+    newcomer = reply_of(factory, row_of(factory, "<hl3@x.org>").id)[1]
+    for reply in (player, newcomer):
+        assert f"hun: {local}+hun@{domain} (Margaret Hundred, Swiss system)" in reply, reply
+        assert f"ama: {local}+ama@{domain} (Amaryllis, round robin)" in reply, reply
+    assert "Example sheet (Margaret Hundred):" in player, player
+    assert hundred.example_sheet("en").strip().splitlines()[0] in player, player
+    assert "Example sheet (Amaryllis):" in newcomer, newcomer

@@ -7,7 +7,7 @@ from typing import Any
 
 from sqlalchemy import select
 
-from app.db.models import Entry, SheetVersion
+from app.db.models import Entry, League, SheetVersion
 from app.league import ownership
 from app.mail import protect
 from app.mail.commands.confirmation import request_confirmation
@@ -495,15 +495,29 @@ def cmd_help(ctx: MailContext, cmd: Command, *, no_command: bool = False) -> Non
     from app.mail.commands import WORDS
 
     svc = _svc()
+    from app.league.formats import format_of
     from app.rules import league_ruleset, ruleset
 
-    # the example is in the game of the league the mail names (plus address or [NAME] tag)
+    # the example is in the game of the league the mail names (plus address or [NAME] tag),
+    # else of the sender's leagues, else of the open leagues, when they all play one game
     named = ctx.plus_names() or ([str(cmd.tag)] if cmd.tag else [])
     league = svc.find_league(ctx.s, named[0]) if named else None
-    game = league_ruleset(league) if league is not None else ruleset()
+    open_now = list(svc.open_leagues(ctx.s))
+    if league is not None:
+        candidates = [league]
+    else:
+        mine = list(ctx.s.scalars(select(League).join(Entry, Entry.league_id == League.id).where(
+            Entry.player_id == ctx.player.id, Entry.status == "active",
+            League.state != "finished"))) if ctx.player is not None else []
+        candidates = mine or open_now
+    games = {league_ruleset(lg).name: league_ruleset(lg) for lg in candidates}
+    game = next(iter(games.values())) if len(games) == 1 else ruleset()
+    lang = ctx.lang if ctx.lang in ("ja", "en") else "en"
+    about = {lg.name: [league_ruleset(lg).titles.get(lang, lg.ruleset),
+                       format_of(lg).titles.get(lang, lg.format)] for lg in open_now}
     ctx.reply("help", words=WORDS, commands=help_lines(ctx.lang),
-              leagues=[lg.name for lg in svc.open_leagues(ctx.s)],
-              example=game.example_sheet(ctx.lang),
+              leagues=[lg.name for lg in open_now], about=about,
+              example=game.example_sheet(ctx.lang), game=game.titles.get(lang, game.name),
               server=ctx.settings.server_address, no_command=no_command)
 
 
