@@ -214,3 +214,31 @@ def test_help_names_each_open_leagues_game_and_format_and_shows_the_players_game
     assert "Example sheet (Margaret Hundred):" in player, player
     assert hundred.example_sheet("en").strip().splitlines()[0] in player, player
     assert "Example sheet (Amaryllis):" in newcomer, newcomer
+
+
+def test_a_hundred_league_names_the_budget_and_lists_its_swords_once(mail_user, smtp_sink,
+                                                                     db_url, factory) -> None:
+    """A Hundred sheet one point over budget was told it "looks like base Margaret" with an
+    example in its own notation; an Amaryllis sheet sent to a Hundred league listed the 100
+    swords three times."""
+    from app.rules import ruleset
+
+    settings = _settings(db_url, mail_user, smtp_sink)
+    to = mail_user.address
+    assert _send(settings, factory, mail_user, "open hun", "open hun ruleset=margaret-hundred\n",
+                 "<mh0@x.com>")[0] == "done"
+    local, _, domain = to.partition("@")
+    over = "Wandering Laika: 20/0/1/2/Haste Sword, Heat Sword, Shock Sword, Absolute Sword\n"
+    cycle(settings, factory, mail_user, [
+        mk("a@example.org", "check", over, "<mh1@x.org>", to=f"{local}+hun@{domain}"),
+        mk("b@example.org", "entry", over, "<mh2@x.org>", to=f"{local}+hun@{domain}"),
+        mk("c@example.org", "entry", ruleset().example_sheet("en"), "<mh3@x.org>",
+           to=f"{local}+hun@{domain}")])
+    for mid in ("<mh1@x.org>", "<mh2@x.org>"):
+        reply = reply_of(factory, row_of(factory, mid).id)[1]
+        assert "more than the budget of 10" in reply, reply
+        assert "looks written for" not in reply, reply
+    amaryllis = reply_of(factory, row_of(factory, "<mh3@x.org>").id)[1]
+    assert "This sheet looks written for Amaryllis" in amaryllis, amaryllis
+    assert amaryllis.count("Years Sword") == 1, amaryllis
+    assert amaryllis.count("(see the list above)") == 2, amaryllis
