@@ -52,8 +52,8 @@ def _bad_arguments(ctx: MailContext, usage: str, detail: str = "") -> None:
 def arguments(ctx: MailContext, cmd: Command, usage: str) -> Command | None:
     """``cmd`` with its arguments read wherever the command is written: a command in the
     subject takes the arguments of a body line that names the same command too (``open bad`` in
-    the subject, ``open bad 2026-12-20 format=swiss`` as the body's first line). The body line
-    may repeat the subject's words or stand alone; when the two disagree (``open a`` /
+    the subject, ``open bad 2026-12-20 format=swiss`` as the body's first line). Either may
+    repeat the other's words and add more (the longer is read); when the two disagree (``open a`` /
     ``open b``) nothing is guessed: the command is refused with the reason and ``None``
     returned."""
     if cmd.source != "subject":
@@ -63,11 +63,9 @@ def arguments(ctx: MailContext, cmd: Command, usage: str) -> Command | None:
     if found is None or found[0] != cmd.name:
         return cmd
     body_args = found[2]
-    fold = [a.casefold() for a in cmd.args]
-    if not body_args or [a.casefold() for a in body_args[:len(fold)]] == fold:
-        args = body_args or cmd.args
-    elif not cmd.args:
-        args = body_args
+    short, long_ = sorted((list(cmd.args), list(body_args)), key=len)
+    if [a.casefold() for a in long_[:len(short)]] == [a.casefold() for a in short]:
+        args = long_  # one repeats the other, maybe with more: the longer says it all
     else:
         _bad_arguments(ctx, usage, ctx.gettext(
             'the subject says "%(subject)s" and the body "%(body)s"; write the command once')
