@@ -68,6 +68,8 @@ def test_an_unreadable_argument_refuses_the_whole_open(subject: str, body: str, 
     ("open sw", "open sw +2d format=swiss rounds=3\n",
      ["Format: Swiss system, 3 rounds", "points 3/1/0", "Ruleset: Amaryllis",
       "Entries until: 2026-12-01 12:00 UTC", "Rounds: played when you run them"]),
+    ("open sw +2d format=swiss rounds=3", "open sw\n",  # the body repeats less: no conflict
+     ["Format: Swiss system, 3 rounds", "Entries until: 2026-12-01 12:00 UTC"]),
     ("open sw", "open sw 2026-12-20 2d format=swiss rounds=3\n",
      ["Swiss system, 3 rounds", "Entries until: 2026-12-20 00:00 UTC", "Rounds: one every 2 days"]),
     ("open hh +2d ruleset=margaret-hundred budget=12 format=hill size=5", "",
