@@ -607,6 +607,39 @@ JA.update({
 })
 
 
+# issue 20 (organizer branch): organizer commands read and confirm every argument; a hill caps
+# the challenges of an entry a day; replies that no longer mislead
+JA.update({
+    'the subject says "%(subject)s" and the body "%(body)s"; write the command once':
+        "件名は「%(subject)s」、本文は「%(body)s」で食い違っています。コマンドは一度だけ書いてください",
+    "words not understood: %(words)s": "読めない語：%(words)s",
+    "Format: %(text)s": "形式：%(text)s",
+    "Ruleset: %(text)s": "ルール：%(text)s",
+    "Entries until: %(until)s": "受付締切：%(until)s",
+    "Rounds: played when you run them": "回戦：実行コマンドで行います",
+    "Rounds: one every %(span)s": "回戦：%(span)sごと",
+    "League %(name)s opened.": "リーグ %(name)s を開設しました。",
+    'Your entry in league "%(league)s" has made %(limit)s challenges today, the most the league '
+    'allows in a day. This sheet was not entered and did not fight: your entered unit stays as it '
+    'was. Send it again after %(until)s.':
+        "リーグ「%(league)s」でのあなたのエントリーは今日すでに%(limit)s回挑戦しました。"
+        "1日の上限です。このユニット表は登録されず、対戦もしていません。登録済みのユニットは"
+        "そのままです。%(until)s以降にもう一度送ってください。",
+    'Nothing changed: your unit %(unit)s stays entered in league "%(league)s".':
+        "変更はありません。リーグ「%(league)s」には引き続きユニット %(unit)s が登録されています。",
+    'Your entry in league "%(league)s" is withdrawn. The league takes entries at any time: you '
+    'can enter again by sending a sheet with the line "key: %(key)s".':
+        "リーグ「%(league)s」へのエントリーを取り消しました。このリーグはいつでもエントリーを"
+        "受け付けています。「キー：%(key)s」の行を付けてユニット表を送れば、再びエントリーできます。",
+    'Your entry in league "%(league)s" is withdrawn. The league takes entries at any time: you '
+    'can enter again by sending a sheet.':
+        "リーグ「%(league)s」へのエントリーを取り消しました。このリーグはいつでもエントリーを"
+        "受け付けています。ユニット表を送れば、再びエントリーできます。",
+    ("a league's game and format", "%(game)s, %(format)s"): "%(game)s・%(format)s",
+    "Example sheet (%(game)s):": "ユニット表の例（%(game)s）：",
+})
+
+
 def main() -> None:
     with PO.open("rb") as fh:
         catalog = read_po(fh, locale="ja")

@@ -733,6 +733,13 @@ class Format(ABC):
         """Every arrival in the kept ``state``, oldest first (none by default)."""
         return ()
 
+    @property
+    def arrivals_per_day(self) -> int | None:
+        """How many arrivals (an entry or a replacement fought at once) one entry may make in
+        a UTC day, or ``None`` for no limit (the default; a format that ``fights_on_entry``
+        caps them with an option, since each arrival fights every member)."""
+        return None
+
     # -- a format that decides drawn battles (``decides_draws``) ---------------------------------
 
     def decide(self, round_number: int, game: Game) -> Decision | None:

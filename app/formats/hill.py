@@ -190,6 +190,9 @@ class Hill(Format):
                {"ja": "ヒルの定員", "en": "how many members the hill holds"}),
         Option("points", parse_points, "3/1/0",
                {"ja": "勝ち／引き分け／負けの勝ち点", "en": "points per win/draw/loss"}),
+        Option("challenges_per_day", int_parser(1, 1000), 10,
+               {"ja": "1参加者が1日（UTC）に挑戦できる回数",
+                "en": "challenges one entry may make in a UTC day"}),
     )
 
 
@@ -202,6 +205,12 @@ class Hill(Format):
     def points(self) -> Points:
         """The W/D/L points."""
         return Points.parse(self._options["points"])
+
+    @property
+    def arrivals_per_day(self) -> int:
+        """The ``challenges_per_day`` option: challenges (an entry or a replacement) one entry
+        may make in a UTC day (default 10)."""
+        return int(self._options["challenges_per_day"])
 
     @property
     def tiebreaks(self) -> tuple[str, ...]:
@@ -408,6 +417,7 @@ class Hill(Format):
                 f"勝ち点 {self.points}。得点はヒルに今いる相手との対戦だけで数え、"
                 f"{self.size}位より下の者はヒルから押し出されます",
                 "順位：勝ち点、HP差、勝数、年齢（生き残った挑戦の数）",
+                f"挑戦は1参加者につき1日（UTC）{self.arrivals_per_day}回まで",
             ]
         return [
             f"hill of {self.size}: always open, no deadline",
@@ -416,6 +426,7 @@ class Hill(Format):
             f"points {self.points}, counted over the current members only; whoever ranks "
             f"below {self.size} is pushed off",
             "order: points, HP margin, wins, age (challenges survived)",
+            f"at most {self.arrivals_per_day} challenges per entry a day (UTC)",
         ]
 
     # -- ranking ------------------------------------------------------------------------------

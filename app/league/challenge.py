@@ -240,3 +240,25 @@ def after_entry(session: Session, league: League, player: Player, *, now: dt.dat
     if entry is None or entry.status != "active":
         return None
     return arrive(session, league, entry, now=now, mail=mail).to_context()
+
+
+def arrivals_today(session: Session, league: League, entry: Entry | None, *,
+                   now: dt.datetime) -> tuple[int, int | None]:
+    """``(arrivals, limit)``: how many arrivals (challenges: an entry or a replacement fought
+    at once) ``entry`` made in ``league`` on ``now``'s UTC day, and how many its format allows a
+    day (``Format.arrivals_per_day``; ``None``: no limit, or a format that does not fight
+    entries on arrival). ``(0, limit)`` for no entry yet. Counted from the format's kept record
+    of arrivals and the rounds that stored them (``rounds.done_at``)."""
+    fmt = format_of(league)
+    limit = fmt.arrivals_per_day if fmt.fights_on_entry else None
+    if limit is None or entry is None or entry.id is None:
+        return 0, limit
+    numbers = [a.number for a in fmt.arrivals(state_of(league, fmt)) if a.entry == entry.id]
+    if not numbers:
+        return 0, limit
+    day = dt.datetime.combine(now.astimezone(dt.timezone.utc).date(), dt.time(),
+                              tzinfo=dt.timezone.utc)
+    count = session.scalar(select(func.count()).select_from(Round).where(
+        Round.league_id == league.id, Round.number.in_(numbers), Round.done_at >= day,
+        Round.done_at < day + dt.timedelta(days=1))) or 0
+    return int(count), limit

@@ -86,6 +86,8 @@ class EntryReply(SheetFields):
             table, pushed_off), else ``None``.
         orders: the orders the mail carried below the sheet (a ruleset that takes orders;
             :class:`OrdersFields`), else ``None``. Entered with the sheet, or neither is.
+        kept: a sheet not accepted from a player already entered: the unit that stays
+            entered (its name), else ``""``.
         orders_form: an accepted entry of a ruleset that takes orders, sent without them: how
             to send them (``Ruleset.orders_form``); else ``""``.
         name: an accepted entry: the name the player has now (``app.league.names.settle``,
@@ -113,6 +115,7 @@ class EntryReply(SheetFields):
     name_reason: str = ""
     name_suggestion: str = ""
     name_key: str = ""
+    kept: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -168,10 +171,13 @@ class WithdrawnReply:
     Attributes:
         league: the league name.
         key: the entry key (to quote when entering again), or ``""``.
+        always_open: the league's format takes entries at any time (``Format.always_open``:
+            a hill), so there are no entries to close.
     """
 
     league: str
     key: str = ""
+    always_open: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -214,7 +220,12 @@ class HelpReply:
         commands: ``(usage, what it does)`` of every listed player command, in the reply's
             language.
         leagues: the names of the leagues taking entries.
-        example: an example sheet (the default ruleset's, in the reply's language).
+        about: league name -> ``[its game, its format]`` (titles in the reply's language), for
+            each of ``leagues``.
+        example: an example sheet in the reply's language, of the game of the league the mail
+            names, else of the sender's leagues, else of the open leagues, when that is one
+            game (else the default ruleset's).
+        game: the title of the example's game.
         no_command: the mail held neither a command nor a sheet (the help then says so first).
         words: every command's words (``app.mail.commands.WORDS``), for templates that list them.
         server: the server's address.
@@ -223,6 +234,8 @@ class HelpReply:
     commands: list[tuple[str, str]]
     leagues: list[str]
     example: str
+    about: dict[str, list[str]] = field(default_factory=dict)
+    game: str = ""
     no_command: bool = False
     words: Any = None
     server: str = ""
@@ -288,13 +301,14 @@ class ErrorReply:
             ``rate-limit``, ``bad-charset``, ``no-sheet``, ``password``, ``wrong-password``,
             ``not-organizer``, ``entries-closed``, ``not-entered``, ``disqualified``,
             ``organizer-failed``, ``bad-arguments``, ``no-orders`` (``detail``: the league's
-            game), ``finished``; anything else is printed as it is).
+            game), ``finished``, ``challenge-limit`` (``limit``: the arrivals a day,
+            ``locked_until``: when the next is taken); anything else is printed as it is).
         league: the league concerned, or ``""``.
         open: leagues to choose from (taking entries, or that a command can work on).
         mine: the sender's leagues when it is not clear which one the mail is for.
         action: the command concerned (``which-league``, ``organizer-failed``), or ``""``.
         size, limit: the mail's size and the limit (``too-large``); the daily limit
-            (``rate-limit``).
+            (``rate-limit``, ``challenge-limit``).
         value: the charset asked for (``bad-charset``).
         usage: how the command is written (``bad-arguments``).
         detail: more about the error, in words, or ``""``.

@@ -57,10 +57,13 @@ def reading_ruleset(text: str, league: Any = None) -> Ruleset:
 def other_ruleset(text: str, league: Any) -> type[Ruleset] | None:
     """The ruleset ``text`` is written in when it is not ``league``'s: the guessed ruleset
     (``guess_ruleset``), provided the league's own ruleset does not read ``text`` without an
-    error. ``None`` when the sheet is the league's game (or no game's)."""
+    error and does not recognize it as written in its own notation (``Ruleset.recognizes``: a
+    Margaret Hundred sheet over its budget is a Hundred sheet with a Hundred problem, even though
+    base Margaret reads the same line). ``None`` when the sheet is the league's game (or no
+    game's)."""
     mine = rules(league)
     guessed = guess_ruleset(text)
-    if guessed is None or guessed.name == mine.name:
+    if guessed is None or guessed.name == mine.name or mine.recognizes(text):
         return None
     return None if mine.parse_sheet(text).ok else guessed
 

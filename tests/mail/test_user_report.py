@@ -117,7 +117,9 @@ def test_organizer_replies_say_what_was_done(db_url, factory) -> None:
     opened = store(factory, org("open w +3d 1d", 1))
     process_pending(settings, factory, now=NOW)
     text = outcome(factory, opened)[1]
-    assert "League w opened: entries until 2026-12-02 12:00 UTC; a round every 1 day." in text, text
+    for line in ("League w opened.", "Entries until: 2026-12-02 12:00 UTC",
+                 "Rounds: one every 1 day", "Format: round robin", "Ruleset: Amaryllis"):
+        assert line in text, (line, text)
     twice = store(factory, org("open W +3d", 2))
     process_pending(settings, factory, now=NOW)
     row, text = outcome(factory, twice)

@@ -15,8 +15,8 @@ from typing import Any
 
 from app.mail import protect
 from app.mail.commands.context import MailContext, error_text, span, when
-from app.mail.commands.registry import N_, command
-from app.mail.grammar import Command
+from app.mail.commands.registry import N_, command, vocabulary
+from app.mail.grammar import Command, match_command
 
 ALL = ("all", "全部", "全て", "すべて")
 MAX_AHEAD = dt.timedelta(days=3660)  # a deadline at most ~10 years ahead
@@ -47,6 +47,108 @@ def organizer_ok(ctx: MailContext, cmd: Command) -> bool:
 
 def _bad_arguments(ctx: MailContext, usage: str, detail: str = "") -> None:
     ctx.refuse("bad-arguments", "error", code="bad-arguments", usage=usage, detail=detail)
+
+
+def arguments(ctx: MailContext, cmd: Command, usage: str) -> Command | None:
+    """``cmd`` with its arguments read wherever the command is written: a command in the
+    subject takes the arguments of a body line that names the same command too (``open bad`` in
+    the subject, ``open bad 2026-12-20 format=swiss`` as the body's first line). Either may
+    repeat the other's words and add more (the longer is read); when the two disagree (``open a`` /
+    ``open b``) nothing is guessed: the command is refused with the reason and ``None``
+    returned."""
+    if cmd.source != "subject":
+        return cmd
+    line = next((ln for ln in (cmd.body or "").split("\n") if ln.strip()), None)
+    found = match_command(line, vocabulary()) if line is not None else None
+    if found is None or found[0] != cmd.name:
+        return cmd
+    body_args = found[2]
+    short, long_ = sorted((list(cmd.args), list(body_args)), key=len)
+    if [a.casefold() for a in long_[:len(short)]] == [a.casefold() for a in short]:
+        args = long_  # one repeats the other, maybe with more: the longer says it all
+    else:
+        _bad_arguments(ctx, usage, ctx.gettext(
+            'the subject says "%(subject)s" and the body "%(body)s"; write the command once')
+            % {"subject": " ".join([cmd.name, *cmd.args]),
+               "body": " ".join([cmd.name, *body_args])})
+        return None
+    return Command(name=cmd.name, args=list(args), source=cmd.source, lang=cmd.lang,
+                   body=cmd.body, password=cmd.password, tag=cmd.tag, key=cmd.key,
+                   display_name=cmd.display_name)
+
+
+def _option_value(text: str) -> Any:
+    """A ruleset option's value as written in a mail: a TOML value when it reads as one
+    (``12``, ``true``, ``["斬", "衝"]``), else the text itself (``between-rounds``)."""
+    import tomllib
+
+    try:
+        return tomllib.loads(f"v = {text}")["v"]
+    except tomllib.TOMLDecodeError:
+        return text.strip()
+
+
+def split_options(words: list[str]) -> tuple[str | None, str | None, dict[str, Any],
+                                              dict[str, Any]]:
+    """``KEY=VALUE`` words of ``open`` as ``(format, ruleset, format options, ruleset
+    options)``: ``format=`` and ``ruleset=`` name them; any other key is the format's when the
+    format (given, else the default) takes it, else the ruleset's. Raises ``ValueError`` naming
+    the word for an empty key or value, a key given twice, an unknown format or ruleset, a
+    value the format or the ruleset refuses, a required format option missing, and a key that
+    neither the format nor the ruleset takes (both lists of known options named)."""
+    from app.formats import DEFAULT_FORMAT, find_format
+    from app.rules import find_ruleset
+    from app.rules import ruleset as ruleset_door
+
+    pairs: dict[str, str] = {}
+    for word in words:
+        key, _, value = word.partition("=")
+        key = key.strip().lower().replace("-", "_")
+        if not key or not value.strip():
+            raise ValueError(f"{word!r} is not KEY=VALUE")
+        if key in pairs:
+            raise ValueError(f"{key!r} is given twice")
+        pairs[key] = value.strip()
+    fmt_name = pairs.pop("format", None)
+    rs_name = pairs.pop("ruleset", None)
+    fmt_cls = find_format(fmt_name or DEFAULT_FORMAT)  # ValueError: unknown format (names known)
+    rs_cls = find_ruleset(rs_name) if rs_name else None  # ValueError: unknown ruleset
+    known = {o.name for o in fmt_cls.option_specs}
+    fmt_opts = {k: v for k, v in pairs.items() if k in known}
+    rs_opts = {k: _option_value(v) for k, v in pairs.items() if k not in known}
+    if rs_opts:
+        try:
+            ruleset_door(rs_cls.name if rs_cls else None, rs_opts)
+        except (ValueError, TypeError) as exc:
+            unknown = sorted(rs_opts)
+            raise ValueError(f"{exc} (format {fmt_cls.name} takes: "
+                             f"{', '.join(sorted(known)) or 'no options'}; "
+                             f"options asked for: {', '.join(unknown)})") from exc
+    fmt_cls({**fmt_opts, "seed": ""})  # ValueError naming a bad or missing option
+    return fmt_name, rs_name, fmt_opts, rs_opts
+
+
+def settings_lines(ctx: MailContext, league: Any) -> list[str]:
+    """What a league was set up with, one line each in the reply's language: the format as it
+    describes itself with its options (rounds, points, size…), the ruleset with its options
+    (``Ruleset.describe``), the entry deadline and how rounds are played."""
+    from app.league.formats import describe, league_rules
+
+    _ = ctx.gettext
+    lang = ctx.lang if ctx.lang in ("ja", "en") else "en"
+    lines = [_("Format: %(text)s") % {"text": line} for line in describe(league, lang)[:1]]
+    lines += ["  " + line for line in describe(league, lang)[1:]]
+    rules = league_rules(league).describe(lang)
+    lines += [_("Ruleset: %(text)s") % {"text": rules[0]}] + ["  " + line for line in rules[1:]]
+    until = when(league.entry_deadline) if league.entry_deadline is not None else \
+        _("none (always open)")
+    lines.append(_("Entries until: %(until)s") % {"until": until})
+    if league.rounds_every_s is None:
+        lines.append(_("Rounds: played when you run them"))
+    else:
+        lines.append(_("Rounds: one every %(span)s")
+                     % {"span": span(dt.timedelta(seconds=league.rounds_every_s), ctx.lang)})
+    return lines
 
 
 def _failed(ctx: MailContext, action: str, league: str, exc: BaseException) -> None:
@@ -84,12 +186,17 @@ def cmd_open(ctx: MailContext, cmd: Command) -> None:
     svc = _svc()
     from app.league.timeparse import parse_duration, parse_instant
 
-    usage = "open NAME [DEADLINE] [EVERY] [format=NAME] [KEY=VALUE ...]"
-    args = [a for a in cmd.args if "=" not in a]
-    options = dict(a.split("=", 1) for a in cmd.args if "=" in a)
-    fmt_name = options.pop("format", "")
-    if not args or len(args) > 3:
+    usage = "open NAME [DEADLINE] [EVERY] [format=NAME] [ruleset=NAME] [KEY=VALUE ...]"
+    parsed = arguments(ctx, cmd, usage)
+    if parsed is None:
+        return
+    args = [a for a in parsed.args if "=" not in a]
+    if not args:
         _bad_arguments(ctx, usage)
+        return
+    if len(args) > 3:
+        _bad_arguments(ctx, usage, ctx.gettext("words not understood: %(words)s")
+                       % {"words": " ".join(args[3:])})
         return
     try:
         deadline = parse_instant(args[1], ctx.now) if len(args) > 1 else \
@@ -99,32 +206,24 @@ def cmd_open(ctx: MailContext, cmd: Command) -> None:
         every = parse_duration(args[2]) if len(args) > 2 else None
         if every is not None and every > MAX_EVERY:
             raise ValueError(f"the interval {args[2]!r} is longer than a year")
-        if options and not fmt_name:
-            raise ValueError("format options need format=NAME")
+        fmt_name, rs_name, fmt_opts, rs_opts = split_options(
+            [a for a in parsed.args if "=" in a])
     except (ValueError, OverflowError) as exc:
         _bad_arguments(ctx, usage, error_text(exc))
         return
     try:
         with ctx.s.begin_nested():
+            # the format checks its options (swiss rounds=5, hill size=20, …), the ruleset its own
             league = svc.create_league(ctx.s, args[0], entry_deadline=deadline,
-                                       rounds_every=every, now=ctx.now)
-            if fmt_name:  # the format checks its options (swiss rounds=5, hill size=20, …)
-                from app.league.formats import set_format
-
-                set_format(league, fmt_name, options)
+                                       rounds_every=every, now=ctx.now, ruleset=rs_name,
+                                       options=rs_opts or None, format=fmt_name,
+                                       format_options=fmt_opts or None)
     except (ValueError, OverflowError, svc.LeagueError) as exc:
         _failed(ctx, "open", args[0], exc)
         return
     _ = ctx.gettext
-    until = when(league.entry_deadline) if league.entry_deadline is not None else \
-        _("none (always open)")
-    if every is None:
-        rounds = _("rounds are played when you run them.")
-    else:
-        rounds = _("a round every %(span)s.") % {"span": span(every, ctx.lang)}
-    ctx.reply("organizer", action="open", league=league.name, summary=_(
-        "League %(name)s opened: entries until %(until)s; %(rounds)s")
-        % {"name": league.name, "until": until, "rounds": rounds})
+    ctx.reply("organizer", action="open", league=league.name, summary="\n".join(
+        [_("League %(name)s opened.") % {"name": league.name}, *settings_lines(ctx, league)]))
 
 
 @command("close", en=("close",), ja=("締切", "締め切り", "受付終了"), organizer=True,
@@ -133,8 +232,13 @@ def cmd_close(ctx: MailContext, cmd: Command) -> None:
     if not organizer_ok(ctx, cmd):
         return
     svc = _svc()
+    parsed = arguments(ctx, cmd, "close [NAME]")
+    if parsed is None:
+        return
+    cmd = parsed
     if len(cmd.args) > 1:
-        _bad_arguments(ctx, "close [NAME]")
+        _bad_arguments(ctx, "close [NAME]", ctx.gettext("words not understood: %(words)s")
+                       % {"words": " ".join(cmd.args[1:])})
         return
     league = _target(ctx, cmd)
     if league is None:
@@ -174,15 +278,20 @@ def cmd_run(ctx: MailContext, cmd: Command) -> None:
     if not organizer_ok(ctx, cmd):
         return
     usage = "run [NAME] [all]"
-    args = list(cmd.args)
+    parsed = arguments(ctx, cmd, usage)
+    if parsed is None:
+        return
+    args = list(parsed.args)
     all_rounds = False
     if args and args[-1] in ALL:
         all_rounds = True
         args.pop()
     if len(args) > 1:
-        _bad_arguments(ctx, usage)
+        _bad_arguments(ctx, usage, ctx.gettext("words not understood: %(words)s")
+                       % {"words": " ".join(args[1:])})
         return
-    league = _target(ctx, Command(name=cmd.name, args=args, tag=cmd.tag), states=("closed", "running"))
+    league = _target(ctx, Command(name=cmd.name, args=args, tag=cmd.tag),
+                     states=("closed", "running"))
     if league is None:
         return
     # recorded in this mail's transaction; the scheduler plays it and answers (app.mail.requests)
@@ -197,6 +306,10 @@ def cmd_resend(ctx: MailContext, cmd: Command) -> None:
     if not organizer_ok(ctx, cmd):
         return
     usage = "resend [NAME] ROUND"
+    parsed = arguments(ctx, cmd, usage)
+    if parsed is None:
+        return
+    cmd = parsed
     if not cmd.args or len(cmd.args) > 2 or not cmd.args[-1].isdigit() \
             or not 1 <= int(cmd.args[-1]) <= 10_000:
         _bad_arguments(ctx, usage, ctx.gettext("the round is a number from 1"))

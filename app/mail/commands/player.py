@@ -7,7 +7,7 @@ from typing import Any
 
 from sqlalchemy import select
 
-from app.db.models import Entry, SheetVersion
+from app.db.models import Entry, League, SheetVersion
 from app.league import ownership
 from app.mail import protect
 from app.mail.commands.confirmation import request_confirmation
@@ -167,6 +167,37 @@ def _hill_challenge(ctx: MailContext, league: Any, player: Any) -> dict[str, Any
     return after_entry(ctx.s, league, player, now=ctx.now, mail=LeagueMail.of(ctx.settings))
 
 
+def always_open(league: Any) -> bool:
+    """True when ``league``'s format takes entries at any time (``Format.always_open``)."""
+    from app.league.formats import format_of
+
+    return bool(format_of(league).always_open)
+
+
+def kept_unit(ctx: MailContext, entry: Entry | None) -> str:
+    """The unit name of ``entry``'s active sheet when the entry is active (what stays entered
+    when a new sheet is not accepted), else ``""``."""
+    if entry is None or entry.status != "active":
+        return ""
+    return ctx.s.scalar(select(SheetVersion.unit_name).where(
+        SheetVersion.entry_id == entry.id, SheetVersion.active)) or ""
+
+
+def challenges_left(ctx: MailContext, league: Any, entry: Entry | None) -> bool:
+    """True when ``entry`` may arrive (be fought at once) again today; else the mail is refused
+    with a reply that says the day's limit (``Format.arrivals_per_day``: a hill's
+    ``challenges_per_day``) is reached and that the entered unit stays as it was. Always true
+    in a league whose format does not fight entries on arrival."""
+    from app.league.challenge import arrivals_today
+
+    count, limit = arrivals_today(ctx.s, league, entry, now=ctx.now)
+    if limit is None or count < limit:
+        return True
+    ctx.refuse("challenge-limit", "error", code="challenge-limit", league=league.name,
+               limit=limit, locked_until=protect.lockout_end(ctx.now))
+    return False
+
+
 @command("entry", en=("entry", "enter", "submit", "replace"),
          ja=("登録", "エントリー", "エントリ", "参加", "差し替え", "差替え", "差替"),
          usage="entry / enter / replace",
@@ -202,7 +233,7 @@ def cmd_entry(ctx: MailContext, cmd: Command) -> None:
         if orders_text.strip() else None
     if not sheet["ok"] or (orders is not None and not orders.ok):  # nothing changes
         ctx.reply("entry", league=league.name, accepted=False, replaced=False, reopened=False,
-                  version=None, key="", orders=orders, **sheet)
+                  version=None, key="", orders=orders, kept=kept_unit(ctx, entry), **sheet)
         return
     if entry is not None and before in ("active", "withdrawn") and _has_sheet(ctx, entry) \
             and not _proven(ctx, entry, cmd):
@@ -212,6 +243,8 @@ def cmd_entry(ctx: MailContext, cmd: Command) -> None:
             ctx.refuse(exc.code, "error", code=exc.code, league=league.name, detail=str(exc))
             return
         request_confirmation(ctx, entry, league, cmd, "replace", whole)
+        return
+    if not challenges_left(ctx, league, entry):
         return
     try:
         outcome = svc.submit_entry(ctx.s, league, ctx.player, text, inbound_id=ctx.row.id, now=ctx.now)
@@ -242,6 +275,7 @@ def cmd_entry(ctx: MailContext, cmd: Command) -> None:
               reopened=bool(outcome.accepted and before == "withdrawn"), version=outcome.version,
               key=key, hill=hill, orders=orders if outcome.accepted else None, orders_form=form,
               **named,
+              kept="" if outcome.accepted else kept_unit(ctx, entry),
               **(sheet if outcome.accepted else sheet_context(ctx, outcome.sheet, text, league)))
 
 
@@ -344,7 +378,8 @@ def cmd_withdraw(ctx: MailContext, cmd: Command) -> None:
     except svc.LeagueError as exc:
         ctx.refuse(exc.code, "error", code=exc.code, league=league.name, detail=str(exc))
         return
-    ctx.reply("withdrawn", league=league.name, key=ownership.ensure_key(entry))
+    ctx.reply("withdrawn", league=league.name, key=ownership.ensure_key(entry),
+              always_open=always_open(league))
 
 
 @command("confirm", en=("confirm",), ja=("承認",), usage="confirm TOKEN",
@@ -388,9 +423,13 @@ def cmd_confirm(ctx: MailContext, cmd: Command) -> None:
         if change.kind == "withdraw":
             svc.withdraw(ctx.s, league, player, now=ctx.now)
             ownership.mark_done(change, "done", ctx.now)
-            ctx.reply("withdrawn", league=league.name, key=ownership.ensure_key(entry))
+            ctx.reply("withdrawn", league=league.name, key=ownership.ensure_key(entry),
+                      always_open=always_open(league))
             return
         before = entry.status
+        if not challenges_left(ctx, league, entry):
+            ownership.mark_done(change, "refused", ctx.now, "challenges per day")
+            return
         name_before = player.display_name or ""
         rs = rules(league)
         text, orders_text = split_orders(change.sheet_text or "", rs)
@@ -462,15 +501,29 @@ def cmd_help(ctx: MailContext, cmd: Command, *, no_command: bool = False) -> Non
     from app.mail.commands import WORDS
 
     svc = _svc()
+    from app.league.formats import format_of
     from app.rules import league_ruleset, ruleset
 
-    # the example is in the game of the league the mail names (plus address or [NAME] tag)
+    # the example is in the game of the league the mail names (plus address or [NAME] tag),
+    # else of the sender's leagues, else of the open leagues, when they all play one game
     named = ctx.plus_names() or ([str(cmd.tag)] if cmd.tag else [])
     league = svc.find_league(ctx.s, named[0]) if named else None
-    game = league_ruleset(league) if league is not None else ruleset()
+    open_now = list(svc.open_leagues(ctx.s))
+    if league is not None:
+        candidates = [league]
+    else:
+        mine = list(ctx.s.scalars(select(League).join(Entry, Entry.league_id == League.id).where(
+            Entry.player_id == ctx.player.id, Entry.status == "active",
+            League.state != "finished"))) if ctx.player is not None else []
+        candidates = mine or open_now
+    games = {league_ruleset(lg).name: league_ruleset(lg) for lg in candidates}
+    game = next(iter(games.values())) if len(games) == 1 else ruleset()
+    lang = ctx.lang if ctx.lang in ("ja", "en") else "en"
+    about = {lg.name: [league_ruleset(lg).titles.get(lang, lg.ruleset),
+                       format_of(lg).titles.get(lang, lg.format)] for lg in open_now}
     ctx.reply("help", words=WORDS, commands=help_lines(ctx.lang),
-              leagues=[lg.name for lg in svc.open_leagues(ctx.s)],
-              example=game.example_sheet(ctx.lang),
+              leagues=[lg.name for lg in open_now], about=about,
+              example=game.example_sheet(ctx.lang), game=game.titles.get(lang, game.name),
               server=ctx.settings.server_address, no_command=no_command)
 
 

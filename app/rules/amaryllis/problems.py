@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import unicodedata
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from app.rules.base import ProblemLike
 
@@ -20,6 +20,11 @@ MAX_LISTED = 50
 
 QUOTE_MAX = 100
 """Quoted lines are cut to this many characters."""
+
+LONG_PARAM = 80
+"""A fix's parameter at least this long (a list of every sword, every class) is printed once
+per reply: a later problem that would repeat it points to the one above (``SEE_ABOVE``)."""
+SEE_ABOVE = {"ja": "（上の一覧のとおり）", "en": "(see the list above)"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -401,7 +406,8 @@ def format_problems(problems: Sequence[ProblemLike], lang: str, *,
     """Render problems as text, one block per problem: line number, quoted line, rule and fix.
 
     Errors come before warnings, each group in line order. At most ``MAX_LISTED`` blocks are
-    printed, then a line saying how many more there are. Rules §1.3.
+    printed, then a line saying how many more there are. A long list in a fix (``LONG_PARAM``:
+    every sword of the league, …) is printed once; later fixes point to it. Rules §1.3.
 
     >>> p = make_problem("must-be-limited", 3, "- Life (1): Life", "en", cls="Life")
     >>> print(format_problems([p], "en"))
@@ -413,9 +419,18 @@ def format_problems(problems: Sequence[ProblemLike], lang: str, *,
         problems, key=lambda p: (p.severity != "error", p.line if p.line is not None else 0)
     )
     blocks: list[str] = []
+    shown: set[str] = set()  # long lists already printed in a fix
     for p in ordered[:MAX_LISTED]:
         if isinstance(p, Problem):
             p = localize(p, lang, catalogue)
+            fix = p.fix
+            for _name, ja, en in p.params:
+                value = ja if lang == "ja" else en
+                if len(value) >= LONG_PARAM and value in fix:
+                    if value in shown:
+                        fix = fix.replace(value, SEE_ABOVE.get(lang, SEE_ABOVE["en"]))
+                    shown.add(value)
+            p = replace(p, fix=fix)
         if lang == "ja":
             where = f"{_zen(str(p.line))}行目：「{p.text}」" if p.line is not None else "シート全体"
             kind = "エラー" if p.severity == "error" else "警告"
