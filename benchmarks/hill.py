@@ -67,18 +67,16 @@ def _summary(label: str, times: list[float]) -> str:
             f"{t[-1] * 1000:.0f} ms")
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--members", type=int, default=200)
-    parser.add_argument("--challenges", type=int, default=1000)
-    parser.add_argument("--seed", type=int, default=13)
-    parser.add_argument("--database-url", default=None)
-    args = parser.parse_args()
-    rng = random.Random(args.seed)
-    total = args.members + args.challenges
+def measure(members: int, challenges: int, seed: int, url: str | None
+) -> tuple[list[float], list[float]]:
+    """Fill a hill of ``members`` by mail, then send ``challenges`` challenges; return the
+    per-mail times (s) of the filling and of the challenges. ``url`` ``None``: a temporary
+    SQLite file."""
+    rng = random.Random(seed)
+    total = members + challenges
     sheets = [format_sheet(random_unit(rng, f"U{i:04d}"), "ja") for i in range(total)]
     with tempfile.TemporaryDirectory() as tmp:
-        url = args.database_url or f"sqlite:///{Path(tmp) / 'hill.sqlite3'}"
+        url = url or f"sqlite:///{Path(tmp) / 'hill.sqlite3'}"
         factory = session_factory(url)
         settings = Settings(database_url=url, server_address="hill@localhost",
                             data_dir=Path(tmp), organizers=[])  # type: ignore[call-arg]
@@ -86,14 +84,14 @@ def main() -> None:
         with transaction(factory) as s:
             league = svc.create_league(s, "kingofthehill", entry_deadline=now + dt.timedelta(days=1),
                                        now=now)
-            set_format(league, "hill", {"size": args.members})
-        fill = [_one(settings, factory, i, sheets[i], now) for i in range(args.members)]
-        print(_summary(f"filling the hill (0 to {args.members - 1} battles each)", fill))
+            set_format(league, "hill", {"size": members})
+        fill = [_one(settings, factory, i, sheets[i], now) for i in range(members)]
+        print(_summary(f"filling the hill (0 to {members - 1} battles each)", fill))
         wall = time.perf_counter()
         chal = [_one(settings, factory, i, sheets[i], now)
-                for i in range(args.members, total)]
+                for i in range(members, total)]
         wall = time.perf_counter() - wall
-        print(_summary(f"challenges ({args.members - 1} battles each)", chal))
+        print(_summary(f"challenges ({members - 1} battles each)", chal))
         with transaction(factory) as s:
             lg = s.scalar(select(League).where(League.name == "kingofthehill"))
             assert lg is not None
@@ -102,12 +100,22 @@ def main() -> None:
                             .where(OutboxMessage.dedupe_key.like("hill-off:%"))) or 0
             replies = s.scalar(select(func.count()).select_from(OutboxMessage)
                                .where(OutboxMessage.kind == "reply")) or 0
-            members = len(lg.format_state["members"]) if lg.format_state else 0
+            hill_members = len(lg.format_state["members"]) if lg.format_state else 0
         print(f"{battles:,} battles stored; {replies:,} replies and {offs:,} push-off mails "
-              f"queued; {members} members on the hill; challenges: "
-              f"{args.challenges * (args.members - 1) / wall:,.0f} battles/s through the mail path")
+              f"queued; {hill_members} members on the hill; challenges: "
+              f"{challenges * (members - 1) / wall:,.0f} battles/s through the mail path")
         factory.kw["bind"].dispose()
+    return fill, chal
 
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--members", type=int, default=200)
+    parser.add_argument("--challenges", type=int, default=1000)
+    parser.add_argument("--seed", type=int, default=13)
+    parser.add_argument("--database-url", default=None)
+    args = parser.parse_args()
+    measure(args.members, args.challenges, args.seed, args.database_url)
 
 if __name__ == "__main__":
     main()

@@ -25,17 +25,17 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from sqlalchemy import func, select  # noqa: E402
+from sqlalchemy import func, select
 
-from app.config import Settings  # noqa: E402
-from app.db.models import InboundMessage, OutboxMessage  # noqa: E402
-from app.db.session import session_factory, transaction  # noqa: E402
-from app.league.service import create_league  # noqa: E402
-from app.mail.inbound import poll_once  # noqa: E402
-from app.mail.send import send_once  # noqa: E402
-from app.rules.amaryllis import format_sheet  # noqa: E402
-from app.rules.amaryllis.generate import random_unit  # noqa: E402
-from tests.servers import Dovecot, Pymap, SmtpSink, imap_append  # noqa: E402
+from app.config import Settings
+from app.db.models import InboundMessage, OutboxMessage
+from app.db.session import session_factory, transaction
+from app.league.service import create_league
+from app.mail.inbound import poll_once
+from app.mail.send import send_once
+from app.rules.amaryllis import format_sheet
+from app.rules.amaryllis.generate import random_unit
+from tests.servers import Dovecot, Pymap, SmtpSink, imap_append
 
 
 def sheet_mails(n: int, to: str) -> list[bytes]:
@@ -54,7 +54,8 @@ def sheet_mails(n: int, to: str) -> list[bytes]:
     return mails
 
 
-def run(n: int, server: str, db_url: str | None) -> float:
+def run(n: int, server: str, db_url: str | None) -> dict[str, float]:
+    """Run the benchmark; return the phase times (s): store, process, send, total."""
     tmp = Path(tempfile.mkdtemp(prefix="mailbench"))
     url = db_url or f"sqlite:///{tmp / 'bench.sqlite3'}"
     stack = []
@@ -103,7 +104,7 @@ def run(n: int, server: str, db_url: str | None) -> float:
         print(f"  TOTAL mailbox -> sink       {total:7.2f} s   ({n / total:.0f} mails/s)  "
               f"{'OK' if total < 60 and sent == n and done == n else 'FAIL'} (goal < 60 s)")
         factory.kw["bind"].dispose()
-        return total
+        return {"store": t_store, "process": t_process, "send": t_send, "total": total}
     finally:
         for item in reversed(stack):
             item.stop()

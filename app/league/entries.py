@@ -65,6 +65,26 @@ def get_or_create_player(session: Session, address: str, *, display_name: str = 
     return player
 
 
+def create_player(session: Session, address: str, *, created_at: dt.datetime,
+                  display_name: str = "", charset: str | None = None) -> Player:
+    """A new player at ``address`` (lower-cased), created at ``created_at``, for a caller that
+    looked ``address`` up already in its transaction and found nobody: one ``INSERT``, no second
+    look-up unless ``address`` was not in its normal form (then the player at the normal form
+    is returned if there is one, unchanged). ``charset`` ``None``: the column's default. Raises
+    ``ValueError`` for a bad address."""
+    addr = normalize_address(address)
+    if addr != address:
+        found = session.scalar(select(Player).where(Player.address == addr))
+        if found is not None:
+            return found
+    player = Player(address=addr, display_name=display_name, lang="ja", created_at=created_at)
+    if charset is not None:
+        player.charset = charset
+    session.add(player)
+    session.flush()
+    return player
+
+
 def _name_key(name: str) -> str:
     """The key two league names must not share: NFKC (full-width ``ｓｐｒｉｎｇ`` is ``spring``)
     and Unicode case folding."""
@@ -114,12 +134,14 @@ class SubmitOutcome:
         sheet: the league ruleset's ``Sheet`` (``Ruleset.parse_sheet``: problems to report either way).
         replaced: an earlier active sheet was replaced.
         version: the new sheet version number (1-based), ``None`` when rejected.
+        entry: the player's entry in the league when the sheet was accepted (new or not).
     """
 
     accepted: bool
     sheet: Any
     replaced: bool
     version: int | None
+    entry: Entry | None = None
 
 
 def lock_league(session: Session, league: League) -> League:
@@ -227,7 +249,7 @@ def submit_entry(session: Session, league: League, player: Player, sheet_text: s
         from app.league.names import settle
 
         settle(session, player, "", result.lang or player.lang, may_change=False)
-    return SubmitOutcome(True, result, replaced and version > 1, version)
+    return SubmitOutcome(True, result, replaced and version > 1, version, entry)
 
 
 def withdraw(session: Session, league: League, player: Player, *, now: dt.datetime) -> None:

@@ -22,9 +22,11 @@ from __future__ import annotations
 
 from app.league.cast import thread_id
 from app.league.entries import (
+    SubmitOutcome,
     active_sheet,
     all_leagues,
     check_open,
+    create_player,
     engine_version,
     entries_of,
     find_league,
@@ -33,11 +35,18 @@ from app.league.entries import (
     normalize_address,
     open_leagues,
     submit_entry,
-    SubmitOutcome,
     withdraw,
 )
-from app.league.errors import BadState, EntriesClosed, LeagueError, NoSuchLeague, NotEntered, NotOwner
+from app.league.errors import (
+    BadState,
+    EntriesClosed,
+    LeagueError,
+    NoSuchLeague,
+    NotEntered,
+    NotOwner,
+)
 from app.league.fixes import disqualify, resend
+from app.league.formats import league_rules as league_ruleset
 from app.league.lifecycle import (
     check_league_name,
     check_ruleset,
@@ -46,7 +55,6 @@ from app.league.lifecycle import (
     set_options,
     tick,
 )
-from app.league.formats import league_rules as league_ruleset
 from app.league.orders import mark_ready, paused_battles, revise_orders, submit_orders
 from app.league.play import KILL_ENV, run_round
 from app.league.standings import render_standings, standings, standings_context
@@ -54,8 +62,9 @@ from app.league.standings import render_standings, standings, standings_context
 __all__ = [
     "BadState", "EntriesClosed", "KILL_ENV", "LeagueError", "NoSuchLeague", "NotEntered",
     "NotOwner", "SubmitOutcome", "active_sheet", "all_leagues", "check_league_name",
-    "check_open", "check_ruleset", "close_entries", "create_league", "disqualify",
-    "engine_version", "entries_of", "find_league", "get_league", "get_or_create_player",
+    "check_open", "check_ruleset", "close_entries", "create_league", "create_player",
+    "disqualify", "engine_version", "entries_of", "find_league", "get_league",
+    "get_or_create_player",
     "league_ruleset", "mark_ready", "normalize_address", "open_leagues", "paused_battles",
     "render_standings", "resend", "revise_orders", "run_round", "set_options", "standings",
     "standings_context", "submit_entry", "submit_orders", "thread_id", "tick", "withdraw",

@@ -56,7 +56,16 @@ __all__ = ["Outcome", "handle", "process_one", "process_pending", "requeue_shunt
 
 def handle(ctx: MailContext) -> Outcome:
     """Handle one stored message (``ctx.row``) in the caller's transaction and return what was
-    decided (the reply is queued by :func:`process_one`)."""
+    decided (the reply is queued by :func:`process_one`). The row's ``command`` is set at the
+    end, so that it goes out in the same ``UPDATE`` as the status."""
+    try:
+        return _handle(ctx)
+    finally:
+        if ctx.command is not None:
+            ctx.row.command = ctx.command
+
+
+def _handle(ctx: MailContext) -> Outcome:
     from app.league import service as svc
 
     settings, row, out = ctx.settings, ctx.row, ctx.out
@@ -76,7 +85,7 @@ def handle(ctx: MailContext) -> Outcome:
           and not any(looks_like_sheet(a) for a in mail.attachments)):
         # "Great game!" under a quoted battle report: no command, no sheet -> say so, with help
         cmd.name, no_command = "help", True
-    row.command = column_text(cmd.name, 32)
+    ctx.command = column_text(cmd.name, 32)
 
     ctx.stage = "protect"
     organizer = is_organizer(cmd.name)
@@ -99,12 +108,14 @@ def handle(ctx: MailContext) -> Outcome:
 
     ctx.stage = "player"
     try:
-        ctx.player = known or svc.get_or_create_player(ctx.s, mail.sender)
+        # a new sender: created_at = the mail's time (counted by the unknown-senders rule)
+        ctx.player = known or svc.create_player(
+            ctx.s, mail.sender, created_at=ctx.now,
+            charset="iso-2022-jp" if mail.charset == "iso-2022-jp" else None)
     except ValueError:  # an address the league layer cannot hold: nobody to answer
         out.status, out.rules = "ignored", ["bad-sender"]
         return out
-    if known is None:
-        ctx.player.created_at = ctx.now  # counted by the unknown-senders rule
+    ctx.new_player = known is None
     player = ctx.player
     if mail.charset == "iso-2022-jp":
         player.charset = "iso-2022-jp"
@@ -143,15 +154,16 @@ def process_one(settings: Settings, factory: sessionmaker[Session], inbound_id: 
             handler = MailContext(settings, s, row, now, factory)
             out = handle(handler)
             handler.stage = "reply"
-            if out.reply is not None and handler.mail is not None:
-                template, ctx = out.reply
-                queue_reply(s, settings, row, handler.mail, handler.player, handler.lang, template,
-                             ctx, out.html, now, to=out.to, subject=out.subject)
+            # the row's new state first: one UPDATE with the command, flushed with the reply
             row.status = out.status
             row.rules = out.rules or None
             row.processed_at = now
             row.error = None
             status = out.status
+            if out.reply is not None and handler.mail is not None:
+                template, ctx = out.reply
+                queue_reply(s, settings, row, handler.mail, handler.player, handler.lang, template,
+                             ctx, out.html, now, to=out.to, subject=out.subject)
     except Exception as exc:
         stage = handler.stage if handler is not None else "load"
         log.exception("inbound #%s shunted at %s", inbound_id, stage)

@@ -65,7 +65,7 @@ def _get(msg: Message, name: str) -> str | None:
         for key, value in msg.raw_items():
             if key.lower() == want:
                 return " ".join(str(value)[:4000].split())
-    except Exception:  # noqa: BLE001 - malformed header counts as present but unreadable
+    except Exception:
         return ""
     return None
 
@@ -75,7 +75,7 @@ def _addresses(value: str | None) -> list[str]:
         return []
     try:
         return [a.strip().lower() for _n, a in getaddresses([value]) if a]
-    except Exception:  # noqa: BLE001
+    except Exception:
         return []
 
 
@@ -184,7 +184,7 @@ def _raw_headers(msg: Message, name: str) -> list[str]:
     want = name.lower()
     try:
         return [str(v)[:4 * MAX_AUTH_HEADER] for k, v in msg.raw_items() if k.lower() == want][:MAX_AUTH_HEADERS]
-    except Exception:  # noqa: BLE001
+    except Exception:
         return []
 
 
@@ -228,7 +228,7 @@ def authenticate(msg: Message, *, authserv_id: str, from_domain: str) -> AuthRes
             continue
         try:
             header = authres.AuthenticationResultsHeader.parse_value(text)
-        except Exception:  # noqa: BLE001 - authres raises its own SyntaxError, RecursionError…
+        except Exception:
             return AuthResult(True, False, ("auth-unreadable",))
         results = [(str(r.method).lower(), str(r.result).lower(), r) for r in header.results]
         dmarc = [(res, _property(r, "header", "from")) for m, res, r in results if m == "dmarc"]
@@ -268,8 +268,8 @@ def check_authentication(msg: Message, *, authserv_id: str | None = None,
 
 def counter(session: Session, address: str, purpose: str, day: dt.date) -> SenderCounter:
     """The counter of ``purpose`` for ``address`` on ``day``, created at 0 when new (an
-    ``INSERT … ON CONFLICT DO NOTHING`` on SQLite and PostgreSQL: another process may create it
-    at the same moment)."""
+    ``INSERT … ON CONFLICT DO NOTHING RETURNING`` on SQLite and PostgreSQL: another process may
+    create it at the same moment, and then it is read again)."""
     q = select(SenderCounter).where(SenderCounter.address == address, SenderCounter.day == day,
                                     SenderCounter.purpose == purpose)
     row = session.scalar(q)
@@ -281,7 +281,12 @@ def counter(session: Session, address: str, purpose: str, day: dt.date) -> Sende
         from sqlalchemy.dialects import postgresql, sqlite
 
         insert: Any = sqlite.insert if dialect == "sqlite" else postgresql.insert
-        session.execute(insert(SenderCounter).values(**values).on_conflict_do_nothing())
+        # the new row comes back from the INSERT itself (RETURNING, SQLite >= 3.35); nothing
+        # when another transaction created it first: then it is read below
+        created = session.scalars(insert(SenderCounter).values(**values)
+                                  .on_conflict_do_nothing().returning(SenderCounter)).first()
+        if created is not None:
+            return created
     else:  # pragma: no cover - other databases: a savepoint around a plain insert
         try:
             with session.begin_nested():

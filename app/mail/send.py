@@ -44,6 +44,7 @@ import smtplib
 import socket
 import ssl
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from sqlalchemy import delete, select, update
@@ -240,16 +241,24 @@ def _temporary(s: Session, settings: Settings, row: OutboxMessage, error: str, n
 
 
 def _claim(factory: sessionmaker[Session], now: dt.datetime, me: str,
-           skip: set[int]) -> tuple[int, bytes, str, str] | None:
+           skip: set[int], record: Callable[[Session], None] | None = None,
+           ) -> tuple[int, bytes, str, str] | None:
     """Claim the next due ``queued`` row (conditional update; ``FOR UPDATE SKIP LOCKED`` on
     PostgreSQL) and return ``(id, raw, sender, recipient)``, or ``None`` when none is due. A row
     another sender claimed first is skipped. When the claim's transaction fails, the database may
     have committed it all the same (a server killed after the commit, before its answer): the row
-    goes to ``_UNRECORDED``, so that :func:`recover` takes it back if it is ``sending``."""
+    goes to ``_UNRECORDED``, so that :func:`recover` takes it back if it is ``sending``.
+
+    ``record`` writes the outcome of the mail delivered before, in the same transaction as this
+    claim (one commit a mail instead of two; the outcome is committed before the next mail goes
+    to the relay, as when it had a transaction of its own)."""
     while True:
         row_id = None
         try:
             with transaction(factory) as s:
+                if record is not None:
+                    record(s)
+                    record = None
                 q = (select(OutboxMessage.id)
                      .where(OutboxMessage.status == "queued", OutboxMessage.next_attempt_at <= now)
                      .order_by(OutboxMessage.id).limit(1))
@@ -409,11 +418,27 @@ def send_once(settings: Settings, factory: sessionmaker[Session], *, now: dt.dat
     skip: set[int] = set()
     tried = 0
     last_error: str | None = None
+    #: the outcome of the mail just sent, written with the next claim (:func:`_claim`)
+    pending: tuple[int, Callable[[Session], None]] | None = None
+
+    def sent(row_id: int) -> Callable[[Session], None]:
+        def write(s: Session) -> None:
+            row = s.get(OutboxMessage, row_id)
+            assert row is not None
+            row.status, row.sent_at, row.attempts = "sent", utcnow(), row.attempts + 1
+            row.last_error = None
+            row.lease_owner = row.lease_until = None
+            report.sent.append(row_id)
+        return write
+
     try:
         with transaction(factory) as s:
             notices.flush(s, settings, now=now)  # organizer notices, digested (issue #8.7)
         while tried < limit and not (stop is not None and stop.is_set()):
-            claim = _claim(factory, now, me, skip)
+            claim = _claim(factory, now, me, skip, pending[1] if pending else None)
+            if pending is not None:
+                _UNRECORDED.discard(pending[0])
+                pending = None
             if claim is None:
                 # the notices the failures of this pass recorded, as one digest, then done
                 with transaction(factory) as s:
@@ -452,15 +477,14 @@ def send_once(settings: Settings, factory: sessionmaker[Session], *, now: dt.dat
                 outcome, error = "lost", f"connection: {exc}"
             _UNRECORDED.add(row_id)  # until the outcome below is committed
             crash_point("after-send")
+            if outcome == "sent":  # written with the next claim, or after the loop
+                pending = (row_id, sent(row_id))
+                reopens_in_a_row = 0
+                continue
             with transaction(factory) as s:
                 row = s.get(OutboxMessage, row_id)
                 assert row is not None
-                if outcome == "sent":
-                    row.status, row.sent_at, row.attempts = "sent", utcnow(), row.attempts + 1
-                    row.last_error = None
-                    row.lease_owner = row.lease_until = None
-                    report.sent.append(row_id)
-                elif outcome == "permanent":
+                if outcome == "permanent":
                     row.attempts += 1
                     _fail(s, settings, row, error or "", now)
                     report.failed.append(row_id)
@@ -476,9 +500,6 @@ def send_once(settings: Settings, factory: sessionmaker[Session], *, now: dt.dat
                         row.next_attempt_at = now + dt.timedelta(seconds=settings.send_interval)
                         report.deferred.append(row_id)
             _UNRECORDED.discard(row_id)
-            if outcome == "sent":
-                reopens_in_a_row = 0
-                continue
             last_error = error
             if outcome == "unreachable":
                 break
@@ -499,6 +520,11 @@ def send_once(settings: Settings, factory: sessionmaker[Session], *, now: dt.dat
                     tried -= 1  # not a try of this mail
             elif client is not None:
                 _rset(client)  # after a refused transaction reset the session state
+        if pending is not None:  # the pass ends (limit, stop) after a mail was sent
+            with transaction(factory) as s:
+                pending[1](s)
+            _UNRECORDED.discard(pending[0])
+            pending = None
     finally:
         _close(client)
     # the relay is in trouble when it deferred, lost or refused temporarily (a 5xx for one

@@ -77,6 +77,21 @@ class MailContext:
         self.wanted_name = ""
         self.may_rename = False
         self.name_before = ""
+        #: the sender's player row was created by this message (it has no entries yet)
+        self.new_player = False
+        #: the command's name, for ``InboundMessage.command`` (set by the pipeline)
+        self.command: str | None = None
+        self._open: list[Any] | None = None
+
+    def open_leagues(self) -> list[Any]:
+        """The leagues taking entries (``app.league.entries.open_leagues``), read once per
+        message: the protection chain and the command both ask, and a mail command does not
+        open or close a league before it asks."""
+        from app.league import service as svc
+
+        if self._open is None:
+            self._open = svc.open_leagues(self.s)
+        return list(self._open)
 
     # -- replies ---------------------------------------------------------------------------
 
@@ -137,8 +152,8 @@ class MailContext:
         finished."""
         from app.db.models import Entry, League
 
-        if self.player is None or self.player.id is None:
-            return []
+        if self.player is None or self.player.id is None or self.new_player:
+            return []  # a player created by this message has no entry anywhere
         q = (select(League).join(Entry, Entry.league_id == League.id)
              .where(Entry.player_id == self.player.id))
         if mine == "withdraw":
@@ -164,9 +179,9 @@ class MailContext:
             league = svc.find_league(self.s, name)
             if league is None:
                 self.refuse("no-such-league", "error", code="no-such-league", league=name,
-                            open=[lg.name for lg in svc.open_leagues(self.s)])
+                            open=[lg.name for lg in self.open_leagues()])
             return league
-        opened = svc.open_leagues(self.s)
+        opened = self.open_leagues()
         entered = self.entered_leagues(mine) if mine else []
         if entered:
             current = [lg for lg in entered if lg.state != "finished"]
@@ -199,7 +214,7 @@ class MailContext:
         from app.league import service as svc
 
         names = self.plus_names() or ([cmd.tag] if cmd.tag else [])
-        leagues = [svc.find_league(self.s, n) for n in names] or svc.open_leagues(self.s)
+        leagues = [svc.find_league(self.s, n) for n in names] or self.open_leagues()
         return any(lg is not None and lg.require_auth for lg in leagues)
 
     # -- sheets ----------------------------------------------------------------------------

@@ -224,8 +224,8 @@ def cmd_entry(ctx: MailContext, cmd: Command) -> None:
     whole = ctx.sheet_text(cmd, rs)
     text, orders_text = split_orders(whole, rs)
     assert ctx.player is not None
-    entry = ctx.s.scalar(select(Entry).where(Entry.league_id == league.id,
-                                             Entry.player_id == ctx.player.id))
+    entry = None if ctx.new_player else ctx.s.scalar(  # a new player has no entry
+        select(Entry).where(Entry.league_id == league.id, Entry.player_id == ctx.player.id))
     before = entry.status if entry is not None else None
     result = ctx.parse(text, rs)
     sheet = sheet_context(ctx, result, text, league)
@@ -255,9 +255,7 @@ def cmd_entry(ctx: MailContext, cmd: Command) -> None:
     key = ""
     named: dict[str, Any] = {}
     if outcome.accepted:
-        if entry is None:
-            entry = ctx.s.scalar(select(Entry).where(Entry.league_id == league.id,
-                                                     Entry.player_id == ctx.player.id))
+        entry = outcome.entry
         assert entry is not None
         key = ownership.ensure_key(entry)
         named = ctx.settle_name(key=key)  # only now: a rejected mail renames nobody
