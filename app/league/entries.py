@@ -195,12 +195,14 @@ def _entry(session: Session, league: League, player: Player) -> Entry | None:
 
 
 def submit_entry(session: Session, league: League, player: Player, sheet_text: str, *,
-                 inbound_id: int | None = None, now: dt.datetime) -> SubmitOutcome:
+                 inbound_id: int | None = None, now: dt.datetime,
+                 name_default: bool = True) -> SubmitOutcome:
     """Enter (or replace) ``player``'s sheet in ``league``.
 
     A valid sheet becomes a new :class:`SheetVersion` (version n+1, active; the previous one is
     kept, inactive) with the normalized notation; a player without a display name gets a default
-    one in the sheet's language (``app.league.names``). An invalid sheet stores nothing and comes back
+    one in the sheet's language (``app.league.names``) unless ``name_default`` is false (the
+    mail layer, which settles the name the mail asks for right after: one naming, not two). An invalid sheet stores nothing and comes back
     with ``accepted=False`` and the problems. Raises :class:`EntriesClosed` after the deadline or
     once entries are closed, and :class:`BadState` (code ``disqualified``) for a disqualified
     player.
@@ -245,7 +247,7 @@ def submit_entry(session: Session, league: League, player: Player, sheet_text: s
                          lang=result.lang, active=True, inbound_id=inbound_id, created_at=now)
     session.add(sheet)
     session.flush()
-    if not player.display_name:  # others will see this player: a readable default name
+    if name_default and not player.display_name:  # others see this player: a readable name
         from app.league.names import settle
 
         settle(session, player, "", result.lang or player.lang, may_change=False)

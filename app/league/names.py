@@ -133,8 +133,8 @@ def settle(session: Session, player: Player, wanted: str, lang: str, *,
     refused, reason, suggestion = "", "", ""
     if wanted and current and not may_change:
         refused, reason = wanted, "needs-proof"
-    elif wanted:
-        if is_free(session, wanted, player) and _take(session, player, wanted):
+    elif wanted:  # the unique key decides (no look-up first: one statement a mail less)
+        if display_name_key(wanted) is not None and _take(session, player, wanted):
             return NameOutcome(wanted, changed=True)
         refused, reason = wanted, "taken"
         suggestion = free_variant(session, wanted, player)

@@ -247,7 +247,8 @@ def cmd_entry(ctx: MailContext, cmd: Command) -> None:
     if not challenges_left(ctx, league, entry):
         return
     try:
-        outcome = svc.submit_entry(ctx.s, league, ctx.player, text, inbound_id=ctx.row.id, now=ctx.now)
+        outcome = svc.submit_entry(ctx.s, league, ctx.player, text, inbound_id=ctx.row.id,
+                                   now=ctx.now, name_default=False)  # settle_name names it
     except svc.LeagueError as exc:
         ctx.refuse(exc.code, "error", code=exc.code, league=league.name, detail=str(exc))
         return
@@ -431,8 +432,8 @@ def cmd_confirm(ctx: MailContext, cmd: Command) -> None:
         name_before = player.display_name or ""
         rs = rules(league)
         text, orders_text = split_orders(change.sheet_text or "", rs)
-        outcome = svc.submit_entry(ctx.s, league, player, text,
-                                   inbound_id=change.inbound_id, now=ctx.now)
+        outcome = svc.submit_entry(ctx.s, league, player, text, inbound_id=change.inbound_id,
+                                   now=ctx.now, name_default=False)  # settle_name names it
         orders = None
         if outcome.accepted and orders_text.strip():  # checked when it came in
             from app.league.orders import submit_orders
