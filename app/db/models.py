@@ -185,6 +185,9 @@ class Round(Base):
     #: when the round's pairings were stored (a round robin's at the close, another format's
     #: when the round before finished); NULL for rounds stored before migration 0012
     paired_at: Mapped[dt.datetime | None] = mapped_column(DateTime(timezone=True))
+    #: open to every ``serve`` on the database: any of them may claim its pending battles in
+    #: chunks (``app.league.play``, PostgreSQL); set once the play lease holder prepared it
+    shared: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
     league: Mapped[League] = relationship(back_populates="rounds")
     battles: Mapped[list[Battle]] = relationship(back_populates="round", order_by="Battle.board")
 
@@ -230,6 +233,10 @@ class Battle(Base):
     #: a paused battle: the checkpoint turn it stopped after, and until when it waits
     stop_turn: Mapped[int | None] = mapped_column(Integer)
     stop_until: Mapped[dt.datetime | None] = mapped_column(DateTime(timezone=True))
+    #: a pending battle of a shared round being fought: the claiming process's lease owner id
+    #: (``app.db.leases.owner_id``) and the claim's end; cleared when its result is stored
+    claim_owner: Mapped[str | None] = mapped_column(String(200))
+    claim_until: Mapped[dt.datetime | None] = mapped_column(DateTime(timezone=True))
     round: Mapped[Round] = relationship(back_populates="battles")
 
 

@@ -255,11 +255,13 @@ def tick(factory: sessionmaker[Session], mail: Notices | None, *, now: dt.dateti
     proceed. The next tick tries the failed league again.
 
     A league's rounds are played by one worker at a time: the play lease
-    (:func:`app.league.play.claim_play`); a league another live ``serve`` plays is skipped.
+    (:func:`app.league.play.claim_play`); a league another live ``serve`` plays is skipped, or,
+    where rounds are shared (PostgreSQL), helped: this process claims and fights chunks of the
+    round that worker opened (:func:`app.league.play.help_rounds`).
     ``stop`` (a ``threading.Event``) ends the work between two stored chunks (``serve``'s
     SIGTERM); the round is resumed by the next tick."""
     from app.league.orders import due_early
-    from app.league.play import claim_play, release_play
+    from app.league.play import claim_play, help_rounds, release_play
 
     done: list[str] = []
     with transaction(factory) as session:
@@ -299,7 +301,12 @@ def tick(factory: sessionmaker[Session], mail: Notices | None, *, now: dt.dateti
             if stop is not None and stop.is_set():
                 break
             if not claim_play(factory, lid):
-                failed.add(lid)  # another worker plays this league's rounds
+                failed.add(lid)  # another worker plays this league's rounds: help it (shared)
+                try:
+                    for number in help_rounds(factory, mail, lid, now=now, stop=stop):
+                        done.append(f"played round {number} of {rounds[0][1]}")
+                except Exception as exc:
+                    done.append(_tick_error(rounds[0][1], "playing rounds", exc))
                 continue
             try:
                 played = _play_rounds(factory, mail, rounds, now, stop)

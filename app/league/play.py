@@ -217,7 +217,7 @@ def _apply(session: Session, mail: Notices | None,
     updates: list[dict[str, Any]] = []
     out: list[dict[str, Any]] = []
     for bid, values, rows in fresh:
-        updates.append(dict(values, id=bid, fought_at=now))
+        updates.append(dict(values, id=bid, fought_at=now, claim_owner=None, claim_until=None))
         out += rows
         _kill_hook(counter)
     bulk_update(session, Battle, updates)  # one statement on PostgreSQL (same columns each)
@@ -241,6 +241,8 @@ class _Prepared:
     expected: dict[int, tuple[str, int | None]] = dataclasses.field(default_factory=dict)
     #: the round is mailed as digests (:func:`digest_round`)
     digest: bool = False
+    #: played in claimed chunks, shared with other ``serve`` processes (:func:`_play_shared`)
+    shared: bool = False
 
 
 def _chunk_size(pending: int, workers: int) -> int:
@@ -318,6 +320,12 @@ def _prepare_rounds(factory: sessionmaker[Session], league_id: int,
                     rules, cast.seed, texts.get(b.entry_a_id), texts.get(b.entry_b_id),
                     cast.label(b.sheet_a_id), cast.label(b.sheet_b_id)).to_json())
                     if b.inputs is None else b for b in battles]
+        share = sharing(factory) and not rules.takes_orders
+        big = _env_int("AMARYLLIS_LEAGUE_SHARE_MIN", SHARE_MIN, 1)
+        shared = {rnd.id for rnd in todo if share and len(pending[rnd.id]) >= big}
+        for rnd in todo:  # prepared (sheets refreshed): from now on any serve may claim them
+            if rnd.id in shared:
+                rnd.shared = True
         numbers = [(rnd.id, rnd.number) for rnd in todo]
         digests = {rnd.id: digest_round(session, cast.fmt, rnd.id) for rnd in todo}
         name = league.name
@@ -327,7 +335,7 @@ def _prepare_rounds(factory: sessionmaker[Session], league_id: int,
     return [_Prepared(league_id, name, rid, number, cast,
                       [pending[rid][i:i + size] for i in range(0, len(pending[rid]), size)],
                       expected={b.id: expected[b.id] for b in pending[rid]},
-                      digest=digests[rid])
+                      digest=digests[rid], shared=rid in shared)
             for rid, number in numbers]
 
 
@@ -388,6 +396,196 @@ def _store_chunk(factory: sessionmaker[Session], mail: Notices | None, prep: _Pr
         if not left:
             return False
     raise BadState(f"round {prep.number} still has {left} pending battles", "round-incomplete")
+
+
+#: pending battles from which a round is shared (``AMARYLLIS_LEAGUE_SHARE_MIN`` overrides
+#: it): a smaller one is played by the lease holder alone, its chunks pipelined across rounds
+SHARE_MIN = 200
+
+#: seconds a claim on a chunk of a shared round's battles lasts (``AMARYLLIS_LEAGUE_CLAIM_S``)
+CLAIM_S = 600
+
+#: ``AMARYLLIS_LEAGUE_SHARED=0`` turns shared rounds off (one process plays a league's round)
+SHARED_ENV = "AMARYLLIS_LEAGUE_SHARED"
+
+
+def sharing(factory: sessionmaker[Session]) -> bool:
+    """Whether rounds are shared between ``serve`` processes: on PostgreSQL (the only database
+    several of them share, ``docs/deploy.md``) unless ``AMARYLLIS_LEAGUE_SHARED=0``. On SQLite
+    one process plays a round as before."""
+    bind = factory.kw.get("bind")
+    return (getattr(getattr(bind, "dialect", None), "name", "") == "postgresql"
+            and os.environ.get(SHARED_ENV, "1") != "0")
+
+
+_BOARD_COLUMNS = (Battle.id, Battle.board, Battle.entry_a_id, Battle.entry_b_id, Battle.sheet_a_id,
+                  Battle.sheet_b_id, Battle.winner, Battle.reason, Battle.turns, Battle.hp_a,
+                  Battle.hp_b, Battle.engine_version, Battle.margin, Battle.inputs,
+                  Battle.stop_turn)
+
+
+def _claim(factory: sessionmaker[Session], round_id: int, size: int) -> tuple[
+        list[Board], int, bool]:
+    """Claim up to ``size`` pending battles of round ``round_id`` for this process, in board
+    order: those nobody claimed and those whose claim may be taken over (an expired claim, or
+    one of a dead process of this host: ``app.db.leases.lease_over``), picked with
+    ``FOR UPDATE SKIP LOCKED`` and marked ``claim_owner``/``claim_until``
+    (:data:`CLAIM_S`) in one transaction. Returns ``(boards claimed, pending battles of the
+    round before the claim, round done)``."""
+    from app.db.leases import lease_over, owner_id
+
+    me, at = owner_id(), dt.datetime.now(dt.timezone.utc)
+    with transaction(factory) as session:
+        state = session.scalar(select(Round.state).where(Round.id == round_id))
+        if state is None or state == "done":
+            return [], 0, True
+        pending = Battle.round_id.in_([round_id]) & (Battle.state == "pending")
+        left = session.scalar(select(func.count()).select_from(Battle).where(pending)) or 0
+        owners = session.execute(select(Battle.claim_owner, func.max(Battle.claim_until))
+                                 .where(pending, Battle.claim_owner.is_not(None))
+                                 .group_by(Battle.claim_owner)).all()
+        free = [o for o, until in owners if o != me and lease_over(o, until, at)]
+        cond: Any = Battle.claim_owner.is_(None)
+        if free:
+            cond = cond | Battle.claim_owner.in_(free)
+        rows = session.execute(select(*_BOARD_COLUMNS).where(pending, cond)
+                               .order_by(Battle.board).limit(size)
+                               .with_for_update(skip_locked=True)).all()
+        if rows:
+            until = at + dt.timedelta(seconds=_env_int("AMARYLLIS_LEAGUE_CLAIM_S", CLAIM_S, 1))
+            session.execute(update(Battle).where(Battle.id.in_([r[0] for r in rows]))
+                            .values(claim_owner=me, claim_until=until)
+                            .execution_options(synchronize_session=False))
+    return [Board(*r) for r in rows], int(left), False
+
+
+def _release_claims(factory: sessionmaker[Session], round_id: int) -> None:
+    """Give back this process's claims on round ``round_id``'s battles not stored (a stopped
+    or failed run), so another process takes them at once."""
+    from app.db.leases import owner_id
+
+    with transaction(factory) as session:
+        session.execute(update(Battle).where(Battle.round_id == round_id,
+                                             Battle.state == "pending",
+                                             Battle.claim_owner == owner_id())
+                        .values(claim_owner=None, claim_until=None)
+                        .execution_options(synchronize_session=False))
+
+
+def _store_shared(factory: sessionmaker[Session], mail: Notices | None, prep: _Prepared,
+                  results: list[tuple[int, dict[str, Any], list[dict[str, Any]]]],
+                  now: dt.datetime, counter: list[int]) -> str:
+    """Store a claimed chunk of a shared round with its reports (:func:`_apply`: a battle
+    stored meanwhile by another process is skipped; the claims are cleared) in one transaction
+    under the league lock, and close the round (:func:`_finish_round`) in it when no battle of
+    it is left pending: whoever stores the last chunk closes it, once. Returns ``"closed"``
+    (this transaction closed it), ``"done"`` (it was closed already) or ``"open"``."""
+    with transaction(factory) as session:
+        league = lock_league(session, prep.league_id)
+        rnd = session.get(Round, prep.round_id, populate_existing=True)
+        assert rnd is not None
+        if rnd.state == "done":
+            return "done"
+        if results:
+            _apply(session, mail, results, now, counter)
+        _renew_play(session, prep.league_id)  # the lease holder's play lease (else a no-op)
+        left, paused = _pending(session, prep.round_id)
+        if left or paused:
+            return "open"
+        _finish_round(session, mail, league, rnd, now, prep.cast, prep.history)
+        return "closed"
+
+
+#: seconds between two looks at a shared round whose battles others are fighting
+SHARED_POLL_S = 0.05
+
+
+def _play_shared(factory: sessionmaker[Session], mail: Notices | None, prep: _Prepared,
+                 now: dt.datetime, stop: Any, counter: list[int], pool: Any = None,
+                 blob: bytes | None = None) -> str | None:
+    """Play shared round ``prep`` with whichever other processes play it: claim a chunk
+    (:func:`_claim`), fight it (:func:`_fight`, in ``pool`` with one chunk ahead per worker
+    when given; ``blob``: the pickled cast), store it (:func:`_store_shared`), until no battle
+    is left to claim; then wait (polling) while others fight the rest, and close the round if
+    nobody did. Returns ``"closed"`` (this process closed it), ``"done"`` (another did) or
+    ``None`` when ``stop`` was set first (unstored claims are given back)."""
+    from collections import deque
+
+    with transaction(factory) as session:
+        pending = session.scalar(select(func.count()).select_from(Battle).where(
+            Battle.round_id == prep.round_id, Battle.state == "pending")) or 0
+    batch = _batch_size()  # a set AMARYLLIS_LEAGUE_BATCH is the chunk; else about 12 chunks
+    size = batch if "AMARYLLIS_LEAGUE_BATCH" in os.environ else \
+        max(batch // 4, min(batch, -(-pending // 12)))
+    depth = (getattr(pool, "_processes", 1) + 1) if pool is not None else 1
+    inflight: deque[Any] = deque()
+    try:
+        while not (stop is not None and stop.is_set()):
+            boards: list[Board] = []
+            left, done = 0, False
+            while len(inflight) < depth:
+                boards, left, done = _claim(factory, prep.round_id, size)
+                if not boards:
+                    break
+                if pool is not None:
+                    inflight.append(pool.apply_async(_worker_fight, ((
+                        id(prep.cast), blob, mail, prep.number, boards, now, prep.digest),)))
+                else:
+                    inflight.append(_fight(prep.cast, mail, prep.number, boards, now,
+                                           prep.digest))
+            if inflight:
+                got = inflight.popleft()
+                results = got.get() if pool is not None else got
+                outcome = _store_shared(factory, mail, prep, results, now, counter)
+                if outcome != "open":
+                    return outcome
+                continue
+            if done:
+                return "done"
+            if not left:  # every battle stored, nobody closed it (e.g. byes only): close it
+                return _store_shared(factory, mail, prep, [], now, counter)
+            if stop is not None:
+                stop.wait(SHARED_POLL_S)
+            else:
+                import time
+
+                time.sleep(SHARED_POLL_S)
+        return None
+    finally:
+        _release_claims(factory, prep.round_id)
+
+
+def help_rounds(factory: sessionmaker[Session], mail: Notices | None, league_id: int, *,
+                now: dt.datetime, stop: Any = None) -> list[int]:
+    """Help play league ``league_id``'s rounds that another process (the play lease holder)
+    has opened to sharing (``rounds.shared``): claim and fight chunks of its first open round
+    (:func:`_play_shared`) and go on with the next one while it is shared too. Returns the
+    numbers of the rounds this process closed (it stored their last chunk). A no-op unless
+    rounds are shared (:func:`sharing`)."""
+    closed: list[int] = []
+    if not sharing(factory):
+        return closed
+    counter = [0]
+    while not (stop is not None and stop.is_set()):
+        with transaction(factory) as session:
+            rnd = session.scalar(select(Round).where(Round.league_id == league_id,
+                                                     Round.state != "done")
+                                 .order_by(Round.number).limit(1))
+            if rnd is None or not rnd.shared:
+                break
+            league = session.get(League, league_id)
+            assert league is not None
+            cast = load_cast(session, league)
+            prep = _Prepared(league_id, league.name, rnd.id, rnd.number, cast, [], shared=True,
+                             digest=digest_round(session, cast.fmt, rnd.id))
+        if cast.rules.takes_orders:
+            break
+        got = _play_shared(factory, mail, prep, now, stop, counter)
+        if got is None:
+            break
+        if got == "closed":
+            closed.append(prep.number)
+    return closed
 
 
 def _pending(session: Session, round_id: int) -> tuple[int, int]:
@@ -667,20 +865,31 @@ def _play_rounds(factory: sessionmaker[Session], mail: Notices | None,
         caches: dict[int, HistoryCache] = {}
         for prep in preps:
             prep.history = caches.setdefault(prep.league_id, HistoryCache())
+        blobs: dict[int, bytes] = {}
         if pool is not None:
-            blobs: dict[int, bytes] = {}
             for prep in preps:  # once per cast (every round of a league shares one)
                 if id(prep.cast) not in blobs:
                     blobs[id(prep.cast)] = pickle.dumps(prep.cast)
             results: Iterator[list[tuple[int, dict[str, Any], list[dict[str, Any]]]]] = \
                 pool.imap(_worker_fight, [(id(prep.cast), blobs[id(prep.cast)], mail, prep.number,
                                            chunk, now, prep.digest)
-                                          for prep in preps for chunk in prep.chunks])
+                                          for prep in preps if not prep.shared
+                                          for chunk in prep.chunks])
         else:
             results = (_fight(prep.cast, mail, prep.number, chunk, now, prep.digest)
-                       for prep in preps for chunk in prep.chunks)
+                       for prep in preps if not prep.shared for chunk in prep.chunks)
         blocked: set[int] = set()  # leagues with a round left open (battles at a checkpoint)
         for prep in preps:
+            if prep.shared:  # claimed chunk by chunk, with any other serve (PostgreSQL)
+                if prep.league_id in blocked:
+                    continue
+                got = _play_shared(factory, mail, prep, now, stop, counter, pool,
+                                   blobs.get(id(prep.cast)) if pool is not None else None)
+                if got is None:  # stopped
+                    return played
+                if got in ("closed", "done"):
+                    played.append((prep.league_id, prep.league_name, prep.number))
+                continue
             alive = prep.league_id not in blocked  # rounds close in order: a later one waits
             closed = False
             for i in range(len(prep.chunks)):

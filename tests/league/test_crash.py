@@ -23,15 +23,18 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def _cli(db_url: str, cwd: Path, *args: str, kill_after: int | None = None,
-         batch: int = 4, workers: int = 0) -> subprocess.CompletedProcess[str]:
+         batch: int = 4, workers: int = 0,
+         extra: dict[str, str] | None = None,
+         timeout: float = 120) -> subprocess.CompletedProcess[str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("AMARYLLIS_")}
     env |= {"AMARYLLIS_DATABASE_URL": db_url, "AMARYLLIS_NOW": DEADLINE.isoformat(),
             "AMARYLLIS_LEAGUE_BATCH": str(batch), "AMARYLLIS_LEAGUE_WORKERS": str(workers),
             "PYTHONPATH": str(ROOT)}
     if kill_after is not None:
         env[svc.KILL_ENV] = str(kill_after)
+    env |= extra or {}
     return subprocess.run([sys.executable, "-m", "app.cli", *args], cwd=cwd, env=env,
-                          capture_output=True, text=True, timeout=120)
+                          capture_output=True, text=True, timeout=timeout)
 
 
 def _state(factory: sessionmaker[Session]) -> tuple[Counter[str], list[str], int]:
@@ -119,3 +122,35 @@ def test_killed_with_worker_processes_resumes_without_duplicates(
         assert Counter(k.split(":")[0] for k in keys) == {"report": 21 * 10 * 2,
                                                           "standings": 21 * 21}
         assert svc.get_league(s, "Pool").state == "finished"
+
+
+@pytest.mark.parametrize("workers", [0, 2])
+def test_a_shared_round_killed_part_way_resumes_without_duplicates(
+        db_url: str, factory: sessionmaker[Session], tmp_path: Path, workers: int) -> None:
+    # rounds are shared on PostgreSQL (docs/league.md "Shared rounds"): every round here is
+    if not db_url.startswith("postgresql"):  # (share threshold 1), so battles are claimed
+        pytest.skip("rounds are shared on PostgreSQL only")
+    fill_league(factory, "Shared", 21)  # 10 battles + a bye per round
+    with transaction(factory) as s:
+        svc.close_entries(s, svc.get_league(s, "Shared"), now=DEADLINE)
+    share = {"AMARYLLIS_LEAGUE_SHARE_MIN": "1"}
+    killed = _cli(db_url, tmp_path, "league", "run-round", "Shared", "--all", kill_after=27,
+                  workers=workers, extra=share, timeout=600)
+    assert killed.returncode == -signal.SIGKILL, killed.stderr
+    with transaction(factory) as s:
+        states = Counter(b.state for b in s.scalars(select(Battle)))
+        claimed = [b for b in s.scalars(select(Battle).where(Battle.claim_owner.is_not(None)))]
+        assert all(r.shared for r in s.scalars(select(Round).where(Round.state == "done")))
+    assert 0 < states["pending"] < 210 and claimed  # died part-way, holding claims
+    assert all(b.state == "pending" for b in claimed)
+    again = _cli(db_url, tmp_path, "league", "run-round", "Shared", "--all", workers=workers,
+                 extra=share, timeout=600)  # the dead process's claims are taken over at once
+    assert again.returncode == 0, again.stderr
+    with transaction(factory) as s:
+        assert Counter(b.state for b in s.scalars(select(Battle))) == {"done": 21 * 11}
+        assert s.scalars(select(Battle).where(Battle.claim_owner.is_not(None))).first() is None
+        keys = list(s.scalars(select(OutboxMessage.dedupe_key)))
+        assert len(keys) == len(set(keys))
+        assert Counter(k.split(":")[0] for k in keys) == {"report": 21 * 10 * 2,
+                                                          "standings": 21 * 21}
+        assert svc.get_league(s, "Shared").state == "finished"
