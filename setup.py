@@ -30,8 +30,9 @@ class BuildPyWithResources(build_py):
             target = Path(self.build_lib) / "app" / name
             if target.exists():
                 shutil.rmtree(target)
-            shutil.copytree(ROOT / name, target,
-                            ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+            shutil.copytree(
+                ROOT / name, target, ignore=shutil.ignore_patterns("__pycache__", "*.pyc")
+            )
 
 
 setup(cmdclass={"build_py": BuildPyWithResources})

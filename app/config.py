@@ -12,11 +12,10 @@ top-level keys and the three URLs ``AMARYLLIS_DATABASE_URL`` (an SQLAlchemy URL)
 from __future__ import annotations
 
 import os
+import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
-
-import tomllib
 
 from pydantic import Field, ValidationError, field_validator, model_validator
 from pydantic_settings import (
@@ -90,43 +89,88 @@ class Settings(BaseSettings):
     data_dir: Path = Field(Path("amaryllis-data"), description="work folder for SQLite and logs")
     database_url: str | None = Field(None, description="SQLAlchemy URL; default SQLite in data_dir")
     imap_url: str = Field("imap://tourney:secret@127.0.0.1:1143/INBOX", description="IMAP mailbox")
-    imap_processed_folder: str = Field("", description="move processed mail here; empty: flag \\Seen")
+    imap_processed_folder: str = Field(
+        "", description="move processed mail here; empty: flag \\Seen"
+    )
     smtp_url: str = Field("smtp://127.0.0.1:8025", description="SMTP relay for replies")
     server_address: str = Field("tourney@localhost", description="our address: From of replies")
     server_name: str = Field(NAME, description="display name in From")
     organizers: list[str] = Field(default_factory=list, description="organizer addresses")
     organizer_password: str = Field("", description="password line required on organizer mail")
-    rate_limit_per_day: int = Field(50, ge=1, description=(
-        "mails answered per sender per UTC day, every mail counted (proven mail on its own "
-        "count), before one notice"))
-    max_mail_bytes: int = Field(1_000_000, ge=1_000, description="larger mails are refused with a reply")
+    rate_limit_per_day: int = Field(
+        50,
+        ge=1,
+        description=(
+            "mails answered per sender per UTC day, every mail counted (proven mail on its own "
+            "count), before one notice"
+        ),
+    )
+    max_mail_bytes: int = Field(
+        1_000_000, ge=1_000, description="larger mails are refused with a reply"
+    )
     max_lines: int = Field(500, ge=10, description="lines of a mail body read; the rest is cut")
-    poll_interval: float = Field(30.0, gt=0, description="seconds between polls when IDLE is absent")
+    poll_interval: float = Field(
+        30.0, gt=0, description="seconds between polls when IDLE is absent"
+    )
     tick_interval: float = Field(60.0, gt=0, description="seconds between scheduler ticks in serve")
     send_interval: float = Field(5.0, gt=0, description="seconds between outbox passes in serve")
     smtp_max_attempts: int = Field(8, ge=1, description="temporary SMTP failures before giving up")
-    smtp_timeout: float = Field(30.0, gt=0, description="seconds any one SMTP read or write may take")
-    imap_timeout: float = Field(30.0, gt=0, description="seconds any one IMAP read or write may take")
-    outbox_retention_days: float = Field(30.0, ge=0, description="days the bytes of a delivered "
-                                         "mail are kept (the row stays); 0: forever")
-    public_url: str = Field("", description="the web view's public base URL (absolute links in "
-                            "feeds and mails); empty: links relative to the request")
+    smtp_timeout: float = Field(
+        30.0, gt=0, description="seconds any one SMTP read or write may take"
+    )
+    imap_timeout: float = Field(
+        30.0, gt=0, description="seconds any one IMAP read or write may take"
+    )
+    outbox_retention_days: float = Field(
+        30.0,
+        ge=0,
+        description="days the bytes of a delivered mail are kept (the row stays); 0: forever",
+    )
+    public_url: str = Field(
+        "",
+        description="the web view's public base URL (absolute links in "
+        "feeds and mails); empty: links relative to the request",
+    )
     web_host: str = Field("127.0.0.1", description="address the web view listens on")
-    web_port: int = Field(8080, ge=0, le=65535, description="port of the web view; 0: serve "
-                          "runs no web view")
-    web_reuse_port: bool = Field(False, description="bind the web view with SO_REUSEPORT, so "
-                                 "several processes on one host that share ONE database can "
-                                 "listen on one port; off, a port already taken fails at start")
-    web_header_timeout: float = Field(10.0, gt=0, le=3600, description=(
-        "seconds a client has to send a whole request (line, headers, body) from its first "
-        "byte, or from connecting; then the connection is closed"))
-    web_keepalive_timeout: int = Field(5, ge=1, le=3600, description=(
-        "seconds an idle connection of the web view is kept open between requests"))
-    web_max_connections: int = Field(256, ge=1, le=100_000, description=(
-        "connections the web view holds open at once; one more is answered 503 and closed"))
-    web_allowed_hosts: list[str] = Field(default_factory=list, description=(
-        "host names the web view answers (Host header; '*.example.org' for subdomains, '*' for "
-        "any); always also loopback, web_host and public_url's host; others get 400"))
+    web_port: int = Field(
+        8080, ge=0, le=65535, description="port of the web view; 0: serve runs no web view"
+    )
+    web_reuse_port: bool = Field(
+        False,
+        description="bind the web view with SO_REUSEPORT, so "
+        "several processes on one host that share ONE database can "
+        "listen on one port; off, a port already taken fails at start",
+    )
+    web_header_timeout: float = Field(
+        10.0,
+        gt=0,
+        le=3600,
+        description=(
+            "seconds a client has to send a whole request (line, headers, body) from its first "
+            "byte, or from connecting; then the connection is closed"
+        ),
+    )
+    web_keepalive_timeout: int = Field(
+        5,
+        ge=1,
+        le=3600,
+        description=("seconds an idle connection of the web view is kept open between requests"),
+    )
+    web_max_connections: int = Field(
+        256,
+        ge=1,
+        le=100_000,
+        description=(
+            "connections the web view holds open at once; one more is answered 503 and closed"
+        ),
+    )
+    web_allowed_hosts: list[str] = Field(
+        default_factory=list,
+        description=(
+            "host names the web view answers (Host header; '*.example.org' for subdomains, '*' for "
+            "any); always also loopback, web_host and public_url's host; others get 400"
+        ),
+    )
 
     @field_validator("web_allowed_hosts")
     @classmethod
@@ -134,8 +178,11 @@ class Settings(BaseSettings):
         out = []
         for host in value:
             host = host.strip().lower()
-            if not host or "*" in host[1:] or (host.startswith("*") and host != "*"
-                                                and not host.startswith("*.")):
+            if (
+                not host
+                or "*" in host[1:]
+                or (host.startswith("*") and host != "*" and not host.startswith("*."))
+            ):
                 raise ValueError(f"not a host name or '*.domain' pattern: {host!r}")
             out.append(host)
         return out
@@ -146,26 +193,39 @@ class Settings(BaseSettings):
         value = value.strip()
         if value:
             parts = urlsplit(value)
-            if parts.scheme not in ("http", "https") or not parts.netloc or parts.query \
-                    or parts.fragment:
-                raise ValueError(f"not an http(s) base URL: {value!r} "
-                                 "(e.g. https://example.org/amaryllis)")
+            if (
+                parts.scheme not in ("http", "https")
+                or not parts.netloc
+                or parts.query
+                or parts.fragment
+            ):
+                raise ValueError(
+                    f"not an http(s) base URL: {value!r} (e.g. https://example.org/amaryllis)"
+                )
         return value.rstrip("/")
-    require_auth_results: bool = Field(False, description="refuse mail not authenticated by our MTA")
+
+    require_auth_results: bool = Field(
+        False, description="refuse mail not authenticated by our MTA"
+    )
     authserv_id: str = Field("", description="authserv-id of our MTA's Authentication-Results")
     max_line_chars: int = Field(1000, ge=100, description="characters of a body line read")
-    confirm_hours: float = Field(48.0, gt=0, le=24 * 30,
-                                 description="hours a replace/withdraw waits for confirmation")
+    confirm_hours: float = Field(
+        48.0, gt=0, le=24 * 30, description="hours a replace/withdraw waits for confirmation"
+    )
     confirmations_per_day: int = Field(5, ge=1, description="confirmation mails per entry per day")
-    password_attempts: int = Field(5, ge=1, description="wrong passwords/keys per day before lockout")
+    password_attempts: int = Field(
+        5, ge=1, description="wrong passwords/keys per day before lockout"
+    )
     unknown_replies_per_hour: int = Field(1000, ge=0, description="replies to new senders per hour")
     notice_digest_minutes: int = Field(60, ge=0, description="minutes between organizer digests")
 
     @model_validator(mode="after")
     def _auth_needs_id(self) -> Settings:
         if self.require_auth_results and not self.authserv_id.strip():
-            raise ValueError("require_auth_results needs authserv_id: the authserv-id your "
-                             "receiving MTA writes in Authentication-Results (e.g. mx.example.org)")
+            raise ValueError(
+                "require_auth_results needs authserv_id: the authserv-id your "
+                "receiving MTA writes in Authentication-Results (e.g. mx.example.org)"
+            )
         return self
 
     @field_validator("imap_url", "smtp_url")
@@ -248,16 +308,21 @@ def load_settings(**overrides: object) -> Settings:
             raise ConfigError(f"{path}: {exc}") from None
         unknown = sorted(set(data) - set(Settings.model_fields))
         if unknown:
-            raise ConfigError(f"{path}: unknown key(s) {', '.join(unknown)} "
-                              f"(known: {', '.join(Settings.model_fields)})")
+            raise ConfigError(
+                f"{path}: unknown key(s) {', '.join(unknown)} "
+                f"(known: {', '.join(Settings.model_fields)})"
+            )
     try:
         return Settings(**overrides)  # type: ignore[arg-type]
     except ValidationError as exc:
         problems = "; ".join(
             f"{'.'.join(str(x) for x in err['loc']) or 'settings'}: {err['msg']}"
-            for err in exc.errors())
+            for err in exc.errors()
+        )
         raise ConfigError(f"bad configuration: {problems}") from None
     except SettingsError as exc:  # e.g. a list setting given as something that is not JSON
         cause = f" ({exc.__cause__})" if exc.__cause__ else ""
-        raise ConfigError(f"bad configuration: {exc}{cause}; list settings such as "
-                          "AMARYLLIS_ORGANIZERS take JSON: '[\"a@example.org\"]'") from None
+        raise ConfigError(
+            f"bad configuration: {exc}{cause}; list settings such as "
+            "AMARYLLIS_ORGANIZERS take JSON: '[\"a@example.org\"]'"
+        ) from None

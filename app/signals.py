@@ -28,8 +28,11 @@ def install_stop_handlers(stop: threading.Event) -> dict[int, Any]:
     def _on_signal(signum: int, _frame: Any) -> None:
         name = signal.Signals(signum).name
         if stop.is_set():  # a second signal: the next one kills the process at once
-            log.warning("stop_requested_again", signal=name,
-                        note="finishing the current unit of work; send the signal again to kill")
+            log.warning(
+                "stop_requested_again",
+                signal=name,
+                note="finishing the current unit of work; send the signal again to kill",
+            )
             signal.signal(signum, signal.SIG_DFL)
             return
         log.info("stop_requested", signal=name)

@@ -40,7 +40,9 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-PG = os.environ.get("AMARYLLIS_TEST_POSTGRES_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/test")
+PG = os.environ.get(
+    "AMARYLLIS_TEST_POSTGRES_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/test"
+)
 SHEET = "Bolt{n}: 10/2/2/2/Spark, Spark\n- Spark (1): Direct Attack\n"
 
 
@@ -56,13 +58,20 @@ def _entry(n: int, to: str) -> EmailMessage:
 
 def _env(url: str, data: Path, stack: Any) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("AMARYLLIS_")}
-    env.update({
-        "AMARYLLIS_DATA_DIR": str(data), "AMARYLLIS_DATABASE_URL": url,
-        "AMARYLLIS_IMAP_URL": stack.imap_url, "AMARYLLIS_SMTP_URL": stack.smtp_url,
-        "AMARYLLIS_SERVER_ADDRESS": "tourney@localhost", "AMARYLLIS_WEB_PORT": "0",
-        "AMARYLLIS_POLL_INTERVAL": "1", "AMARYLLIS_SEND_INTERVAL": "0.5",
-        "AMARYLLIS_TICK_INTERVAL": "5", "AMARYLLIS_RATE_LIMIT_PER_DAY": "1000",
-    })
+    env.update(
+        {
+            "AMARYLLIS_DATA_DIR": str(data),
+            "AMARYLLIS_DATABASE_URL": url,
+            "AMARYLLIS_IMAP_URL": stack.imap_url,
+            "AMARYLLIS_SMTP_URL": stack.smtp_url,
+            "AMARYLLIS_SERVER_ADDRESS": "tourney@localhost",
+            "AMARYLLIS_WEB_PORT": "0",
+            "AMARYLLIS_POLL_INTERVAL": "1",
+            "AMARYLLIS_SEND_INTERVAL": "0.5",
+            "AMARYLLIS_TICK_INTERVAL": "5",
+            "AMARYLLIS_RATE_LIMIT_PER_DAY": "1000",
+        }
+    )
     return env
 
 
@@ -89,15 +98,35 @@ def _work_left(factory: Any) -> int:
     from app.db.models import InboundMessage, OutboxMessage
 
     with factory() as s:
-        inbound = s.scalar(select(func.count()).select_from(InboundMessage)
-                           .where(InboundMessage.status == "stored")) or 0
-        outbox = s.scalar(select(func.count()).select_from(OutboxMessage)
-                          .where(OutboxMessage.status.in_(("queued", "sending")))) or 0
+        inbound = (
+            s.scalar(
+                select(func.count())
+                .select_from(InboundMessage)
+                .where(InboundMessage.status == "stored")
+            )
+            or 0
+        )
+        outbox = (
+            s.scalar(
+                select(func.count())
+                .select_from(OutboxMessage)
+                .where(OutboxMessage.status.in_(("queued", "sending")))
+            )
+            or 0
+        )
     return inbound + outbox
 
 
-def crash_loop(url: str, workdir: Path, *, mails: int = 300, kill_after: tuple[float, float] = (0.5, 3.0),
-               seed: int = 9, max_runs: int = 400, log: Any = None) -> dict[str, Any]:
+def crash_loop(
+    url: str,
+    workdir: Path,
+    *,
+    mails: int = 300,
+    kill_after: tuple[float, float] = (0.5, 3.0),
+    seed: int = 9,
+    max_runs: int = 400,
+    log: Any = None,
+) -> dict[str, Any]:
     """Run the crash loop on database ``url`` (empty) in ``workdir``. Returns the counts:
     ``mails``, ``runs`` (serve starts), ``kills``, ``received`` (replies in the sink), ``lost``
     (players without a reply), ``duplicates`` (copies beyond the first), ``dup_ids_differ``
@@ -128,8 +157,13 @@ def crash_loop(url: str, workdir: Path, *, mails: int = 300, kill_after: tuple[f
             logs = workdir / "logs"
             logs.mkdir(exist_ok=True)
             with open(logs / f"serve-{runs:04d}.log", "wb") as err:
-                proc = subprocess.Popen([sys.executable, "-m", "app.cli", "serve"], env=env,
-                                        cwd=ROOT, stdout=err, stderr=err)
+                proc = subprocess.Popen(
+                    [sys.executable, "-m", "app.cli", "serve"],
+                    env=env,
+                    cwd=ROOT,
+                    stdout=err,
+                    stderr=err,
+                )
             if runs % 4 == 0:  # every 4th run dies during start-up (imports, migration check)
                 time.sleep(rng.uniform(0.1, 1.5))
             else:  # the others 0.5-3 s after serving began
@@ -144,29 +178,46 @@ def crash_loop(url: str, workdir: Path, *, mails: int = 300, kill_after: tuple[f
             proc.wait(30)
             kills += 1
             if log:
-                log(f"  run {runs}: killed; {len({m.recipient for m in stack.sink} & expected)}"
-                    f"/{mails} players answered")
+                log(
+                    f"  run {runs}: killed; {len({m.recipient for m in stack.sink} & expected)}"
+                    f"/{mails} players answered"
+                )
         sink = stack.sink
     ids: dict[str, list[str]] = defaultdict(list)
     for m in sink:
         if m.recipient in expected:
             ids[m.recipient].append(str(m.message["Message-ID"]))
     with factory() as s:
-        inbound = dict(s.execute(select(InboundMessage.status, func.count())
-                                 .group_by(InboundMessage.status)).all())
-        outbox = dict(s.execute(select(OutboxMessage.status, func.count())
-                                .group_by(OutboxMessage.status)).all())
+        inbound = dict(
+            s.execute(
+                select(InboundMessage.status, func.count()).group_by(InboundMessage.status)
+            ).all()
+        )
+        outbox = dict(
+            s.execute(
+                select(OutboxMessage.status, func.count()).group_by(OutboxMessage.status)
+            ).all()
+        )
         entries = s.scalar(select(func.count()).select_from(Entry)) or 0
-        replies = s.scalar(select(func.count()).select_from(OutboxMessage)
-                           .where(OutboxMessage.kind == "reply")) or 0
+        replies = (
+            s.scalar(
+                select(func.count()).select_from(OutboxMessage).where(OutboxMessage.kind == "reply")
+            )
+            or 0
+        )
     factory.kw["bind"].dispose()
     return {
-        "mails": mails, "runs": runs, "kills": kills,
+        "mails": mails,
+        "runs": runs,
+        "kills": kills,
         "received": sum(len(v) for v in ids.values()),
         "lost": len(expected - set(ids)),
         "duplicates": sum(len(v) - 1 for v in ids.values()),
         "dup_ids_differ": sum(1 for v in ids.values() if len(set(v)) > 1),
-        "inbound": inbound, "entries": entries, "replies": replies, "outbox": outbox,
+        "inbound": inbound,
+        "entries": entries,
+        "replies": replies,
+        "outbox": outbox,
         "seconds": round(time.monotonic() - started, 1),
     }
 
@@ -177,12 +228,17 @@ def main() -> None:
     ap.add_argument("--only", choices=["sqlite", "postgres"])
     ap.add_argument("--seed", type=int, default=9)
     args = ap.parse_args()
-    for target in (["sqlite", "postgres"] if args.only is None else [args.only]):
+    for target in ["sqlite", "postgres"] if args.only is None else [args.only]:
         print(f"{target}: {args.mails} mails, serve killed every 0.5-3 s")
         with tempfile.TemporaryDirectory() as tmp:
             if target == "sqlite":
-                result = crash_loop(f"sqlite:///{tmp}/data/db.sqlite3", Path(tmp), mails=args.mails,
-                                    seed=args.seed, log=print)
+                result = crash_loop(
+                    f"sqlite:///{tmp}/data/db.sqlite3",
+                    Path(tmp),
+                    mails=args.mails,
+                    seed=args.seed,
+                    log=print,
+                )
             else:
                 from sqlalchemy import create_engine, text
                 from sqlalchemy.engine import make_url

@@ -22,8 +22,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from app.rules import all_rulesets, find_ruleset  # noqa: E402
-from app.rules.base import Ruleset  # noqa: E402
+from app.rules import all_rulesets, find_ruleset
+from app.rules.base import Ruleset
 
 
 def bench(rs: Ruleset, args: argparse.Namespace) -> None:
@@ -37,9 +37,11 @@ def bench(rs: Ruleset, args: argparse.Namespace) -> None:
         for a, b in pairs:
             rs.battle(a, b, log=False)
         rates.append(len(pairs) / (time.perf_counter() - start))
-    print(f"{rs.name}: {len(pairs)} random valid pairs, log=False: "
-          f"{statistics.median(rates):,.0f} battles/s (median of {args.repeat}; "
-          f"best {max(rates):,.0f})")
+    print(
+        f"{rs.name}: {len(pairs)} random valid pairs, log=False: "
+        f"{statistics.median(rates):,.0f} battles/s (median of {args.repeat}; "
+        f"best {max(rates):,.0f})"
+    )
     if args.log:
         start = time.perf_counter()
         for a, b in pairs:

@@ -43,14 +43,19 @@ def swiss(players: int, rounds: int, strength: dict[int, int]) -> list[Round]:
         times.append(time.perf_counter() - t)
         if not isinstance(answer, RoundPairings):
             break
-        history.append(answer.to_round({p.board: fight(strength, p)
-                                        for p in answer.pairings if p.b is not None}))
+        history.append(
+            answer.to_round(
+                {p.board: fight(strength, p) for p in answer.pairings if p.b is not None}
+            )
+        )
     t = time.perf_counter()
     fmt.standings(entries, history)
     st = time.perf_counter() - t
-    print(f"swiss: {players} players x {len(history)} rounds: pairing {sum(times):.2f} s total, "
-          f"{max(times):.2f} s worst round, {sum(times) / max(1, len(history)):.2f} s mean; "
-          f"standings {st * 1000:.0f} ms")
+    print(
+        f"swiss: {players} players x {len(history)} rounds: pairing {sum(times):.2f} s total, "
+        f"{max(times):.2f} s worst round, {sum(times) / max(1, len(history)):.2f} s mean; "
+        f"standings {st * 1000:.0f} ms"
+    )
     return history
 
 
@@ -64,8 +69,7 @@ def hill(size: int, challenges: int, strength: dict[int, int]) -> list[Round]:
         t = time.perf_counter()
         boards = fmt.challenge_pairings(state, entry)
         results = {p.board: fight(strength, p) for p in boards if p.b is not None}
-        up = fmt.challenge(state, entry, {p.b: results[p.board] for p in boards
-                                          if p.b is not None})
+        up = fmt.challenge(state, entry, {p.b: results[p.board] for p in boards if p.b is not None})
         dt = time.perf_counter() - t
         state = up.state
         history.append(Round.of(len(history) + 1, boards, results))
@@ -81,15 +85,19 @@ def hill(size: int, challenges: int, strength: dict[int, int]) -> list[Round]:
         times.append(dt)
         pushed += n
     total = sum(times)
-    print(f"hill: filled {size} members in {fill:.2f} s; {challenges} challenges "
-          f"({size - 1} battles each, {pushed} push-offs): {total:.2f} s, "
-          f"{total / challenges * 1000:.1f} ms per challenge (pairing + table update), "
-          f"worst {max(times) * 1000:.1f} ms")
+    print(
+        f"hill: filled {size} members in {fill:.2f} s; {challenges} challenges "
+        f"({size - 1} battles each, {pushed} push-offs): {total:.2f} s, "
+        f"{total / challenges * 1000:.1f} ms per challenge (pairing + table update), "
+        f"worst {max(times) * 1000:.1f} ms"
+    )
     t = time.perf_counter()
     again = fmt.replay(list(range(size + challenges)), history)
-    print(f"hill: replay of all {len(history)} challenges from the history "
-          f"(crash recovery): {time.perf_counter() - t:.2f} s "
-          f"(same state: {again.to_json() == state.to_json()})")
+    print(
+        f"hill: replay of all {len(history)} challenges from the history "
+        f"(crash recovery): {time.perf_counter() - t:.2f} s "
+        f"(same state: {again.to_json() == state.to_json()})"
+    )
     return history
 
 
@@ -108,28 +116,42 @@ def round_robin(n: int, strength: dict[int, int]) -> None:
         ask += time.perf_counter() - t
         if not isinstance(answer, RoundPairings):
             break
-        history.append(answer.to_round({p.board: fight(strength, p)
-                                        for p in answer.pairings if p.b is not None}))
+        history.append(
+            answer.to_round(
+                {p.board: fight(strength, p) for p in answer.pairings if p.b is not None}
+            )
+        )
     games = sum(len(r.games) for r in history)
     t = time.perf_counter()
     fmt.standings(entries, history)
     st = time.perf_counter() - t
-    print(f"round robin: {n} entries, {len(history)} rounds, {games} boards: whole schedule "
-          f"{pure:.2f} s; next_round after every round {ask:.2f} s in all; final standings "
-          f"{st:.2f} s")
+    print(
+        f"round robin: {n} entries, {len(history)} rounds, {games} boards: whole schedule "
+        f"{pure:.2f} s; next_round after every round {ask:.2f} s in all; final standings "
+        f"{st:.2f} s"
+    )
 
 
 def ratings(periods_of: list[Round], label: str) -> None:
-    periods = [RatingPeriod(f"{label}/{r.number}",
-                            tuple(RatedGame(g.a, g.b, g.result.winner) for g in r.games
-                                  if g.b is not None and g.result is not None))
-               for r in periods_of]
+    periods = [
+        RatingPeriod(
+            f"{label}/{r.number}",
+            tuple(
+                RatedGame(g.a, g.b, g.result.winner)
+                for g in r.games
+                if g.b is not None and g.result is not None
+            ),
+        )
+        for r in periods_of
+    ]
     games = sum(len(p.games) for p in periods)
     t = time.perf_counter()
     rate_periods(periods)
     dt = time.perf_counter() - t
-    print(f"ratings: {label}, {len(periods)} periods, {games} games: {dt:.2f} s "
-          f"({dt / max(1, games) * 1e6:.0f} us per game)")
+    print(
+        f"ratings: {label}, {len(periods)} periods, {games} games: {dt:.2f} s "
+        f"({dt / max(1, games) * 1e6:.0f} us per game)"
+    )
 
 
 def main() -> None:
@@ -143,8 +165,10 @@ def main() -> None:
     args = parser.parse_args()
     skip = set(args.skip.split(","))
     rng = random.Random(13)
-    strength = {e: rng.randint(0, 60) for e in range(max(args.players, args.rr,
-                                                          args.hill + args.challenges))}
+    strength = {
+        e: rng.randint(0, 60)
+        for e in range(max(args.players, args.rr, args.hill + args.challenges))
+    }
     if "swiss" not in skip:
         sw = swiss(args.players, args.rounds, strength)
         if "ratings" not in skip:

@@ -40,18 +40,26 @@ from app.rules.amaryllis.generate import random_unit  # noqa: E402
 
 
 def _mail(i: int, sheet: str) -> bytes:
-    return (f"From: Player {i} <p{i}@example.org>\r\nTo: hill@localhost\r\nSubject: entry\r\n"
-            f"Message-ID: <bench-{i}@example.org>\r\nContent-Type: text/plain; charset=utf-8\r\n"
-            f"\r\nleague: kingofthehill\r\n{sheet}\r\n").encode()
+    return (
+        f"From: Player {i} <p{i}@example.org>\r\nTo: hill@localhost\r\nSubject: entry\r\n"
+        f"Message-ID: <bench-{i}@example.org>\r\nContent-Type: text/plain; charset=utf-8\r\n"
+        f"\r\nleague: kingofthehill\r\n{sheet}\r\n"
+    ).encode()
 
 
 def _one(settings: Settings, factory, i: int, sheet: str, now: dt.datetime) -> float:  # type: ignore[no-untyped-def]
     raw = _mail(i, sheet)
     start = time.perf_counter()
     with transaction(factory) as s:
-        row = InboundMessage(message_key=f"<bench-{i}@example.org>", sender=f"p{i}@example.org",
-                             subject="entry", raw=raw, size=len(raw), status="stored",
-                             received_at=now)
+        row = InboundMessage(
+            message_key=f"<bench-{i}@example.org>",
+            sender=f"p{i}@example.org",
+            subject="entry",
+            raw=raw,
+            size=len(raw),
+            status="stored",
+            received_at=now,
+        )
         s.add(row)
         s.flush()
         rid = row.id
@@ -62,12 +70,15 @@ def _one(settings: Settings, factory, i: int, sheet: str, now: dt.datetime) -> f
 def _summary(label: str, times: list[float]) -> str:
     t = sorted(times)
     p95 = t[int(0.95 * (len(t) - 1))]
-    return (f"{label}: {len(t)} mails in {sum(t):.1f} s; per mail mean {statistics.mean(t) * 1000:.0f}"
-            f" ms, median {statistics.median(t) * 1000:.0f} ms, p95 {p95 * 1000:.0f} ms, worst "
-            f"{t[-1] * 1000:.0f} ms")
+    return (
+        f"{label}: {len(t)} mails in {sum(t):.1f} s; per mail mean {statistics.mean(t) * 1000:.0f}"
+        f" ms, median {statistics.median(t) * 1000:.0f} ms, p95 {p95 * 1000:.0f} ms, worst "
+        f"{t[-1] * 1000:.0f} ms"
+    )
 
 
-def measure(members: int, challenges: int, seed: int, url: str | None
+def measure(
+    members: int, challenges: int, seed: int, url: str | None
 ) -> tuple[list[float], list[float]]:
     """Fill a hill of ``members`` by mail, then send ``challenges`` challenges; return the
     per-mail times (s) of the filling and of the challenges. ``url`` ``None``: a temporary
@@ -78,32 +89,47 @@ def measure(members: int, challenges: int, seed: int, url: str | None
     with tempfile.TemporaryDirectory() as tmp:
         url = url or f"sqlite:///{Path(tmp) / 'hill.sqlite3'}"
         factory = session_factory(url)
-        settings = Settings(database_url=url, server_address="hill@localhost",
-                            data_dir=Path(tmp), organizers=[])  # type: ignore[call-arg]
+        settings = Settings(
+            database_url=url, server_address="hill@localhost", data_dir=Path(tmp), organizers=[]
+        )  # type: ignore[call-arg]
         now = dt.datetime.now(dt.timezone.utc)
         with transaction(factory) as s:
-            league = svc.create_league(s, "kingofthehill", entry_deadline=now + dt.timedelta(days=1),
-                                       now=now)
+            league = svc.create_league(
+                s, "kingofthehill", entry_deadline=now + dt.timedelta(days=1), now=now
+            )
             set_format(league, "hill", {"size": members})
         fill = [_one(settings, factory, i, sheets[i], now) for i in range(members)]
         print(_summary(f"filling the hill (0 to {members - 1} battles each)", fill))
         wall = time.perf_counter()
-        chal = [_one(settings, factory, i, sheets[i], now)
-                for i in range(members, total)]
+        chal = [_one(settings, factory, i, sheets[i], now) for i in range(members, total)]
         wall = time.perf_counter() - wall
         print(_summary(f"challenges ({members - 1} battles each)", chal))
         with transaction(factory) as s:
             lg = s.scalar(select(League).where(League.name == "kingofthehill"))
             assert lg is not None
             battles = s.scalar(select(func.count()).select_from(Battle)) or 0
-            offs = s.scalar(select(func.count()).select_from(OutboxMessage)
-                            .where(OutboxMessage.dedupe_key.like("hill-off:%"))) or 0
-            replies = s.scalar(select(func.count()).select_from(OutboxMessage)
-                               .where(OutboxMessage.kind == "reply")) or 0
+            offs = (
+                s.scalar(
+                    select(func.count())
+                    .select_from(OutboxMessage)
+                    .where(OutboxMessage.dedupe_key.like("hill-off:%"))
+                )
+                or 0
+            )
+            replies = (
+                s.scalar(
+                    select(func.count())
+                    .select_from(OutboxMessage)
+                    .where(OutboxMessage.kind == "reply")
+                )
+                or 0
+            )
             hill_members = len(lg.format_state["members"]) if lg.format_state else 0
-        print(f"{battles:,} battles stored; {replies:,} replies and {offs:,} push-off mails "
-              f"queued; {hill_members} members on the hill; challenges: "
-              f"{challenges * (members - 1) / wall:,.0f} battles/s through the mail path")
+        print(
+            f"{battles:,} battles stored; {replies:,} replies and {offs:,} push-off mails "
+            f"queued; {hill_members} members on the hill; challenges: "
+            f"{challenges * (members - 1) / wall:,.0f} battles/s through the mail path"
+        )
         factory.kw["bind"].dispose()
     return fill, chal
 
@@ -116,6 +142,7 @@ def main() -> None:
     parser.add_argument("--database-url", default=None)
     args = parser.parse_args()
     measure(args.members, args.challenges, args.seed, args.database_url)
+
 
 if __name__ == "__main__":
     main()

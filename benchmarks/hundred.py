@@ -27,12 +27,12 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from app.rules.hundred.engine import battle  # noqa: E402
-from app.rules.hundred.generate import random_swordmaster  # noqa: E402
-from app.rules.hundred.model import Sword, Swordmaster, swordmaster  # noqa: E402
-from app.rules.hundred.notation import format_sheet  # noqa: E402
-from app.rules.hundred.options import Options  # noqa: E402
-from app.rules.hundred.swords import ALL, BY_CODE  # noqa: E402
+from app.rules.hundred.engine import battle
+from app.rules.hundred.generate import random_swordmaster
+from app.rules.hundred.model import Sword, Swordmaster, swordmaster
+from app.rules.hundred.notation import format_sheet
+from app.rules.hundred.options import Options
+from app.rules.hundred.swords import ALL, BY_CODE
 
 
 def rate(pairs: list[tuple[Swordmaster, Swordmaster]], log: bool, repeat: int) -> float:
@@ -92,8 +92,10 @@ def main() -> None:
     rng = random.Random(args.seed)
 
     for label, builders in (("pools without many builders", 0.1), ("all 100 swords alike", 1.0)):
-        pairs = [(random_swordmaster(rng, builders=builders),
-                  random_swordmaster(rng, builders=builders)) for _ in range(args.pairs)]
+        pairs = [
+            (random_swordmaster(rng, builders=builders), random_swordmaster(rng, builders=builders))
+            for _ in range(args.pairs)
+        ]
         quiet = rate(pairs, False, args.repeat)
         logged = rate(pairs, True, 1)
         worst, a, b = slowest(pairs)
@@ -104,10 +106,13 @@ def main() -> None:
         print(f"  reasons: {dict(reasons)}")
 
     basic = Options(pool="basic")
-    pairs = [(random_swordmaster(rng, basic), random_swordmaster(rng, basic))
-             for _ in range(args.pairs)]
-    print(f"base Margaret (15 swords): log=False {rate(pairs, False, args.repeat):,.0f} battles/s,"
-          f" log=True {rate(pairs, True, 1):,.0f} battles/s")
+    pairs = [
+        (random_swordmaster(rng, basic), random_swordmaster(rng, basic)) for _ in range(args.pairs)
+    ]
+    print(
+        f"base Margaret (15 swords): log=False {rate(pairs, False, args.repeat):,.0f} battles/s,"
+        f" log=True {rate(pairs, True, 1):,.0f} battles/s"
+    )
 
     sheets = covering_sheets(rng, args.sheets)
     assert set(ALL) <= {s.code for m in sheets for s in m.swords}
@@ -116,12 +121,16 @@ def main() -> None:
     with ProcessPoolExecutor(args.jobs) as pool:
         results = list(pool.map(_fight, games, chunksize=64))
     elapsed = time.perf_counter() - start
-    print(f"round robin of {len(sheets)} sheets over all 100 swords: {len(games)} battles in "
-          f"{elapsed:.1f} s with {args.jobs} processes ({len(games) / elapsed:,.0f} battles/s)")
-    ranked = sorted(zip(results, games), key=lambda x: -x[0][0])
+    print(
+        f"round robin of {len(sheets)} sheets over all 100 swords: {len(games)} battles in "
+        f"{elapsed:.1f} s with {args.jobs} processes ({len(games) / elapsed:,.0f} battles/s)"
+    )
+    ranked = sorted(zip(results, games, strict=False), key=lambda x: -x[0][0])
     for (d, procs, cut), (a, b) in ranked[:3]:
-        print(f"  {d * 1000:,.0f} ms, {procs:,} procedures, {cut} turns cut by the limit: "
-              f"{format_sheet(a)}  vs  {format_sheet(b)}")
+        print(
+            f"  {d * 1000:,.0f} ms, {procs:,} procedures, {cut} turns cut by the limit: "
+            f"{format_sheet(a)}  vs  {format_sheet(b)}"
+        )
 
 
 if __name__ == "__main__":

@@ -29,19 +29,20 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from sqlalchemy import create_engine, func, select, text  # noqa: E402
-from sqlalchemy.engine import make_url  # noqa: E402
+from sqlalchemy import create_engine, func, select, text
+from sqlalchemy.engine import make_url
 
-from app.config import load_settings  # noqa: E402
-from app.db.models import Battle, InboundMessage, OutboxBody, OutboxMessage  # noqa: E402
-from app.db.session import session_factory, transaction  # noqa: E402
-from app.league import service as svc  # noqa: E402
-from app.rules.amaryllis import format_sheet  # noqa: E402
-from app.rules.amaryllis.generate import random_unit  # noqa: E402
+from app.config import load_settings
+from app.db.models import Battle, InboundMessage, OutboxBody, OutboxMessage
+from app.db.session import session_factory, transaction
+from app.league import service as svc
 from app.mail.league_mail import LeagueMail
+from app.rules.amaryllis import format_sheet
+from app.rules.amaryllis.generate import random_unit
 
-PG = os.environ.get("AMARYLLIS_TEST_POSTGRES_URL",
-                    "postgresql+psycopg://postgres@127.0.0.1:5432/test")
+PG = os.environ.get(
+    "AMARYLLIS_TEST_POSTGRES_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/test"
+)
 T0 = dt.datetime(2026, 12, 1, 12, 0, tzinfo=dt.timezone.utc)
 
 
@@ -59,10 +60,12 @@ def run(url: str, n: int, profile: bool) -> dict[str, float]:
         league = svc.create_league(s, "Bench", entry_deadline=deadline, now=T0)
         for i in range(n):
             lang = "ja" if i % 2 else "en"
-            p = svc.get_or_create_player(s, f"p{i}@example.org", display_name=f"Player {i}",
-                                         lang=lang)
-            mail = InboundMessage(message_key=f"<entry-{i}@example.org>", sender=p.address,
-                                  subject="entry", raw=b"")
+            p = svc.get_or_create_player(
+                s, f"p{i}@example.org", display_name=f"Player {i}", lang=lang
+            )
+            mail = InboundMessage(
+                message_key=f"<entry-{i}@example.org>", sender=p.address, subject="entry", raw=b""
+            )
             s.add(mail)
             s.flush()
             sheet = format_sheet(random_unit(rng, f"Unit{i}", lang=lang), lang)
@@ -79,21 +82,32 @@ def run(url: str, n: int, profile: bool) -> dict[str, float]:
     played = svc.run_round(factory, LeagueMail.of(settings), "Bench", all_rounds=True, now=deadline)
     if prof:
         prof.disable()
-        pstats.Stats(prof).sort_stats(os.environ.get("AMARYLLIS_BENCH_SORT", "cumulative")).print_stats(30)
+        pstats.Stats(prof).sort_stats(
+            os.environ.get("AMARYLLIS_BENCH_SORT", "cumulative")
+        ).print_stats(30)
     times["rounds"] = time.perf_counter() - t
     t = time.perf_counter()
     with transaction(factory) as s:
         table = svc.render_standings(s, svc.get_league(s, "Bench"), lang="en")
-        battles = s.scalar(select(func.count()).select_from(Battle).where(
-            Battle.entry_b_id.is_not(None), Battle.state == "done"))
+        battles = s.scalar(
+            select(func.count())
+            .select_from(Battle)
+            .where(Battle.entry_b_id.is_not(None), Battle.state == "done")
+        )
         mails = s.scalar(select(func.count()).select_from(OutboxMessage))
-        size = ((s.scalar(select(func.sum(func.length(OutboxMessage.head)))) or 0)
-                + (s.scalar(select(func.sum(func.length(OutboxMessage.raw_whole)))) or 0)
-                + (s.scalar(select(func.sum(func.length(OutboxBody.data)))) or 0))
+        size = (
+            (s.scalar(select(func.sum(func.length(OutboxMessage.head)))) or 0)
+            + (s.scalar(select(func.sum(func.length(OutboxMessage.raw_whole)))) or 0)
+            + (s.scalar(select(func.sum(func.length(OutboxBody.data)))) or 0)
+        )
         bodies = s.scalar(select(func.count()).select_from(OutboxBody))
         if url.startswith("postgresql"):
-            table_bytes = s.scalar(text("SELECT pg_total_relation_size('outbox') "
-                                        "+ pg_total_relation_size('outbox_bodies')"))
+            table_bytes = s.scalar(
+                text(
+                    "SELECT pg_total_relation_size('outbox') "
+                    "+ pg_total_relation_size('outbox_bodies')"
+                )
+            )
         else:
             table_bytes = 0
     times["standings"] = time.perf_counter() - t
@@ -105,9 +119,11 @@ def run(url: str, n: int, profile: bool) -> dict[str, float]:
             raw.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         table_bytes = Path(path).stat().st_size  # the whole file, every table
     times["total"] = sum(v for k, v in times.items() if k != "migrate")
-    print(f"  rounds played: {len(played)}, battles: {battles}, outbox mails: {mails} "
-          f"({(size or 0) / 1e6:.1f} MB of mail bytes: heads + {bodies} distinct compressed bodies; "
-          f"{table_bytes / 1e6:.1f} MB {'outbox tables with indexes' if url.startswith('postgresql') else 'SQLite file, every table'})")
+    print(
+        f"  rounds played: {len(played)}, battles: {battles}, outbox mails: {mails} "
+        f"({(size or 0) / 1e6:.1f} MB of mail bytes: heads + {bodies} distinct compressed bodies; "
+        f"{table_bytes / 1e6:.1f} MB {'outbox tables with indexes' if url.startswith('postgresql') else 'SQLite file, every table'})"
+    )
     print("  " + table.splitlines()[0])
     factory.kw["bind"].dispose()
     return times
@@ -132,8 +148,10 @@ def main() -> None:
     args = ap.parse_args()
     targets = ["sqlite", "postgres"] if args.only is None else [args.only]
     for target in targets:
-        print(f"{target}: {args.entries} entries, {args.entries * (args.entries - 1) // 2} battles"
-              f" (host speed: the fixed loop took {host_speed():.2f} s)")
+        print(
+            f"{target}: {args.entries} entries, {args.entries * (args.entries - 1) // 2} battles"
+            f" (host speed: the fixed loop took {host_speed():.2f} s)"
+        )
         if target == "sqlite":
             with tempfile.TemporaryDirectory() as tmp:
                 times = run(f"sqlite:///{tmp}/bench.sqlite3", args.entries, args.profile)

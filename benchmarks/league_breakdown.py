@@ -18,7 +18,6 @@ from __future__ import annotations
 import argparse
 import collections
 import functools
-import os
 import resource
 import sys
 import tempfile
@@ -36,8 +35,10 @@ CALLS: dict[str, int] = collections.defaultdict(int)
 #: (module, function names) wrapped; a name another module imported by value (``from x import
 #: f``) is timed only where it is looked up through its module
 WRAPPED = [
-    ("app.league.play", ["_prepare_rounds", "_store_chunk", "_close_round", "_finish_round",
-                         "_apply"]),
+    (
+        "app.league.play",
+        ["_prepare_rounds", "_store_chunk", "_close_round", "_finish_round", "_apply"],
+    ),
     ("app.league.results", ["standings_context", "standings", "_games"]),
     ("app.league.standings", ["compute"]),
     ("app.league.ratings", ["rate_round", "latest", "current"]),
@@ -68,10 +69,9 @@ def _wrap(module: Any, name: str) -> None:
 def main() -> None:
     import importlib
 
+    import league as bench
     from sqlalchemy import create_engine, event, text
     from sqlalchemy.engine import Engine, make_url
-
-    import league as bench
 
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--entries", type=int, default=100)
@@ -112,8 +112,10 @@ def main() -> None:
     for stmt, n in statements.most_common(12):
         print(f"  {n:8d}  {stmt}")
     cpu = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
-    print(f"  CPU: this process {cpu:.2f} s, worker processes "
-          f"{children.ru_utime + children.ru_stime:.2f} s")
+    print(
+        f"  CPU: this process {cpu:.2f} s, worker processes "
+        f"{children.ru_utime + children.ru_stime:.2f} s"
+    )
 
 
 if __name__ == "__main__":  # the round workers are spawned: they import this file again

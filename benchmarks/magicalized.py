@@ -27,10 +27,10 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from app.rules.base import BattleInputs  # noqa: E402
-from app.rules.magicalized.generate import random_orders_text, random_swordmaster  # noqa: E402
-from app.rules.magicalized.orders import parse_orders  # noqa: E402
-from app.rules.magicalized.ruleset import MargaretMagicalized  # noqa: E402
+from app.rules.base import BattleInputs
+from app.rules.magicalized.generate import random_orders_text, random_swordmaster
+from app.rules.magicalized.orders import parse_orders
+from app.rules.magicalized.ruleset import MargaretMagicalized
 
 RS = MargaretMagicalized()
 
@@ -79,16 +79,23 @@ def main() -> None:
 
     sheets = [(random_swordmaster(rng), random_swordmaster(rng)) for _ in range(args.pairs)]
     bare = [(a, b, BattleInputs(lead=rng.randint(0, 1))) for a, b in sheets]
-    typical = [(a, b, BattleInputs((_orders(rng), _orders(rng)), rng.randint(0, 1)))
-               for a, b in sheets]
+    typical = [
+        (a, b, BattleInputs((_orders(rng), _orders(rng)), rng.randint(0, 1))) for a, b in sheets
+    ]
     print(f"{args.pairs} random valid list-1 pairs")
-    print(f"  no cards:         log=False {rate(bare, False, args.repeat):,.0f} battles/s, "
-          f"log=True {rate(bare, True, 1):,.0f} battles/s")
-    print(f"  orders (10-20 rules a side): log=False {rate(typical, False, args.repeat):,.0f} "
-          f"battles/s, log=True {rate(typical, True, 1):,.0f} battles/s")
+    print(
+        f"  no cards:         log=False {rate(bare, False, args.repeat):,.0f} battles/s, "
+        f"log=True {rate(bare, True, 1):,.0f} battles/s"
+    )
+    print(
+        f"  orders (10-20 rules a side): log=False {rate(typical, False, args.repeat):,.0f} "
+        f"battles/s, log=True {rate(typical, True, 1):,.0f} battles/s"
+    )
     results = [RS.fight(a, b, i, log=False) for a, b, i in typical]
-    print(f"  windows per battle: median {statistics.median(r.windows for r in results):.0f}, "
-          f"cards played per battle: mean {statistics.mean(len(r.cards) for r in results):.1f}")
+    print(
+        f"  windows per battle: median {statistics.median(r.windows for r in results):.0f}, "
+        f"cards played per battle: mean {statistics.mean(len(r.cards) for r in results):.1f}"
+    )
 
     texts = [random_orders_text(rng, 20) for _ in range(500)]
     start = time.process_time()
@@ -105,8 +112,9 @@ def main() -> None:
     for label, text in hostile.items():
         start = time.process_time()
         r = parse_orders(text)
-        print(f"  {label}: {(time.process_time() - start) * 1000:,.1f} ms, "
-              f"{len(r.problems)} problems")
+        print(
+            f"  {label}: {(time.process_time() - start) * 1000:,.1f} ms, {len(r.problems)} problems"
+        )
 
     field = [(random_swordmaster(rng), _orders(rng), f"S{i:03d}") for i in range(args.sheets)]
     n = len(field) * (len(field) - 1) // 2
@@ -115,8 +123,10 @@ def main() -> None:
         done = sum(pool.map(_row, range(len(field)), chunksize=2))
     elapsed = time.perf_counter() - start
     assert done == n
-    print(f"round robin of {len(field)} entries with orders: {n} battles in {elapsed:.1f} s "
-          f"with {args.jobs} processes ({n / elapsed:,.0f} battles/s, wall clock)")
+    print(
+        f"round robin of {len(field)} entries with orders: {n} battles in {elapsed:.1f} s "
+        f"with {args.jobs} processes ({n / elapsed:,.0f} battles/s, wall clock)"
+    )
 
 
 if __name__ == "__main__":

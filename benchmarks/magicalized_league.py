@@ -55,14 +55,16 @@ def main() -> None:
     deadline = T0 + dt.timedelta(days=1)
     rng = random.Random(2026)
     with transaction(factory) as s:
-        league = svc.create_league(s, "MgBench", entry_deadline=deadline, now=T0,
-                                   ruleset=RULESET, options=options)
+        league = svc.create_league(
+            s, "MgBench", entry_deadline=deadline, now=T0, ruleset=RULESET, options=options
+        )
         for i in range(args.entries):
             player = svc.get_or_create_player(s, f"p{i}@example.org", display_name=f"P{i}")
             sheet = rs.format_sheet(rs.random_entry(rng, name=f"M{i}"), "en")
             assert svc.submit_entry(s, league, player, sheet, now=T0).accepted
-            assert svc.submit_orders(s, league, player, DEMO_ORDERS[i % len(DEMO_ORDERS)], rs,
-                                     now=T0).accepted
+            assert svc.submit_orders(
+                s, league, player, DEMO_ORDERS[i % len(DEMO_ORDERS)], rs, now=T0
+            ).accepted
     t = time.perf_counter()
     with transaction(factory) as s:
         svc.close_entries(s, svc.get_league(s, "MgBench"), now=deadline, mail=mail)
@@ -73,24 +75,42 @@ def main() -> None:
         runs += 1
         svc.run_round(factory, mail, "MgBench", all_rounds=True, now=deadline)
         with factory() as s:
-            left = s.scalar(select(func.count()).select_from(Battle)
-                            .where(Battle.state.in_(("pending", "paused")))) or 0
+            left = (
+                s.scalar(
+                    select(func.count())
+                    .select_from(Battle)
+                    .where(Battle.state.in_(("pending", "paused")))
+                )
+                or 0
+            )
         if not left:
             break
     play_s = time.perf_counter() - t
     with factory() as s:
-        battles = s.scalar(select(func.count()).select_from(Battle)
-                           .where(Battle.entry_b_id.is_not(None))) or 0
-        stops = s.scalar(select(func.count()).select_from(OutboxMessage)
-                         .where(OutboxMessage.dedupe_key.like("stop:%"))) or 0
+        battles = (
+            s.scalar(select(func.count()).select_from(Battle).where(Battle.entry_b_id.is_not(None)))
+            or 0
+        )
+        stops = (
+            s.scalar(
+                select(func.count())
+                .select_from(OutboxMessage)
+                .where(OutboxMessage.dedupe_key.like("stop:%"))
+            )
+            or 0
+        )
         mails = s.scalar(select(func.count()).select_from(OutboxMessage)) or 0
         players = s.scalar(select(func.count()).select_from(Player)) or 0
     fights = battles + stops // 2
-    print(f"{args.entries} entries ({players} players), checkpoints {args.checkpoints}, "
-          f"workers {args.workers}")
+    print(
+        f"{args.entries} entries ({players} players), checkpoints {args.checkpoints}, "
+        f"workers {args.workers}"
+    )
     print(f"  close (pairing mails): {close_s:.2f} s")
-    print(f"  rounds: {play_s:.2f} s in {runs} run(s): {battles} battles, {fights} fights "
-          f"({fights / play_s:.0f} fights/s)")
+    print(
+        f"  rounds: {play_s:.2f} s in {runs} run(s): {battles} battles, {fights} fights "
+        f"({fights / play_s:.0f} fights/s)"
+    )
     print(f"  outbox: {mails} mails ({stops} checkpoint mails)")
 
 

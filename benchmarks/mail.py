@@ -48,9 +48,14 @@ def sheet_mails(n: int, to: str) -> list[bytes]:
         charset = "ISO-2022-JP" if i % 4 == 1 else "UTF-8"
         payload = body.encode("iso2022_jp_ext" if charset == "ISO-2022-JP" else "utf-8")
         mails.append(
-            (f"From: player{i}@example.com\r\nTo: {to}\r\nSubject: entry\r\n"
-             f"Message-ID: <bench-{i}-{uuid.uuid4().hex[:8]}@example.com>\r\nMIME-Version: 1.0\r\n"
-             f"Content-Type: text/plain; charset={charset}\r\n\r\n").encode() + payload + b"\r\n")
+            (
+                f"From: player{i}@example.com\r\nTo: {to}\r\nSubject: entry\r\n"
+                f"Message-ID: <bench-{i}-{uuid.uuid4().hex[:8]}@example.com>\r\nMIME-Version: 1.0\r\n"
+                f"Content-Type: text/plain; charset={charset}\r\n\r\n"
+            ).encode()
+            + payload
+            + b"\r\n"
+        )
     return mails
 
 
@@ -71,8 +76,14 @@ def run(n: int, server: str, db_url: str | None) -> dict[str, float]:
             imap_url, address = pm.imap_url, "tourney@localhost"
         sink = SmtpSink().start()
         stack.append(sink)
-        settings = Settings(database_url=url, imap_url=imap_url, smtp_url=sink.url, server_address=address,
-                            data_dir=tmp, rate_limit_per_day=10_000)  # type: ignore[arg-type]
+        settings = Settings(
+            database_url=url,
+            imap_url=imap_url,
+            smtp_url=sink.url,
+            server_address=address,
+            data_dir=tmp,
+            rate_limit_per_day=10_000,
+        )  # type: ignore[arg-type]
         factory = session_factory(url)
         now = dt.datetime.now(dt.timezone.utc)
         with transaction(factory) as s:
@@ -94,15 +105,29 @@ def run(n: int, server: str, db_url: str | None) -> dict[str, float]:
         total = time.perf_counter() - start
         t_send = total - t_store - t_process
         with factory() as s:
-            done = s.scalar(select(func.count()).select_from(InboundMessage).where(InboundMessage.status == "done"))
-            sent = s.scalar(select(func.count()).select_from(OutboxMessage).where(OutboxMessage.status == "sent"))
+            done = s.scalar(
+                select(func.count())
+                .select_from(InboundMessage)
+                .where(InboundMessage.status == "done")
+            )
+            sent = s.scalar(
+                select(func.count())
+                .select_from(OutboxMessage)
+                .where(OutboxMessage.status == "sent")
+            )
         print(f"server={server} db={'postgresql' if db_url else 'sqlite'} mails={n}")
         print(f"  APPEND (setup, not timed)   {t_append:7.2f} s")
         print(f"  store + mark (IMAP)         {t_store:7.2f} s   stored={stored}")
-        print(f"  process (decode..enqueue)   {t_process:7.2f} s   processed={processed} done={done}")
-        print(f"  send (SMTP to sink)         {t_send:7.2f} s   {report}  sink={len(sink.messages)}")
-        print(f"  TOTAL mailbox -> sink       {total:7.2f} s   ({n / total:.0f} mails/s)  "
-              f"{'OK' if total < 60 and sent == n and done == n else 'FAIL'} (goal < 60 s)")
+        print(
+            f"  process (decode..enqueue)   {t_process:7.2f} s   processed={processed} done={done}"
+        )
+        print(
+            f"  send (SMTP to sink)         {t_send:7.2f} s   {report}  sink={len(sink.messages)}"
+        )
+        print(
+            f"  TOTAL mailbox -> sink       {total:7.2f} s   ({n / total:.0f} mails/s)  "
+            f"{'OK' if total < 60 and sent == n and done == n else 'FAIL'} (goal < 60 s)"
+        )
         factory.kw["bind"].dispose()
         return {"store": t_store, "process": t_process, "send": t_send, "total": total}
     finally:
@@ -121,7 +146,9 @@ def main() -> None:
         from sqlalchemy import create_engine, text
         from sqlalchemy.engine import make_url
 
-        base = os.environ.get("AMARYLLIS_TEST_POSTGRES_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/test")
+        base = os.environ.get(
+            "AMARYLLIS_TEST_POSTGRES_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/test"
+        )
         name = f"mailbench_{uuid.uuid4().hex[:8]}"
         admin = create_engine(make_url(base).set(database="postgres"), isolation_level="AUTOCOMMIT")
         with admin.connect() as c:

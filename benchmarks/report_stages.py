@@ -23,11 +23,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from app.mail.outbox import compressed  # noqa: E402
-from app.mail.compose import shared_bytes  # noqa: E402
-from app.reports.battle import render_report  # noqa: E402
-from app.reports.league_battle import LeagueBattleContext, render_league_battle, subject  # noqa: E402
-from app.rules import find_ruleset  # noqa: E402
+from app.mail.compose import shared_bytes
+from app.mail.outbox import compressed
+from app.reports.battle import render_report
+from app.reports.league_battle import LeagueBattleContext, render_league_battle, subject
+from app.rules import find_ruleset
 
 NOW = dt.datetime(2026, 12, 1, 12, 0, tzinfo=dt.timezone.utc)
 STAGES = ("battle", "report", "text log", "text part", "HTML part", "MIME", "compression")
@@ -48,22 +48,42 @@ def one_pass(rs, pairs) -> tuple[dict[str, float], tuple[float, float]]:  # type
         log = render_report(report, fmt="text")
         marks.append(time.perf_counter())
         ctx = LeagueBattleContext(
-            league="Bench", round=3, board=1, player_a="Player A", unit_a=rs.label(a),
-            player_b="Player B", unit_b=rs.label(b), winner="A", winner_unit=rs.label(a),
-            reason="hp", turns=outcome.turns, hp=(1, 2), report=log, engine_version="1",
-            engine_note="", battle=report, url="https://leagues.example.org/b/1")
+            league="Bench",
+            round=3,
+            board=1,
+            player_a="Player A",
+            unit_a=rs.label(a),
+            player_b="Player B",
+            unit_b=rs.label(b),
+            winner="A",
+            winner_unit=rs.label(a),
+            reason="hp",
+            turns=outcome.turns,
+            hp=(1, 2),
+            report=log,
+            engine_version="1",
+            engine_note="",
+            battle=report,
+            url="https://leagues.example.org/b/1",
+        )
         text = render_league_battle(ctx, lang=lang, fmt="text")
         marks.append(time.perf_counter())
         html = render_league_battle(ctx, lang=lang, fmt="html")
         marks.append(time.perf_counter())
-        body = shared_bytes(now=NOW, sender="league@example.net", sender_name="League",
-                            subject=subject(ctx, lang), text=text, html=html,
-                            charset="iso-2022-jp" if lang == "ja" else "utf-8",
-                            auto_submitted="auto-generated")
+        body = shared_bytes(
+            now=NOW,
+            sender="league@example.net",
+            sender_name="League",
+            subject=subject(ctx, lang),
+            text=text,
+            html=html,
+            charset="iso-2022-jp" if lang == "ja" else "utf-8",
+            auto_submitted="auto-generated",
+        )
         marks.append(time.perf_counter())
         compressed(body)
         marks.append(time.perf_counter())
-        for stage, start, end in zip(STAGES, marks, marks[1:]):
+        for stage, start, end in zip(STAGES, marks, marks[1:], strict=False):
             spent[stage] += end - start
         sizes[0] += len(text.encode())
         sizes[1] += len(html.encode())
@@ -80,7 +100,7 @@ def main() -> None:
     rng = random.Random(2026)
     units = [rs.random_entry(rng, f"Unit{i}") for i in range(100)]
     pairs = [(units[i], units[j]) for i in range(100) for j in range(i + 1, 100)]
-    pairs = pairs[::max(1, len(pairs) // args.battles)][:args.battles]
+    pairs = pairs[:: max(1, len(pairs) // args.battles)][: args.battles]
     one_pass(rs, pairs[:10])  # warm-up: templates compiled, catalogs loaded
     passes = [one_pass(rs, pairs) for _ in range(args.repeat)]
     for stage in STAGES:

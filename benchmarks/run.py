@@ -61,8 +61,9 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
 BASELINE = ROOT / "benchmarks" / "baseline.json"
-PG = os.environ.get("AMARYLLIS_TEST_POSTGRES_URL",
-                    "postgresql+psycopg://postgres@127.0.0.1:5432/test")
+PG = os.environ.get(
+    "AMARYLLIS_TEST_POSTGRES_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/test"
+)
 
 
 def host_speed() -> float:
@@ -134,8 +135,10 @@ def bench_hill(args: argparse.Namespace, db: str) -> dict[str, float]:
     with database(db) as url:
         fill, chal = hill.measure(args.members, args.challenges, 13, url)
     size = f"m{args.members}"
-    return {f"hill.{db}.fill.{size}": sum(fill),
-            f"hill.{db}.challenge_per_mail.{size}": sum(chal) / len(chal)}
+    return {
+        f"hill.{db}.fill.{size}": sum(fill),
+        f"hill.{db}.challenge_per_mail.{size}": sum(chal) / len(chal),
+    }
 
 
 def bench_tournament(args: argparse.Namespace, db: str) -> dict[str, float]:
@@ -152,12 +155,19 @@ def bench_tournament(args: argparse.Namespace, db: str) -> dict[str, float]:
         for i in range(n):
             unit = random_unit(rng, f"U{i:04d}")
             (folder / f"{i:04d}.txt").write_text(format_sheet(unit), encoding="utf-8")
-        cmd = [str(ROOT / ".venv/bin/amaryllis"), "tournament", str(folder), "--jobs", "1",
-               "--json"]
+        cmd = [
+            str(ROOT / ".venv/bin/amaryllis"),
+            "tournament",
+            str(folder),
+            "--jobs",
+            "1",
+            "--json",
+        ]
         start = time.perf_counter()
         with open(os.devnull, "w") as sink:
-            subprocess.run(cmd, check=True, stdout=sink,
-                           env={**os.environ, "PYTHONPATH": str(ROOT)})
+            subprocess.run(
+                cmd, check=True, stdout=sink, env={**os.environ, "PYTHONPATH": str(ROOT)}
+            )
         whole = time.perf_counter() - start
         field = load_field(folder)
     rs, units = field.ruleset, field.entries
@@ -167,8 +177,11 @@ def bench_tournament(args: argparse.Namespace, db: str) -> dict[str, float]:
             rs.battle(units[i], units[j], log=False)
     inproc = time.perf_counter() - start
     size = f"s{n}"
-    return {f"tournament.whole.{size}": whole, f"tournament.inproc.{size}": inproc,
-            f"tournament.rate_ratio.{size}": inproc / whole}
+    return {
+        f"tournament.whole.{size}": whole,
+        f"tournament.inproc.{size}": inproc,
+        f"tournament.rate_ratio.{size}": inproc / whole,
+    }
 
 
 BENCHES: dict[str, tuple[Callable[[argparse.Namespace, str], dict[str, float]], bool]] = {
@@ -199,17 +212,22 @@ def compare(figures: dict[str, float], base: dict[str, float], tolerance: float)
         lines.append(f"  {name:44} {new:9.3f} {old:9.3f} {change:+7.0%}{'  WORSE' if bad else ''}")
         if bad:
             worse.append(name)
-    return lines + ([f"{len(worse)} figure(s) more than {tolerance:.0%} worse: "
-                     + ", ".join(worse)] if worse else ["no figure more than "
-                                                         f"{tolerance:.0%} worse"])
+    return lines + (
+        [f"{len(worse)} figure(s) more than {tolerance:.0%} worse: " + ", ".join(worse)]
+        if worse
+        else [f"no figure more than {tolerance:.0%} worse"]
+    )
 
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--only", default=",".join(BENCHES), help="comma list of " + ", ".join(BENCHES))
     ap.add_argument("--no-postgres", action="store_true", help="SQLite only")
-    ap.add_argument("--quick", action="store_true",
-                    help="smaller sizes: 100 mails, 20 entries, hill of 40, 60 sheets, SQLite")
+    ap.add_argument(
+        "--quick",
+        action="store_true",
+        help="smaller sizes: 100 mails, 20 entries, hill of 40, 60 sheets, SQLite",
+    )
     ap.add_argument("--mails", type=int, default=400)
     ap.add_argument("--server", choices=("dovecot", "pymap"), default="dovecot")
     ap.add_argument("--entries", type=int, default=50)
@@ -218,8 +236,11 @@ def main() -> int:
     ap.add_argument("--sheets", type=int, default=150)
     ap.add_argument("--out", type=Path, default=None, help="write the JSON here too")
     ap.add_argument("--baseline", type=Path, default=BASELINE)
-    ap.add_argument("--write-baseline", action="store_true",
-                    help="write this run's figures (merged over the old ones) as the baseline")
+    ap.add_argument(
+        "--write-baseline",
+        action="store_true",
+        help="write this run's figures (merged over the old ones) as the baseline",
+    )
     ap.add_argument("--tolerance", type=float, default=0.20)
     ap.add_argument("--fail", action="store_true", help="exit 1 if a figure is worse")
     args = ap.parse_args()
@@ -231,16 +252,18 @@ def main() -> int:
     raw: dict[str, float] = {}
     for name in args.only.split(","):
         fn, per_db = BENCHES[name.strip()]
-        for db in (dbs if per_db else ["sqlite"]):
+        for db in dbs if per_db else ["sqlite"]:
             print(f"== {name} ({db})", flush=True)
             raw.update(fn(args, db))
     speed = min(speed, host_speed())
     figures = {k: (v if is_ratio(k) else v / speed) for k, v in raw.items()}
     result = {
         "when": dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds"),
-        "host": platform.node(), "python": platform.python_version(),
-        "commit": subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"],
-                                 capture_output=True, text=True).stdout.strip(),
+        "host": platform.node(),
+        "python": platform.python_version(),
+        "commit": subprocess.run(
+            ["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"], capture_output=True, text=True
+        ).stdout.strip(),
         "host_speed_s": speed,
         "seconds": raw,
         "figures": figures,
@@ -259,9 +282,12 @@ def main() -> int:
         merged = json.loads(args.baseline.read_text()) if args.baseline.exists() else {}
         merged_fig = {**merged.get("figures", {}), **figures}
         merged_raw = {**merged.get("seconds", {}), **raw}
-        args.baseline.write_text(json.dumps({**result, "figures": merged_fig,
-                                             "seconds": merged_raw}, indent=2,
-                                            sort_keys=True) + "\n")
+        args.baseline.write_text(
+            json.dumps(
+                {**result, "figures": merged_fig, "seconds": merged_raw}, indent=2, sort_keys=True
+            )
+            + "\n"
+        )
         print(f"baseline written: {args.baseline}")
     return 1 if args.fail and "worse:" in lines[-1] else 0
 

@@ -44,8 +44,9 @@ from app.league import service as svc  # noqa: E402
 from app.rules.amaryllis import format_sheet  # noqa: E402
 from app.rules.amaryllis.generate import random_unit  # noqa: E402
 
-PG = os.environ.get("AMARYLLIS_TEST_POSTGRES_URL",
-                    "postgresql+psycopg://postgres@127.0.0.1:5432/test")
+PG = os.environ.get(
+    "AMARYLLIS_TEST_POSTGRES_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/test"
+)
 T0 = dt.datetime(2026, 12, 1, 12, 0, tzinfo=dt.timezone.utc)
 LATER = dt.datetime(2099, 1, 1, tzinfo=dt.timezone.utc)
 
@@ -63,14 +64,22 @@ def setup(url: str, n: int) -> None:
     rng = random.Random(2026)
     deadline = T0 + dt.timedelta(days=1)
     with transaction(factory) as s:
-        league = svc.create_league(s, "Big", entry_deadline=deadline, format="accumulating",
-                                   format_options={"updates": 1}, now=T0)
+        league = svc.create_league(
+            s,
+            "Big",
+            entry_deadline=deadline,
+            format="accumulating",
+            format_options={"updates": 1},
+            now=T0,
+        )
         for i in range(n):
             lang = "ja" if i % 2 else "en"
-            p = svc.get_or_create_player(s, f"p{i}@example.org", display_name=f"Player {i}",
-                                         lang=lang)
-            mail = InboundMessage(message_key=f"<entry-{i}@example.org>", sender=p.address,
-                                  subject="entry", raw=b"")
+            p = svc.get_or_create_player(
+                s, f"p{i}@example.org", display_name=f"Player {i}", lang=lang
+            )
+            mail = InboundMessage(
+                message_key=f"<entry-{i}@example.org>", sender=p.address, subject="entry", raw=b""
+            )
             s.add(mail)
             s.flush()
             sheet = format_sheet(random_unit(rng, f"Unit{i}", lang=lang), lang)
@@ -103,21 +112,35 @@ def play(url: str, serves: int, workers: int, tmp: Path) -> tuple[float, int]:
         for k in range(serves):
             data = tmp / f"serve{k}"
             env = {key: v for key, v in os.environ.items() if not key.startswith("AMARYLLIS_")}
-            env |= {"AMARYLLIS_DATA_DIR": str(data), "AMARYLLIS_DATABASE_URL": url,
-                    "AMARYLLIS_IMAP_URL": f"imap://u:p@127.0.0.1:{_free_port()}/INBOX",
-                    "AMARYLLIS_SMTP_URL": f"smtp://127.0.0.1:{_free_port()}",
-                    "AMARYLLIS_SERVER_ADDRESS": "tourney@localhost", "AMARYLLIS_WEB_PORT": "0",
-                    "AMARYLLIS_POLL_INTERVAL": "3600", "AMARYLLIS_SEND_INTERVAL": "3600",
-                    "AMARYLLIS_TICK_INTERVAL": "0.2",
-                    "AMARYLLIS_LEAGUE_WORKERS": str(workers)}
-            procs.append(subprocess.Popen([sys.executable, "-m", "app.cli", "serve"], env=env,
-                                          cwd=ROOT, stdout=subprocess.DEVNULL,
-                                          stderr=open(f"{data}.log", "wb")))
+            env |= {
+                "AMARYLLIS_DATA_DIR": str(data),
+                "AMARYLLIS_DATABASE_URL": url,
+                "AMARYLLIS_IMAP_URL": f"imap://u:p@127.0.0.1:{_free_port()}/INBOX",
+                "AMARYLLIS_SMTP_URL": f"smtp://127.0.0.1:{_free_port()}",
+                "AMARYLLIS_SERVER_ADDRESS": "tourney@localhost",
+                "AMARYLLIS_WEB_PORT": "0",
+                "AMARYLLIS_POLL_INTERVAL": "3600",
+                "AMARYLLIS_SEND_INTERVAL": "3600",
+                "AMARYLLIS_TICK_INTERVAL": "0.2",
+                "AMARYLLIS_LEAGUE_WORKERS": str(workers),
+            }
+            procs.append(
+                subprocess.Popen(
+                    [sys.executable, "-m", "app.cli", "serve"],
+                    env=env,
+                    cwd=ROOT,
+                    stdout=subprocess.DEVNULL,
+                    stderr=open(f"{data}.log", "wb"),
+                )
+            )
         for k, proc in enumerate(procs):
             _wait_running(tmp / f"serve{k}", proc)
         with engine.begin() as c:
-            c.execute(update(Round).values(scheduled_at=dt.datetime.now(dt.timezone.utc)
-                                           - dt.timedelta(hours=1)))
+            c.execute(
+                update(Round).values(
+                    scheduled_at=dt.datetime.now(dt.timezone.utc) - dt.timedelta(hours=1)
+                )
+            )
         start = time.perf_counter()
         while True:
             with engine.connect() as c:
@@ -128,8 +151,11 @@ def play(url: str, serves: int, workers: int, tmp: Path) -> tuple[float, int]:
             time.sleep(0.05)
         seconds = time.perf_counter() - start
         with engine.connect() as c:
-            stamps = c.execute(select(func.count(func.distinct(Battle.fought_at)))
-                               .where(Battle.entry_b_id.is_not(None))).scalar_one()
+            stamps = c.execute(
+                select(func.count(func.distinct(Battle.fought_at))).where(
+                    Battle.entry_b_id.is_not(None)
+                )
+            ).scalar_one()
     finally:
         for proc in procs:
             if proc.poll() is None:
@@ -172,20 +198,26 @@ def main() -> None:
     ap.add_argument("--repeat", type=int, default=2)
     args = ap.parse_args()
     battles = args.entries * (args.entries - 1) // 2
-    print(f"one round of {battles} battles ({args.entries} entries, accumulating), "
-          f"{args.workers} worker(s) per serve")
+    print(
+        f"one round of {battles} battles ({args.entries} entries, accumulating), "
+        f"{args.workers} worker(s) per serve"
+    )
     ratios = []
     for r in range(args.repeat):
         print(f"run {r + 1} (host speed: the fixed loop took {host_speed():.2f} s)")
         one, _ = once(args.entries, 1, args.workers)
         two, stamps = once(args.entries, 2, args.workers)
         ratios.append(two / one)
-        print(f"  one serve {one:.1f} s, two serves {two:.1f} s ({stamps} processes' ticks "
-              f"stored battles): ratio {two / one:.2f}")
+        print(
+            f"  one serve {one:.1f} s, two serves {two:.1f} s ({stamps} processes' ticks "
+            f"stored battles): ratio {two / one:.2f}"
+        )
     ratios.sort()
     mid = ratios[len(ratios) // 2]
-    print(f"ratio two/one: median {mid:.2f} of {', '.join(f'{x:.2f}' for x in ratios)} "
-          f"({'within' if mid <= 0.6 else 'OVER'} the 0.6 target)")
+    print(
+        f"ratio two/one: median {mid:.2f} of {', '.join(f'{x:.2f}' for x in ratios)} "
+        f"({'within' if mid <= 0.6 else 'OVER'} the 0.6 target)"
+    )
 
 
 if __name__ == "__main__":

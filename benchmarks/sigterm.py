@@ -20,21 +20,33 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from crash_loop import _wait_running  # noqa: E402  (benchmarks/, the script's folder)
+
 from app.db.session import session_factory, transaction  # noqa: E402
-from app.mail.compose import build_message
+from app.mail.compose import build_message  # noqa: E402
 from app.mail.outbox import enqueue  # noqa: E402
 from tests.servers import FaultySink, FrozenServer  # noqa: E402
-
-from crash_loop import _wait_running  # noqa: E402  (benchmarks/, the script's folder)
 
 
 def _serve(url: str, data: Path, imap: str, smtp: str) -> subprocess.Popen[bytes]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("AMARYLLIS_")}
-    env.update(AMARYLLIS_DATABASE_URL=url, AMARYLLIS_DATA_DIR=str(data), AMARYLLIS_IMAP_URL=imap,
-               AMARYLLIS_SMTP_URL=smtp, AMARYLLIS_WEB_PORT="0", AMARYLLIS_IMAP_TIMEOUT="3600",
-               AMARYLLIS_SMTP_TIMEOUT="3600", AMARYLLIS_SEND_INTERVAL="0.2")
-    return subprocess.Popen([sys.executable, "-m", "app.cli", "serve"], env=env, cwd=ROOT,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    env.update(
+        AMARYLLIS_DATABASE_URL=url,
+        AMARYLLIS_DATA_DIR=str(data),
+        AMARYLLIS_IMAP_URL=imap,
+        AMARYLLIS_SMTP_URL=smtp,
+        AMARYLLIS_WEB_PORT="0",
+        AMARYLLIS_IMAP_TIMEOUT="3600",
+        AMARYLLIS_SMTP_TIMEOUT="3600",
+        AMARYLLIS_SEND_INTERVAL="0.2",
+    )
+    return subprocess.Popen(
+        [sys.executable, "-m", "app.cli", "serve"],
+        env=env,
+        cwd=ROOT,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
 
 
 def _stop(proc: subprocess.Popen[bytes]) -> float:
@@ -53,9 +65,17 @@ def one(state: str) -> float:
             now = dt.datetime.now(dt.timezone.utc)
             with transaction(factory) as s:
                 for i in range(2000):
-                    enqueue(s, dedupe_key=f"t:{i}", message=build_message(
-                        sender="tourney@localhost", to=f"p{i}@example.org", subject="Re",
-                        text="x", now=now))
+                    enqueue(
+                        s,
+                        dedupe_key=f"t:{i}",
+                        message=build_message(
+                            sender="tourney@localhost",
+                            to=f"p{i}@example.org",
+                            subject="Re",
+                            text="x",
+                            now=now,
+                        ),
+                    )
         factory.kw["bind"].dispose()
         if state == "frozen":
             with FrozenServer("silent") as imap, FrozenServer("smtp") as relay:

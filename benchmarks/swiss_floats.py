@@ -44,8 +44,12 @@ COLUMNS = ("C.12 down", "C.13 up", "C.14 down", "C.15 up", "mixed pairs", "score
 
 
 def find_bbp(given: str | None) -> str | None:
-    for path in (given, os.environ.get("BBP_PAIRINGS"), shutil.which("bbpPairings.exe"),
-                 shutil.which("bbpPairings")):
+    for path in (
+        given,
+        os.environ.get("BBP_PAIRINGS"),
+        shutil.which("bbpPairings.exe"),
+        shutil.which("bbpPairings"),
+    ):
         if path and Path(path).is_file() and os.access(path, os.X_OK):
             return path
     return None
@@ -69,8 +73,10 @@ class Tournament:
         pts = self.points()
         lines = ["012 swiss floats benchmark", f"XXR {self.rounds}", "XXC white1"]
         for e in self.entries:
-            line = (f"001 {e:4d}      {'P%04d' % e:<33} {3000 - e:4d} {'':3} {'':11} {'':10} "
-                    f"{float(pts[e]):4.1f} {e:4d}")
+            line = (
+                f"001 {e:4d}      {f'P{e:04d}':<33} {3000 - e:4d} {'':3} {'':11} {'':10} "
+                f"{float(pts[e]):4.1f} {e:4d}"
+            )
             for rnd, colours in zip(self.history, self.colours, strict=True):
                 line += "  " + self._cell(rnd, colours, e)
             lines.append(line)
@@ -96,8 +102,7 @@ def bbp_pairs(exe: str, t: Tournament) -> tuple[Pairs, dict[int, str]]:
     with tempfile.TemporaryDirectory() as tmp:
         src, dst = Path(tmp, "in.trf"), Path(tmp, "out.txt")
         src.write_text(t.trf(), encoding="ascii")
-        subprocess.run([exe, "--dutch", str(src), "-p", str(dst)], check=True,
-                       capture_output=True)
+        subprocess.run([exe, "--dutch", str(src), "-p", str(dst)], check=True, capture_output=True)
         rows = dst.read_text(encoding="ascii").split()[1:]
     pairs: Pairs = []
     colours: dict[int, str] = {}
@@ -143,8 +148,9 @@ def count(t: Tournament, pairs: Pairs) -> list[Fraction]:
     return [*out, Fraction(mixed), spread]
 
 
-def play(exe: str, players: int, rounds: int, rng: random.Random,
-         totals: dict[str, list[Fraction]]) -> int:
+def play(
+    exe: str, players: int, rounds: int, rng: random.Random, totals: dict[str, list[Fraction]]
+) -> int:
     t = Tournament(players, rounds)
     strength = {e: rng.gauss(0, 1) for e in t.entries}
     engines: dict[str, Callable[[], Pairs]] = {
@@ -156,8 +162,9 @@ def play(exe: str, players: int, rounds: int, rng: random.Random,
     for k in range(1, rounds + 1):
         if k > 1:
             for name, engine in engines.items():
-                totals[name] = [x + y for x, y in zip(totals[name], count(t, engine()),
-                                                      strict=True)]
+                totals[name] = [
+                    x + y for x, y in zip(totals[name], count(t, engine()), strict=True)
+                ]
             asked += 1
         pairs, colours = bbp_pairs(exe, t)
         boards = [Pairing(i, a, b) for i, (a, b) in enumerate(pairs, start=1)]
@@ -181,16 +188,21 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     exe = find_bbp(args.bbp)
     if exe is None:
-        print("bbpPairings not found (--bbp, $BBP_PAIRINGS or bbpPairings.exe on the PATH): "
-              "skipped")
+        print(
+            "bbpPairings not found (--bbp, $BBP_PAIRINGS or bbpPairings.exe on the PATH): skipped"
+        )
         return 0
     rng = random.Random(args.seed)
     for players in (int(x) for x in args.players.split(",")):
-        totals = {name: [Fraction(0)] * len(COLUMNS) for name in
-                  ("swiss, no float criteria", "swiss", "bbpPairings --dutch")}
+        totals = {
+            name: [Fraction(0)] * len(COLUMNS)
+            for name in ("swiss, no float criteria", "swiss", "bbpPairings --dutch")
+        }
         asked = sum(play(exe, players, args.rounds, rng, totals) for _ in range(args.runs))
-        print(f"{players} players, {args.runs} runs x {args.rounds} rounds "
-              f"({asked} rounds paired three ways):")
+        print(
+            f"{players} players, {args.runs} runs x {args.rounds} rounds "
+            f"({asked} rounds paired three ways):"
+        )
         print(f"  {'engine':<26}" + "".join(f"{c:>12}" for c in COLUMNS))
         for name, row in totals.items():
             print(f"  {name:<26}" + "".join(f"{float(x):>12g}" for x in row))

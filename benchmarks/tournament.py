@@ -37,7 +37,13 @@ def main() -> None:
         for i in range(args.sheets):
             unit = random_unit(rng, f"U{i:04d}")
             (folder / f"{i:04d}.txt").write_text(format_sheet(unit), encoding="utf-8")
-        cmd = [str(ROOT / ".venv/bin/amaryllis"), "tournament", str(folder), "--jobs", str(args.jobs)]
+        cmd = [
+            str(ROOT / ".venv/bin/amaryllis"),
+            "tournament",
+            str(folder),
+            "--jobs",
+            str(args.jobs),
+        ]
         runs = [cmd] + ([cmd + ["--json"]] if args.json else [])
         battles = args.sheets * (args.sheets - 1) // 2
         for c in runs:
@@ -46,8 +52,10 @@ def main() -> None:
                 subprocess.run(c, check=True, stdout=sink)
             wall = time.perf_counter() - start
             rss_mb = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
-            print(f"{' '.join(c[1:2] + c[3:])}: {battles:,} battles in {wall:.1f} s "
-                  f"({battles / wall:,.0f}/s); peak RSS of one process so far {rss_mb:.0f} MB")
+            print(
+                f"{' '.join(c[1:2] + c[3:])}: {battles:,} battles in {wall:.1f} s "
+                f"({battles / wall:,.0f}/s); peak RSS of one process so far {rss_mb:.0f} MB"
+            )
 
 
 if __name__ == "__main__":

@@ -29,18 +29,18 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-import httpx  # noqa: E402
-from sqlalchemy import select, update  # noqa: E402
+import httpx
+from sqlalchemy import select, update
 
-from app.config import load_settings  # noqa: E402
-from app.db.models import Battle, Round  # noqa: E402
-from app.db.session import session_factory, transaction  # noqa: E402
-from app.league import queries  # noqa: E402
-from app.league import service as svc  # noqa: E402
-from app.rules import find_ruleset  # noqa: E402
-from app.web import battles  # noqa: E402
-from app.web.server import start_web  # noqa: E402
+from app.config import load_settings
+from app.db.models import Battle, Round
+from app.db.session import session_factory, transaction
+from app.league import queries
+from app.league import service as svc
 from app.mail.league_mail import LeagueMail
+from app.rules import find_ruleset
+from app.web import battles
+from app.web.server import start_web
 
 T0 = dt.datetime(2026, 12, 1, 12, 0, tzinfo=dt.timezone.utc)
 
@@ -69,7 +69,9 @@ def build(factory, settings, name: str, n: int, *, play: bool) -> None:  # type:
     with transaction(factory) as s:
         svc.close_entries(s, svc.get_league(s, name), now=T0 + dt.timedelta(days=2))
     if play:
-        svc.run_round(factory, LeagueMail.of(settings), name, all_rounds=True, now=T0 + dt.timedelta(days=2))
+        svc.run_round(
+            factory, LeagueMail.of(settings), name, all_rounds=True, now=T0 + dt.timedelta(days=2)
+        )
     else:
         rng = random.Random(n)
         with transaction(factory) as s:
@@ -77,13 +79,25 @@ def build(factory, settings, name: str, n: int, *, play: bool) -> None:  # type:
             rounds = list(s.execute(select(Round.id, Round.number).where(Round.league_id == lid)))
             for rid, _number in rounds:
                 w = rng.choice([0, 1, None])
-                s.execute(update(Battle).where(Battle.round_id == rid,
-                                               Battle.entry_b_id.is_not(None))
-                          .values(state="done", winner=w, reason="hp" if w is not None else "draw",
-                                  turns=20, hp_a=rng.randint(-5, 40), hp_b=rng.randint(-5, 40),
-                                  engine_version="1", fought_at=T0))
-            s.execute(update(Round).where(Round.league_id == lid)
-                      .values(state="done", done_at=T0 + dt.timedelta(days=2)))
+                s.execute(
+                    update(Battle)
+                    .where(Battle.round_id == rid, Battle.entry_b_id.is_not(None))
+                    .values(
+                        state="done",
+                        winner=w,
+                        reason="hp" if w is not None else "draw",
+                        turns=20,
+                        hp_a=rng.randint(-5, 40),
+                        hp_b=rng.randint(-5, 40),
+                        engine_version="1",
+                        fought_at=T0,
+                    )
+                )
+            s.execute(
+                update(Round)
+                .where(Round.league_id == lid)
+                .values(state="done", done_at=T0 + dt.timedelta(days=2))
+            )
             league = svc.get_league(s, name)
             league.state = "finished"
     print(f"  built {name}: {n} entries in {time.perf_counter() - t:.1f} s", flush=True)
@@ -112,11 +126,20 @@ def in_app(app, url: str, repeat: int) -> float:  # type: ignore[no-untyped-def]
     from urllib.parse import urlsplit
 
     parts = urlsplit(url)
-    scope = {"type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": "GET",
-             "scheme": "http", "path": parts.path, "raw_path": parts.path.encode(),
-             "query_string": parts.query.encode(), "root_path": "",
-             "headers": [(b"host", b"127.0.0.1")],
-             "client": ("127.0.0.1", 1), "server": ("127.0.0.1", 80)}
+    scope = {
+        "type": "http",
+        "asgi": {"version": "3.0"},
+        "http_version": "1.1",
+        "method": "GET",
+        "scheme": "http",
+        "path": parts.path,
+        "raw_path": parts.path.encode(),
+        "query_string": parts.query.encode(),
+        "root_path": "",
+        "headers": [(b"host", b"127.0.0.1")],
+        "client": ("127.0.0.1", 1),
+        "server": ("127.0.0.1", 80),
+    }
 
     async def once() -> None:
         async def receive() -> dict:
@@ -139,8 +162,11 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--sizes", type=int, nargs="+", default=[100, 1000])
     ap.add_argument("--repeat", type=int, default=15)
-    ap.add_argument("--database-url", default=None,
-                    help="default: SQLite in a temporary folder; leagues already there are reused")
+    ap.add_argument(
+        "--database-url",
+        default=None,
+        help="default: SQLite in a temporary folder; leagues already there are reused",
+    )
     args = ap.parse_args()
     tmp = tempfile.TemporaryDirectory()
     url = args.database_url or f"sqlite:///{Path(tmp.name) / 'web-bench.sqlite3'}"
@@ -159,13 +185,15 @@ def main() -> None:
             for n in args.sizes:
                 name = f"bench{n}"
                 doc = client.get(f"/leagues/{name}.json").json()
-                board = next(b for r in doc["rounds"] if r["boards"] for b in r["boards"]
-                             if b["url"])
+                board = next(
+                    b for r in doc["rounds"] if r["boards"] for b in r["boards"] if b["url"]
+                )
                 rows = [
                     (f"/leagues/{name}", f"league page, {n} entries"),
                     (f"/leagues/{name}.json", f"league JSON, {n} entries"),
-                    (f"/leagues/{name}?xr=3&xc=2", f"league page, cross-table block (3, 2)")
-                    if n > queries.CROSS_FULL else None,
+                    (f"/leagues/{name}?xr=3&xc=2", "league page, cross-table block (3, 2)")
+                    if n > queries.CROSS_FULL
+                    else None,
                     (f"/leagues/{name}/rounds/1", f"round page ({n // 2} boards)"),
                     (board["url"], "battle page (log recomputed, then cached)"),
                     (f"/leagues/{name}/feed.atom", "league feed"),
@@ -177,8 +205,10 @@ def main() -> None:
                         continue
                     cold, warm, size = measure(client, row[0], args.repeat)
                     inner = in_app(server.app, row[0], args.repeat)
-                    print(f"{row[1]:<44} {cold:9.1f} {warm:9.1f} {inner:8.1f} {size / 1024:8.1f}",
-                          flush=True)
+                    print(
+                        f"{row[1]:<44} {cold:9.1f} {warm:9.1f} {inner:8.1f} {size / 1024:8.1f}",
+                        flush=True,
+                    )
     finally:
         server.shutdown()
         factory.kw["bind"].dispose()

@@ -20,17 +20,31 @@ APP = ROOT / "app"
 
 #: package (or top-level module) of ``app`` → its layer; a module belongs to the longest prefix
 LAYERS: dict[str, int] = {
-    "app.rules": 0, "app.formats": 0,
-    "app": 1, "app.paths": 1, "app.config": 1, "app.signals": 1, "app.db": 1, "app.reports": 1,
+    "app.rules": 0,
+    "app.formats": 0,
+    "app": 1,
+    "app.paths": 1,
+    "app.config": 1,
+    "app.signals": 1,
+    "app.db": 1,
+    "app.reports": 1,
     "app.league": 2,
-    "app.mail": 3, "app.web": 3,
-    "app.cli": 4, "app.ops": 4,
+    "app.mail": 3,
+    "app.web": 3,
+    "app.cli": 4,
+    "app.ops": 4,
 }
 #: imports allowed between two packages of one layer (``(importer, imported)``)
 ALSO: set[tuple[str, str]] = {
-    ("app.db", "app.config"), ("app.db", "app.paths"), ("app.db", "app"),
-    ("app.config", "app.paths"), ("app.config", "app"), ("app.reports", "app.paths"),
-    ("app.reports", "app"), ("app.signals", "app"), ("app.paths", "app"),
+    ("app.db", "app.config"),
+    ("app.db", "app.paths"),
+    ("app.db", "app"),
+    ("app.config", "app.paths"),
+    ("app.config", "app"),
+    ("app.reports", "app.paths"),
+    ("app.reports", "app"),
+    ("app.signals", "app"),
+    ("app.paths", "app"),
     ("app.cli", "app.ops"),
 }
 
@@ -70,16 +84,20 @@ def imports_of(path: Path, name: str, known: Iterable[str]) -> set[str]:
         elif isinstance(node, ast.ImportFrom):
             if node.level:
                 base = package.split(".")
-                base = base[:len(base) - (node.level - 1)] if node.level > 1 else base
+                base = base[: len(base) - (node.level - 1)] if node.level > 1 else base
                 mod = ".".join(base + ([node.module] if node.module else []))
             else:
                 mod = node.module or ""
             for alias in node.names:
                 full = f"{mod}.{alias.name}"
                 add(full if full in known else mod)
-        elif (isinstance(node, ast.Call) and getattr(node.func, "attr", "") == "import_module"
-              and node.args and isinstance(node.args[0], ast.Constant)
-              and isinstance(node.args[0].value, str)):
+        elif (
+            isinstance(node, ast.Call)
+            and getattr(node.func, "attr", "") == "import_module"
+            and node.args
+            and isinstance(node.args[0], ast.Constant)
+            and isinstance(node.args[0].value, str)
+        ):
             add(node.args[0].value)
     out.discard(name)
     return out
@@ -100,8 +118,11 @@ def owner(module: str, layers: Mapping[str, int] = LAYERS) -> str:
     return best
 
 
-def layer_violations(edges: Mapping[str, set[str]], layers: Mapping[str, int] = LAYERS,
-                     also: set[tuple[str, str]] = ALSO) -> list[str]:
+def layer_violations(
+    edges: Mapping[str, set[str]],
+    layers: Mapping[str, int] = LAYERS,
+    also: set[tuple[str, str]] = ALSO,
+) -> list[str]:
     """Every import that runs up the layer table or across one layer (not in ``also``), as
     ``"a.b -> c.d (layer 2 imports layer 3)"``."""
     bad = []
@@ -121,6 +142,7 @@ def cycles(edges: Mapping[str, set[str]]) -> list[list[str]]:
     """The import cycles among modules (each as the modules around it, first repeated at the
     end). An edge from a module to a package it is inside is left out: a package's
     ``__init__`` that imports its submodules to register them is not a cycle with them."""
+
     def inside(child: str, parent: str) -> bool:
         return child.startswith(parent + ".")
 
@@ -132,7 +154,7 @@ def cycles(edges: Mapping[str, set[str]]) -> list[list[str]]:
         state[node] = 1
         for dep in sorted(g.get(node, ())):
             if state.get(dep) == 1:
-                found.append(stack[stack.index(dep):] + [dep])
+                found.append(stack[stack.index(dep) :] + [dep])
             elif dep not in state:
                 visit(dep, stack + [dep])
         state[node] = 2
@@ -152,6 +174,10 @@ def literal_strings(path: Path) -> list[tuple[int, str]]:
             body = getattr(node, "body", [])
             if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
                 docstrings.add(id(body[0].value))
-    return [(node.lineno, node.value) for node in ast.walk(tree)
-            if isinstance(node, ast.Constant) and isinstance(node.value, str)
-            and id(node) not in docstrings]
+    return [
+        (node.lineno, node.value)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Constant)
+        and isinstance(node.value, str)
+        and id(node) not in docstrings
+    ]

@@ -68,7 +68,9 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def wait_for_greeting(port: int, prefix: bytes, timeout: float = 15.0, proc: subprocess.Popen | None = None) -> None:
+def wait_for_greeting(
+    port: int, prefix: bytes, timeout: float = 15.0, proc: subprocess.Popen | None = None
+) -> None:
     """Connect to 127.0.0.1:``port`` until the server's first line starts with ``prefix``.
 
     Raises ``RuntimeError`` on timeout or when ``proc`` exits first.
@@ -109,9 +111,26 @@ def self_signed_cert(folder: Path) -> tuple[Path, Path]:
     ``(cert.pem, key.pem)``. Clients trust it through ``SSL_CERT_FILE=cert.pem``."""
     cert, key = folder / "cert.pem", folder / "key.pem"
     subprocess.run(
-        ["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", str(key), "-out", str(cert),
-         "-days", "2", "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1,DNS:localhost"],
-        check=True, capture_output=True,
+        [
+            "openssl",
+            "req",
+            "-x509",
+            "-newkey",
+            "rsa:2048",
+            "-nodes",
+            "-keyout",
+            str(key),
+            "-out",
+            str(cert),
+            "-days",
+            "2",
+            "-subj",
+            "/CN=127.0.0.1",
+            "-addext",
+            "subjectAltName=IP:127.0.0.1,DNS:localhost",
+        ],
+        check=True,
+        capture_output=True,
     )
     return cert, key
 
@@ -126,7 +145,9 @@ def imap_client(host: str, port: int, user: str, password: str, *, timeout: floa
     return client
 
 
-def imap_append(url: str, messages: Iterable[bytes], *, folder: str | None = None, batch: int = 200) -> int:
+def imap_append(
+    url: str, messages: Iterable[bytes], *, folder: str | None = None, batch: int = 200
+) -> int:
     """APPEND ``messages`` (raw RFC 5322 bytes) to the mailbox of an ``imap://`` URL.
 
     Uses MULTIAPPEND in batches of ``batch`` when the server offers it. Returns the number appended.
@@ -318,7 +339,7 @@ protocol lmtp {{
         self.proc = subprocess.Popen(
             [self.binary, "-F", "-c", str(d / "dovecot.conf")],
             stdout=subprocess.DEVNULL,
-            stderr=open(d / "stderr.log", "ab"),  # noqa: SIM115 - closed with the process
+            stderr=open(d / "stderr.log", "ab"),
             start_new_session=True,  # its own process group: :meth:`kill` ends master and children
         )
         try:
@@ -405,7 +426,7 @@ class _SinkHandler:
     replies: list[str] = field(default_factory=list)  # answers for the next DATA commands
     cond: threading.Condition = field(default_factory=threading.Condition)
 
-    async def handle_DATA(self, server, session, envelope):  # noqa: N802 - aiosmtpd hook name
+    async def handle_DATA(self, server, session, envelope):
         with self.cond:
             if self.replies:
                 return self.replies.pop(0)
@@ -424,8 +445,14 @@ class SmtpSink:
     :meth:`start` again on the same port simulates a refused connection window.
     """
 
-    def __init__(self, port: int | None = None, *, tls: str = "", cert: tuple[Path, Path] | None = None,
-                 smtputf8: bool = True) -> None:
+    def __init__(
+        self,
+        port: int | None = None,
+        *,
+        tls: str = "",
+        cert: tuple[Path, Path] | None = None,
+        smtputf8: bool = True,
+    ) -> None:
         """``tls``: ``""`` (plain), ``"starttls"`` or ``"tls"`` (implicit); ``cert``: (cert, key);
         ``smtputf8=False``: a relay that does not offer SMTPUTF8 (RFC 6531)."""
         self.smtputf8 = smtputf8
@@ -457,8 +484,12 @@ class SmtpSink:
             ctx.load_cert_chain(str(self.cert[0]), str(self.cert[1]))
             kwargs = {"tls_context": ctx} if self.tls == "starttls" else {"ssl_context": ctx}
         self._ctl = Controller(
-            self.handler, hostname=LOOPBACK, port=self.port, enable_SMTPUTF8=self.smtputf8,
-            data_size_limit=64 * 1024 * 1024, **kwargs,
+            self.handler,
+            hostname=LOOPBACK,
+            port=self.port,
+            enable_SMTPUTF8=self.smtputf8,
+            data_size_limit=64 * 1024 * 1024,
+            **kwargs,
         )
         self._ctl.start()
         return self
@@ -504,7 +535,7 @@ class _FaultHandler(_SinkHandler):
     dropped: int = 0
     closed_421: int = 0
 
-    async def handle_MAIL(self, server, session, envelope, address, mail_options):  # noqa: N802
+    async def handle_MAIL(self, server, session, envelope, address, mail_options):
         import asyncio
 
         count = getattr(session, "amaryllis_mails", 0)
@@ -518,14 +549,17 @@ class _FaultHandler(_SinkHandler):
         envelope.mail_options.extend(mail_options)
         return "250 OK"
 
-    async def handle_DATA(self, server, session, envelope):  # noqa: N802 - aiosmtpd hook name
+    async def handle_DATA(self, server, session, envelope):
         with self.cond:
             drop = self.drop_after_data > 0
             if drop:
                 self.drop_after_data -= 1
                 self.dropped += 1
                 self.messages.append(
-                    SunkMessage(envelope.mail_from, list(envelope.rcpt_tos), envelope.original_content))
+                    SunkMessage(
+                        envelope.mail_from, list(envelope.rcpt_tos), envelope.original_content
+                    )
+                )
                 self.cond.notify_all()
         if drop:  # the relay took the mail, the client never hears so
             server.transport.abort()
@@ -542,8 +576,14 @@ class FaultySink(SmtpSink):
     the connection is closed (RFC 5321 §3.8); ``.fail_next`` as in :class:`SmtpSink`. Counters:
     ``.handler.dropped``, ``.handler.closed_421``."""
 
-    def __init__(self, port: int | None = None, *, drop_after_data: int = 0,
-                 per_connection: int | None = None, smtputf8: bool = True) -> None:
+    def __init__(
+        self,
+        port: int | None = None,
+        *,
+        drop_after_data: int = 0,
+        per_connection: int | None = None,
+        smtputf8: bool = True,
+    ) -> None:
         super().__init__(port, smtputf8=smtputf8)
         self.handler = _FaultHandler(drop_after_data=drop_after_data, per_connection=per_connection)
 
@@ -648,7 +688,9 @@ def private_postgres_available() -> str | None:
         except KeyError:
             return "running as root, and there is no 'postgres' user to run a private PostgreSQL as"
         if not shutil.which("runuser"):
-            return "running as root, and there is no runuser to run a private PostgreSQL as 'postgres'"
+            return (
+                "running as root, and there is no runuser to run a private PostgreSQL as 'postgres'"
+            )
     return None
 
 
@@ -675,32 +717,70 @@ class PrivatePostgres:
         argv = [str(PG_BIN / cmd[0]), *cmd[1:]]
         if os.geteuid() == 0:
             argv = ["runuser", "-u", "postgres", "--", *argv]
-        done = subprocess.run(argv, capture_output=True, text=True, timeout=timeout,
-                              stdin=subprocess.DEVNULL)
+        done = subprocess.run(
+            argv, capture_output=True, text=True, timeout=timeout, stdin=subprocess.DEVNULL
+        )
         if done.returncode != 0:
             log = self.log.read_text(errors="replace")[-3000:] if self.log.exists() else ""
-            raise RuntimeError(f"{' '.join(cmd[:2])} exited {done.returncode}: "
-                               f"{done.stdout[-2000:]}{done.stderr[-2000:]}\n{log}")
+            raise RuntimeError(
+                f"{' '.join(cmd[:2])} exited {done.returncode}: "
+                f"{done.stdout[-2000:]}{done.stderr[-2000:]}\n{log}"
+            )
         return done
 
     def start(self) -> PrivatePostgres:
         if os.geteuid() == 0:
             shutil.chown(self.dir, "postgres", "postgres")
         if not self.data.exists():
-            self._run("initdb", "-D", str(self.data), "-U", "postgres", "-A", "trust", "-E", "UTF8",
-                      "--no-sync", "--no-instructions")
-        opts = (f"-p {self.port} -c listen_addresses={LOOPBACK} -k {self.dir} -c fsync=off "
-                "-c max_connections=100")
-        self._run("pg_ctl", "-D", str(self.data), "-l", str(self.log), "-o", opts, "-w", "-t", "120",
-                  "start")
+            self._run(
+                "initdb",
+                "-D",
+                str(self.data),
+                "-U",
+                "postgres",
+                "-A",
+                "trust",
+                "-E",
+                "UTF8",
+                "--no-sync",
+                "--no-instructions",
+            )
+        opts = (
+            f"-p {self.port} -c listen_addresses={LOOPBACK} -k {self.dir} -c fsync=off "
+            "-c max_connections=100"
+        )
+        self._run(
+            "pg_ctl",
+            "-D",
+            str(self.data),
+            "-l",
+            str(self.log),
+            "-o",
+            opts,
+            "-w",
+            "-t",
+            "120",
+            "start",
+        )
         self.running = True
         return self
 
     def restart(self, mode: str = "fast") -> None:
         """``pg_ctl restart -m mode`` (``fast``: sessions are ended, transactions rolled back;
         ``immediate``: no clean shutdown, crash recovery on start), waiting until it accepts again."""
-        self._run("pg_ctl", "-D", str(self.data), "-l", str(self.log), "-m", mode, "-w", "-t", "120",
-                  "restart")
+        self._run(
+            "pg_ctl",
+            "-D",
+            str(self.data),
+            "-l",
+            str(self.log),
+            "-m",
+            mode,
+            "-w",
+            "-t",
+            "120",
+            "restart",
+        )
 
     def url(self, database: str = "postgres") -> str:
         return f"postgresql+psycopg://postgres@{LOOPBACK}:{self.port}/{database}"
@@ -722,7 +802,9 @@ class PrivatePostgres:
         directory."""
         if self.running:
             with contextlib.suppress(RuntimeError, subprocess.TimeoutExpired):
-                self._run("pg_ctl", "-D", str(self.data), "-m", "immediate", "-w", "-t", "60", "stop")
+                self._run(
+                    "pg_ctl", "-D", str(self.data), "-m", "immediate", "-w", "-t", "60", "stop"
+                )
             self.running = False
         shutil.rmtree(self.dir, ignore_errors=True)
 
@@ -759,15 +841,33 @@ class Pymap:
 
     def start(self) -> Pymap:
         exe = Path(sys.executable).with_name("pymap")
-        cmd = [str(exe) if exe.exists() else "pymap", "--no-service", "admin", "--no-tls",
-               "--host", LOOPBACK, "--port", str(self.port), "dict",
-               "--demo-user", self.user, "--demo-password", self.password]
+        cmd = [
+            str(exe) if exe.exists() else "pymap",
+            "--no-service",
+            "admin",
+            "--no-tls",
+            "--host",
+            LOOPBACK,
+            "--port",
+            str(self.port),
+            "dict",
+            "--demo-user",
+            self.user,
+            "--demo-password",
+            self.password,
+        ]
         env = dict(os.environ, TMPDIR=str(self.tmp))
-        self.proc = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        self.proc = subprocess.Popen(
+            cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
+        )
         try:
             wait_for_greeting(self.port, b"* OK", proc=self.proc)
         except RuntimeError:
-            err = self.proc.stderr.read().decode(errors="replace") if self.proc.poll() is not None else ""
+            err = (
+                self.proc.stderr.read().decode(errors="replace")
+                if self.proc.poll() is not None
+                else ""
+            )
             self.stop()
             raise RuntimeError(f"pymap did not start: {err}") from None
         return self

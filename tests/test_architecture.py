@@ -21,17 +21,31 @@ from app.formats import FORMAT_MODULES, all_formats
 from app.rules import RULESET_MODULES, all_rulesets
 from tests.architecture import (
     APP,
+    cycles,
     graph,
     imports_of,
     layer_violations,
     literal_strings,
-    cycles,
     modules,
 )
 
 FORBIDDEN_IN_PURE = {
-    "os", "io", "socket", "sqlalchemy", "jinja2", "time", "datetime", "random", "pathlib",
-    "subprocess", "email", "imapclient", "smtplib", "click", "secrets", "uuid",
+    "os",
+    "io",
+    "socket",
+    "sqlalchemy",
+    "jinja2",
+    "time",
+    "datetime",
+    "random",
+    "pathlib",
+    "subprocess",
+    "email",
+    "imapclient",
+    "smtplib",
+    "click",
+    "secrets",
+    "uuid",
 }
 
 #: the strings outside ``app/rules`` equal to a ruleset's name, and why: the program and the
@@ -56,34 +70,51 @@ def _probe(tmp_path: Path, files: dict[str, str]) -> Path:
 
 
 def test_a_function_level_import_that_closes_a_cycle_is_found(tmp_path: Path) -> None:
-    root = _probe(tmp_path, {
-        "app/__init__.py": "", "app/league/__init__.py": "",
-        "app/league/a.py": "from app.league import b\n",
-        "app/league/b.py": "def f():\n    from app.league.a import g\n    return g\n",
-        "app/mail/__init__.py": "",
-        "app/mail/c.py": "import importlib\nimportlib.import_module('app.mail.d')\n",
-        "app/mail/d.py": "def f():\n    from app.mail import c\n",
-    })
+    root = _probe(
+        tmp_path,
+        {
+            "app/__init__.py": "",
+            "app/league/__init__.py": "",
+            "app/league/a.py": "from app.league import b\n",
+            "app/league/b.py": "def f():\n    from app.league.a import g\n    return g\n",
+            "app/mail/__init__.py": "",
+            "app/mail/c.py": "import importlib\nimportlib.import_module('app.mail.d')\n",
+            "app/mail/d.py": "def f():\n    from app.mail import c\n",
+        },
+    )
     found = cycles(graph(root))
     assert ["app.league.a", "app.league.b", "app.league.a"] in found
     assert ["app.mail.c", "app.mail.d", "app.mail.c"] in found
 
 
 def test_an_import_up_the_table_is_found(tmp_path: Path) -> None:
-    root = _probe(tmp_path, {
-        "app/__init__.py": "", "app/league/__init__.py": "", "app/web/__init__.py": "",
-        "app/web/urls.py": "", "app/rules/__init__.py": "",
-        "app/league/x.py": "def f():\n    from app.web import urls\n",
-        "app/rules/y.py": "from app.league import x\n",
-    })
+    root = _probe(
+        tmp_path,
+        {
+            "app/__init__.py": "",
+            "app/league/__init__.py": "",
+            "app/web/__init__.py": "",
+            "app/web/urls.py": "",
+            "app/rules/__init__.py": "",
+            "app/league/x.py": "def f():\n    from app.web import urls\n",
+            "app/rules/y.py": "from app.league import x\n",
+        },
+    )
     bad = layer_violations(graph(root))
     assert any(b.startswith("app.league.x -> app.web.urls") for b in bad), bad
     assert any(b.startswith("app.rules.y -> app.league.x") for b in bad), bad
 
 
 def test_relative_and_submodule_imports_resolve(tmp_path: Path) -> None:
-    root = _probe(tmp_path, {"app/__init__.py": "", "app/p/__init__.py": "",
-                             "app/p/q.py": "", "app/p/r.py": "from . import q\nfrom .q import z\n"})
+    root = _probe(
+        tmp_path,
+        {
+            "app/__init__.py": "",
+            "app/p/__init__.py": "",
+            "app/p/q.py": "",
+            "app/p/r.py": "from . import q\nfrom .q import z\n",
+        },
+    )
     mods = modules(root)
     assert imports_of(mods["app.p.r"], "app.p.r", mods) == {"app.p.q"}
 
@@ -130,8 +161,9 @@ def particular_imports(root: Path, package: str, registry: tuple[str, ...]) -> d
     return out
 
 
-def named_literals(root: Path, package: str, names: set[str],
-                   allowed: set[tuple[str, str]] = frozenset()) -> list[str]:
+def named_literals(
+    root: Path, package: str, names: set[str], allowed: set[tuple[str, str]] = frozenset()
+) -> list[str]:
     """String constants outside ``app/<package>`` that are a ruleset's or format's name or
     alias (case-insensitive), as ``file:line 'value'``."""
     out = []
@@ -166,19 +198,29 @@ def test_nothing_outside_the_formats_names_a_format() -> None:
 
 
 def test_the_name_checks_catch_a_literal_and_an_import(tmp_path: Path) -> None:
-    root = _probe(tmp_path, {
-        "app/__init__.py": "", "app/league/__init__.py": "",
-        "app/formats/__init__.py": "", "app/formats/hill.py": "",
-        "app/rules/__init__.py": "", "app/rules/amaryllis/__init__.py": "",
-        "app/league/x.py": ("def f(league):\n"
-                            "    if league.format == 'hill':\n        return 1\n"
-                            "    from app.formats.hill import Hill\n"
-                            "    return league.ruleset != 'Margaret-Hundred'\n"),
-        "app/league/y.py": "import importlib\nimportlib.import_module('app.rules.amaryllis')\n",
-    })
+    root = _probe(
+        tmp_path,
+        {
+            "app/__init__.py": "",
+            "app/league/__init__.py": "",
+            "app/formats/__init__.py": "",
+            "app/formats/hill.py": "",
+            "app/rules/__init__.py": "",
+            "app/rules/amaryllis/__init__.py": "",
+            "app/league/x.py": (
+                "def f(league):\n"
+                "    if league.format == 'hill':\n        return 1\n"
+                "    from app.formats.hill import Hill\n"
+                "    return league.ruleset != 'Margaret-Hundred'\n"
+            ),
+            "app/league/y.py": "import importlib\nimportlib.import_module('app.rules.amaryllis')\n",
+        },
+    )
     assert named_literals(root, "formats", FORMAT_NAMES) == ["app/league/x.py:2 'hill'"]
     assert named_literals(root, "rules", RULESET_NAMES) == ["app/league/x.py:5 'Margaret-Hundred'"]
     assert particular_imports(root, "formats", FORMAT_MODULES) == {
-        "app.league.x": ["app.formats.hill"]}
+        "app.league.x": ["app.formats.hill"]
+    }
     assert particular_imports(root, "rules", RULESET_MODULES) == {
-        "app.league.y": ["app.rules.amaryllis"]}
+        "app.league.y": ["app.rules.amaryllis"]
+    }

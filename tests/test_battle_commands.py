@@ -28,7 +28,10 @@ def seed_files(tmp_path: Path) -> tuple[Path, Path]:
 def test_battle_prints_the_report(seed_files) -> None:
     out = CliRunner().invoke(main, ["battle", *map(str, seed_files)])
     assert out.exit_code == 0, out.output
-    assert "ヌトの勝利" in out.output and "グリスク：－１／４／３／２／スピア、スピア、ブースト" in out.output
+    assert (
+        "ヌトの勝利" in out.output
+        and "グリスク：－１／４／３／２／スピア、スピア、ブースト" in out.output
+    )
 
 
 def test_battle_json_has_the_documented_shape(seed_files) -> None:
@@ -40,7 +43,9 @@ def test_battle_json_has_the_documented_shape(seed_files) -> None:
     assert (data["final"]["A"]["hp"], data["final"]["B"]["hp"]) == (-1, 1)
     assert {"hp", "atk", "def", "spd"} <= set(data["final"]["A"])
     # A is the first file given: swapping the files swaps the sides
-    swapped = json.loads(CliRunner().invoke(main, ["battle", "--json", *map(str, seed_files[::-1])]).output)
+    swapped = json.loads(
+        CliRunner().invoke(main, ["battle", "--json", *map(str, seed_files[::-1])]).output
+    )
     assert swapped["winner"] == "A" and swapped["final"]["A"]["hp"] == 1
 
 
@@ -66,7 +71,9 @@ def test_battle_with_invalid_sheets_lists_the_errors_of_both(tmp_path: Path, see
 def _field(tmp_path: Path, n: int) -> Path:
     rng = random.Random(5)
     for i in range(n):
-        (tmp_path / f"{i:02d}.txt").write_text(format_sheet(random_unit(rng, f"U{i}")), encoding="utf-8")
+        (tmp_path / f"{i:02d}.txt").write_text(
+            format_sheet(random_unit(rng, f"U{i}")), encoding="utf-8"
+        )
     (tmp_path / "zz-invalid.txt").write_text("Broken: 10/1/1/2/Nothing\n", encoding="utf-8")
     return tmp_path
 
@@ -120,7 +127,9 @@ def test_margaret_battle_is_guessed_and_prints_its_report(tmp_path: Path) -> Non
     assert out.stderr == "ruleset: margaret (guessed from the notation; --ruleset to choose)\n"
     assert out.stdout.startswith("ルール：マーガレット（剣１５種）\n")
     assert "徘徊するライカの勝利" in out.stdout and "あいざわ死亡" in out.stdout
-    en = CliRunner().invoke(main, ["battle", "--lang", "en", "--ruleset", "margaret", str(a), str(b)])
+    en = CliRunner().invoke(
+        main, ["battle", "--lang", "en", "--ruleset", "margaret", str(a), str(b)]
+    )
     assert en.exit_code == 0 and en.stderr == "" and "徘徊するライカ uses Haste Sword" in en.stdout
 
 
@@ -133,7 +142,12 @@ def test_margaret_battle_json_follows_section_7(tmp_path: Path) -> None:
     (fa,), (fb,) = data["final"]["A"], data["final"]["B"]
     assert {"name", "hp", "max_hp", "mp", "alive", "exited"} <= set(fa)
     assert (fa["name"], fa["alive"], fb["name"], fb["alive"], fb["exited"]) == (
-        "徘徊するライカ", True, "あいざわ", False, True)
+        "徘徊するライカ",
+        True,
+        "あいざわ",
+        False,
+        True,
+    )
 
 
 def test_ruleset_option_reads_the_sheets_with_that_ruleset(tmp_path: Path, seed_files) -> None:
@@ -186,15 +200,22 @@ def test_margaret_tournament_json(tmp_path: Path, jobs: int) -> None:
     data = json.loads(out.stdout)
     assert set(data) == {"battles", "invalid", "format", "byes", "standings"}
     assert len(data["battles"]) == 15
-    entries = {p.name: M.parse_sheet(p.read_text(encoding="utf-8")).entry
-               for p in folder.glob("0*.txt")}
+    entries = {
+        p.name: M.parse_sheet(p.read_text(encoding="utf-8")).entry for p in folder.glob("0*.txt")
+    }
     for row in data["battles"]:
-        expected = M.result_json(M.battle(entries[row["a"]], entries[row["b"]], log=False),
-                                 events=False)
+        expected = M.result_json(
+            M.battle(entries[row["a"]], entries[row["b"]], log=False), events=False
+        )
         # the result plus the two files, the round and the board (issue 13: every battle with
         # its round number)
-        assert row == {"a": row["a"], "b": row["b"], "round": row["round"],
-                       "board": row["board"], **expected}
+        assert row == {
+            "a": row["a"],
+            "b": row["b"],
+            "round": row["round"],
+            "board": row["board"],
+            **expected,
+        }
         assert isinstance(row["final"]["A"], list) and row["by"] in ("death", "overkill", "hp")
     margins = {x["file"]: x["tiebreaks"]["margin"] for x in data["standings"]}
     assert sum(margins.values()) == 0 and sorted(margins) == sorted(entries)

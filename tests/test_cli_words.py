@@ -15,8 +15,13 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 def _run(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "app.cli", *args], capture_output=True,
-                          text=True, cwd=ROOT, timeout=120)
+    return subprocess.run(
+        [sys.executable, "-m", "app.cli", *args],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=120,
+    )
 
 
 def _folder(tmp_path: Path, n: int) -> Path:
@@ -31,13 +36,21 @@ def test_one_round_is_one_round(tmp_path: Path) -> None:
     assert "2 units, 1 round, 1 battle; stopped: every round played" in out.stdout
 
 
-@pytest.mark.parametrize("fmt, options, header", [
-    ("round-robin", [], "head-to-head  Sonneborn-Berger  HP margin"),
-    ("knockout", [], "rounds survived  wins  draws  losses  byes      status  eliminated in round"),
-    ("hill", ["--format-option", "size=3"], "age (challenges survived)"),
-])
-def test_tournament_prints_words_and_full_headers(tmp_path: Path, fmt: str, options: list[str],
-                                                  header: str) -> None:
+@pytest.mark.parametrize(
+    "fmt, options, header",
+    [
+        ("round-robin", [], "head-to-head  Sonneborn-Berger  HP margin"),
+        (
+            "knockout",
+            [],
+            "rounds survived  wins  draws  losses  byes      status  eliminated in round",
+        ),
+        ("hill", ["--format-option", "size=3"], "age (challenges survived)"),
+    ],
+)
+def test_tournament_prints_words_and_full_headers(
+    tmp_path: Path, fmt: str, options: list[str], header: str
+) -> None:
     out = _run("tournament", str(_folder(tmp_path, 4)), "--format", fmt, *options)
     assert out.returncode == 0, out.stderr
     assert header in out.stdout

@@ -33,8 +33,12 @@ def _golden_files(tmp_path: Path, stem: str) -> dict[str, Path]:
 
     g = load(next(GOLDEN.glob(f"{stem}*.txt")))
     out = {}
-    for section, name in (("A", "a.txt"), ("B", "b.txt"), ("orders A", "a.orders.txt"),
-                          ("orders B", "b.orders.txt")):
+    for section, name in (
+        ("A", "a.txt"),
+        ("B", "b.txt"),
+        ("orders A", "a.orders.txt"),
+        ("orders B", "b.orders.txt"),
+    ):
         text = g.text(section)
         if text is not None:
             out[section] = _write(tmp_path, name, text)
@@ -49,8 +53,15 @@ def _battle(*args: str) -> tuple[int, str, str]:
 
 def test_battle_json_prints_exactly_the_section_5_fields(tmp_path: Path) -> None:
     f = _golden_files(tmp_path, "19")  # 策 forbids 燃: cards of both sides, a ban, a draw
-    code, out, err = _battle(str(f["A"]), str(f["B"]), "--orders-a", str(f["orders A"]),
-                             "--orders-b", str(f["orders B"]), "--json")
+    code, out, err = _battle(
+        str(f["A"]),
+        str(f["B"]),
+        "--orders-a",
+        str(f["orders A"]),
+        "--orders-b",
+        str(f["orders B"]),
+        "--json",
+    )
     assert code == 0, err
     data = json.loads(out)
     assert set(data) == FIELDS | USUAL
@@ -64,8 +75,15 @@ def test_battle_json_prints_exactly_the_section_5_fields(tmp_path: Path) -> None
 
 def test_battle_lead_and_the_defaults(tmp_path: Path) -> None:
     f = _golden_files(tmp_path, "22")  # the lead decides the winner (G20)
-    args = [str(f["A"]), str(f["B"]), "--orders-a", str(f["orders A"]), "--orders-b",
-            str(f["orders B"]), "--json"]
+    args = [
+        str(f["A"]),
+        str(f["B"]),
+        "--orders-a",
+        str(f["orders A"]),
+        "--orders-b",
+        str(f["orders B"]),
+        "--json",
+    ]
     a_leads = json.loads(_battle(*args)[1])
     b_leads = json.loads(_battle(*args, "--lead", "B")[1])
     assert (a_leads["lead"], a_leads["winner"]) == ("A", "B")
@@ -77,8 +95,16 @@ def test_battle_lead_and_the_defaults(tmp_path: Path) -> None:
 
 def test_battle_text_report_offline_shows_both_private_blocks(tmp_path: Path) -> None:
     f = _golden_files(tmp_path, "19")
-    code, out, _ = _battle(str(f["A"]), str(f["B"]), "--orders-a", str(f["orders A"]),
-                           "--orders-b", str(f["orders B"]), "--lang", "en")
+    code, out, _ = _battle(
+        str(f["A"]),
+        str(f["B"]),
+        "--orders-a",
+        str(f["orders A"]),
+        "--orders-b",
+        str(f["orders B"]),
+        "--lang",
+        "en",
+    )
     assert code == 0
     assert "For 策師 only" in out and "For 燃師 only" in out
     assert "[HIT window] 燃師 plays Burning World (燃)" in out
@@ -93,13 +119,15 @@ def test_battle_refuses_bad_orders_files(tmp_path: Path) -> None:
     assert code == 1 and set(json.loads(out)["errors"]) == {"B"}
     assert "exactly 7" in json.loads(out)["errors"]["B"] or "７枚" in json.loads(out)["errors"]["B"]
     # several sections and no DEFAULT: refused offline (G60)
-    two = _write(tmp_path, "two.orders.txt",
-                 "VS 乙\nHAND 燃×7\nORDERS\nEND\nVS 丙\nHAND 燃×7\nORDERS\nEND\n")
+    two = _write(
+        tmp_path, "two.orders.txt", "VS 乙\nHAND 燃×7\nORDERS\nEND\nVS 丙\nHAND 燃×7\nORDERS\nEND\n"
+    )
     code, _, err = _battle(str(a), str(b), "--orders-a", str(two))
     assert code == 1 and "G60" in err
     # orders options with a ruleset that takes none
-    res = CliRunner().invoke(main, ["battle", str(a), str(b), "--ruleset", "margaret",
-                                    "--orders-a", str(bad)])
+    res = CliRunner().invoke(
+        main, ["battle", str(a), str(b), "--ruleset", "margaret", "--orders-a", str(bad)]
+    )
     assert res.exit_code == 2 and "takes no orders" in res.stderr
 
 
@@ -108,44 +136,67 @@ def test_tournament_with_orders_files_sections_and_the_lead_draws(tmp_path: Path
     _write(tmp_path, "a.txt", "5/3/0/1/斬/甲\n")
     _write(tmp_path, "b.txt", "5/3/0/1/斬/乙\n", "cp932")
     # a: vanish the opponent's sword, but only against 乙; against everyone else no cards
-    _write(tmp_path, "a.orders.txt",
-           "VS 乙\nHAND 無×7\nORDERS\nON enemy ACT 斬 PLAY 無 enemy THIS ONCE\nEND\n")
+    _write(
+        tmp_path,
+        "a.orders.txt",
+        "VS 乙\nHAND 無×7\nORDERS\nON enemy ACT 斬 PLAY 無 enemy THIS ONCE\nEND\n",
+    )
     # c: burn every hit, against everyone (DEFAULT)
     _write(tmp_path, "c.orders.txt", "HAND 燃×7\nORDERS\nON enemy HIT PLAY 燃\nEND\n")
     _write(tmp_path, "d.orders.txt", "HAND 燃×7\nORDERS\nEND\n")  # no d.txt beside it
-    res = CliRunner().invoke(main, ["tournament", str(tmp_path), "--ruleset",
-                                    "margaret-magicalized", "--json", "--seed", "s-1"])
+    res = CliRunner().invoke(
+        main,
+        [
+            "tournament",
+            str(tmp_path),
+            "--ruleset",
+            "margaret-magicalized",
+            "--json",
+            "--seed",
+            "s-1",
+        ],
+    )
     assert res.exit_code == 0, res.output
     data = json.loads(res.stdout)
     # G61: every two sheets once, in file-name order, side A the earlier file
     assert [(x["a"], x["b"]) for x in data["battles"]] == [
-        ("a.txt", "b.txt"), ("a.txt", "c.txt"), ("b.txt", "c.txt")]
+        ("a.txt", "b.txt"),
+        ("a.txt", "c.txt"),
+        ("b.txt", "c.txt"),
+    ]
     names = {"a.txt": "a", "b.txt": "b", "c.txt": "c"}
     for row in data["battles"]:
         assert FIELDS | {"a", "b"} <= set(row) and "events" not in row
-        byte = hashlib.sha256(f"magicalized-lead:s-1:{names[row['a']]}:{names[row['b']]}"
-                              .encode()).digest()[0]
+        byte = hashlib.sha256(
+            f"magicalized-lead:s-1:{names[row['a']]}:{names[row['b']]}".encode()
+        ).digest()[0]
         assert row["lead"] == ("A" if byte % 2 == 0 else "B")
     ab, ac, bc = data["battles"]
-    assert [c["card"] for c in ab["cards"]] == ["無"]       # a's VS 乙 section
-    assert all(c["side"] == "B" for c in ac["cards"])       # a has no section against 丙
+    assert [c["card"] for c in ab["cards"]] == ["無"]  # a's VS 乙 section
+    assert all(c["side"] == "B" for c in ac["cards"])  # a has no section against 丙
     assert all(c["card"] == "燃" for c in ac["cards"] + bc["cards"]) and ac["cards"]
     assert [x["file"] for x in data["invalid"]] == ["d.orders.txt"]
     assert sorted(x["file"] for x in data["standings"]) == ["a.txt", "b.txt", "c.txt"]
-    text = CliRunner().invoke(main, ["tournament", str(tmp_path), "--ruleset", "magicalized",
-                                     "--jobs", "2"])
+    text = CliRunner().invoke(
+        main, ["tournament", str(tmp_path), "--ruleset", "magicalized", "--jobs", "2"]
+    )
     assert text.exit_code == 0 and "3 units, 3 rounds, 3 battles" in text.stdout
     assert "left out d.orders.txt" in text.stderr
 
 
 def test_check_reads_orders_files(tmp_path: Path) -> None:
-    good = _write(tmp_path, "o.txt", "手札 無×2、覆、燃、凍、闇、策\n命令\n時 敵 行動 死 使う 無 敵 これ\n終わり\n")
+    good = _write(
+        tmp_path,
+        "o.txt",
+        "手札 無×2、覆、燃、凍、闇、策\n命令\n時 敵 行動 死 使う 無 敵 これ\n終わり\n",
+    )
     res = CliRunner().invoke(main, ["check", str(good)])
     assert res.exit_code == 0 and "ON enemy ACT 死 PLAY 無 enemy THIS" in res.stdout
     assert "margaret-magicalized" in res.stderr
     bad = _write(tmp_path, "bad.txt", "HAND 燃×7\nORDERS\nON enemy HITT PLAY 燃\nEND\n")
-    res = CliRunner().invoke(main, ["check", str(bad), "--ruleset", "margaret-magicalized",
-                                    "--lang", "ja"])
+    res = CliRunner().invoke(
+        main, ["check", str(bad), "--ruleset", "margaret-magicalized", "--lang", "ja"]
+    )
     assert res.exit_code == 1 and "３行目" in res.stdout and "直し方" in res.stdout
     sheet = _write(tmp_path, "s.txt", "10/1/0/3/導死速盾/ミラ\n")
     res = CliRunner().invoke(main, ["check", str(sheet)])
@@ -155,9 +206,25 @@ def test_check_reads_orders_files(tmp_path: Path) -> None:
 
 def test_battle_as_a_process(tmp_path: Path) -> None:
     f = _golden_files(tmp_path, "01")
-    out = subprocess.run([sys.executable, "-m", "app.cli", "battle", str(f["A"]), str(f["B"]),
-                          "--ruleset", "margaret-magicalized", "--orders-a", str(f["orders A"]),
-                          "--json"], capture_output=True, text=True, cwd=ROOT, check=True)
+    out = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "app.cli",
+            "battle",
+            str(f["A"]),
+            str(f["B"]),
+            "--ruleset",
+            "margaret-magicalized",
+            "--orders-a",
+            str(f["orders A"]),
+            "--json",
+        ],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        check=True,
+    )
     data = json.loads(out.stdout)
     want = f["result"]
     keys = ("winner", "reason", "turns", "cards", "hands", "lead")

@@ -17,16 +17,25 @@ BOM = "\ufeff"
 
 
 def _cli(cwd: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "app.cli", *args], cwd=cwd, capture_output=True,
-                          text=True, encoding="utf-8", timeout=120)
+    return subprocess.run(
+        [sys.executable, "-m", "app.cli", *args],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        encoding="utf-8",
+        timeout=120,
+    )
 
 
-@pytest.mark.parametrize(("name", "data"), [
-    ("utf8-bom", (BOM + SHEET).encode("utf-8")),
-    ("utf8-two-boms", (BOM * 2 + SHEET).encode("utf-8")),
-    ("utf16le-bom", (BOM + SHEET).encode("utf-16-le")),
-    ("utf16be-bom", (BOM + SHEET).encode("utf-16-be")),
-])
+@pytest.mark.parametrize(
+    ("name", "data"),
+    [
+        ("utf8-bom", (BOM + SHEET).encode("utf-8")),
+        ("utf8-two-boms", (BOM * 2 + SHEET).encode("utf-8")),
+        ("utf16le-bom", (BOM + SHEET).encode("utf-16-le")),
+        ("utf16be-bom", (BOM + SHEET).encode("utf-16-be")),
+    ],
+)
 def test_a_sheet_file_with_a_bom_reads_as_its_sheet(name: str, data: bytes, tmp_path: Path) -> None:
     assert decode_sheet_bytes(data) == SHEET
     path = tmp_path / f"{name}.txt"

@@ -14,16 +14,17 @@ import pytest
 from click.testing import CliRunner
 
 from app.cli import main
-from tests.formats.helpers import berger_schedule
 from app.rules.amaryllis import battle, format_sheet, parse_sheet, result_json
 from app.rules.amaryllis.generate import random_unit
+from tests.formats.helpers import berger_schedule
 
 
 def _field(tmp_path: Path, n: int, seed: int = 5) -> Path:
     rng = random.Random(seed)
     for i in range(n):
-        (tmp_path / f"{i:02d}.txt").write_text(format_sheet(random_unit(rng, f"U{i}")),
-                                               encoding="utf-8")
+        (tmp_path / f"{i:02d}.txt").write_text(
+            format_sheet(random_unit(rng, f"U{i}")), encoding="utf-8"
+        )
     return tmp_path
 
 
@@ -52,9 +53,12 @@ def test_round_robin_rounds_are_the_berger_table(tmp_path: Path, n: int) -> None
     _check_battles(folder, data)
     names = sorted(p.name for p in folder.glob("*.txt"))
     got = [(b["round"], b["board"], b["a"], b["b"]) for b in data["battles"]]
-    want = [(k, p.board, names[p.a], names[p.b])
-            for k, boards in enumerate(berger_schedule(n), start=1) for p in boards
-            if p.b is not None]
+    want = [
+        (k, p.board, names[p.a], names[p.b])
+        for k, boards in enumerate(berger_schedule(n), start=1)
+        for p in boards
+        if p.b is not None
+    ]
     assert got == want
 
 
@@ -91,7 +95,9 @@ def test_knockout_is_complete_and_its_draw_rechecks_with_hashlib(tmp_path: Path)
     alive = list(names)
     for k in sorted(rounds):
         order = sorted(alive, key=lambda f: _key("spring", "knockout-draw", k, ident[f]))
-        assert [(b["a"], b["b"]) for b in rounds[k]] == list(zip(order[::2], order[1::2]))
+        assert [(b["a"], b["b"]) for b in rounds[k]] == list(
+            zip(order[::2], order[1::2], strict=False)
+        )
         for b in rounds[k]:
             win = b["winner"]
             if win is not None:
@@ -112,8 +118,9 @@ def test_double_elimination_ends_with_one_entry_under_two_losses(tmp_path: Path)
         d = b["decided"]["winner"]
         losses[b["b"] if d == b["a"] else b["a"]] += 1
     assert max(losses.values()) == 2
-    assert [f for f in sorted(p.name for p in folder.glob("*.txt")) if losses[f] < 2] == \
-        [data["standings"][0]["file"]]
+    assert [f for f in sorted(p.name for p in folder.glob("*.txt")) if losses[f] < 2] == [
+        data["standings"][0]["file"]
+    ]
 
 
 def test_hill_takes_the_files_one_by_one_and_pushes_off(tmp_path: Path) -> None:
@@ -139,8 +146,9 @@ def test_accumulating_totals_are_the_sum_of_the_updates(tmp_path: Path) -> None:
     for s in data["standings"]:
         assert len(s["detail"]["updates"]) == 3
         assert Fraction(s["points"]) == sum(Fraction(u) for u in s["detail"]["updates"])
-    text = CliRunner().invoke(main, ["tournament", str(folder), "--format", "accumulating",
-                                     "--updates", "2"])
+    text = CliRunner().invoke(
+        main, ["tournament", str(folder), "--format", "accumulating", "--updates", "2"]
+    )
     assert text.exit_code == 0 and "points per update" in text.stdout
 
 
@@ -152,11 +160,12 @@ def test_output_does_not_depend_on_jobs(tmp_path: Path) -> None:
 
 def test_bad_format_options_are_refused_clearly(tmp_path: Path) -> None:
     folder = _field(tmp_path, 4)
-    for args, words in ((["--format", "chess"], "unknown format"),
-                        (["--format", "knockout", "--rounds", "3"], "--rounds is not an option"),
-                        (["--format", "swiss"], "needs option 'rounds'"),
-                        (["--format", "hill", "--format-option", "size"], "KEY=VALUE"),
-                        (["--format", "swiss", "--rounds", "2", "--format-option", "x=1"],
-                         "unknown option")):
+    for args, words in (
+        (["--format", "chess"], "unknown format"),
+        (["--format", "knockout", "--rounds", "3"], "--rounds is not an option"),
+        (["--format", "swiss"], "needs option 'rounds'"),
+        (["--format", "hill", "--format-option", "size"], "KEY=VALUE"),
+        (["--format", "swiss", "--rounds", "2", "--format-option", "x=1"], "unknown option"),
+    ):
         out = CliRunner().invoke(main, ["tournament", str(folder), *args])
         assert out.exit_code == 2 and words in out.output, (args, out.output)

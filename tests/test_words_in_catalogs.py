@@ -27,7 +27,7 @@ VOCABULARY = {
     "app/web/app.py": "the full-width digits; the 500 page, bilingual because no language is known",
     "app/ops/demo.py": "the demo's sample players: their names, subjects, and the seed's unit names",
     "app/league/names.py": "default display names (a name given once and stored, not a word of a "
-                           "reply: 名無しの桔梗 reads the same on every page and in every mail)",
+    "reply: 名無しの桔梗 reads the same on every page and in every mail)",
     "app/mail/commands/player.py": "command words",
     "app/mail/commands/organizer.py": "command words",
     "app/mail/commands/orders.py": "command words",
@@ -36,13 +36,22 @@ VOCABULARY = {
 
 
 def _japanese_literals(tree: ast.AST) -> list[ast.Constant]:
-    docs = {id(node.body[0].value) for node in ast.walk(tree)
-            if isinstance(node, (ast.Module, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))
-            and node.body and isinstance(node.body[0], ast.Expr)
-            and isinstance(node.body[0].value, ast.Constant)}
-    return [node for node in ast.walk(tree)
-            if isinstance(node, ast.Constant) and isinstance(node.value, str)
-            and id(node) not in docs and JAPANESE.search(node.value)]
+    docs = {
+        id(node.body[0].value)
+        for node in ast.walk(tree)
+        if isinstance(node, (ast.Module, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))
+        and node.body
+        and isinstance(node.body[0], ast.Expr)
+        and isinstance(node.body[0].value, ast.Constant)
+    }
+    return [
+        node
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Constant)
+        and isinstance(node.value, str)
+        and id(node) not in docs
+        and JAPANESE.search(node.value)
+    ]
 
 
 def test_no_japanese_words_in_python_outside_the_rules() -> None:
@@ -65,8 +74,9 @@ def test_the_mail_commands_japanese_literals_are_command_words() -> None:
                 for kw in node.keywords:
                     if kw.arg in ("ja", "usage_ja"):
                         words |= {id(c) for c in ast.walk(kw.value) if isinstance(c, ast.Constant)}
-            if isinstance(node, ast.Assign) and any(getattr(t, "id", "") == "ALL"
-                                                    for t in node.targets):
+            if isinstance(node, ast.Assign) and any(
+                getattr(t, "id", "") == "ALL" for t in node.targets
+            ):
                 words |= {id(c) for c in ast.walk(node.value) if isinstance(c, ast.Constant)}
         said = [(n.lineno, n.value) for n in _japanese_literals(tree) if id(n) not in words]
         assert said == [], f"{rel}: words the server says belong in the catalogs: {said}"

@@ -47,6 +47,7 @@ if TYPE_CHECKING:
 
     from app.league import service as svc
 else:
+
     class _LazyModule:
         """A module imported on first attribute access: the CLI starts without SQLAlchemy and the
         models (about 0.2 s), so ``serve`` installs its signal handlers sooner."""
@@ -113,7 +114,9 @@ def _instant(_ctx: click.Context, _param: click.Parameter, value: str | None) ->
         raise click.BadParameter(str(exc)) from exc
 
 
-def _duration(_ctx: click.Context, _param: click.Parameter, value: str | None) -> dt.timedelta | None:
+def _duration(
+    _ctx: click.Context, _param: click.Parameter, value: str | None
+) -> dt.timedelta | None:
     if value is None:
         return None
     try:
@@ -128,8 +131,10 @@ def _points(_ctx: click.Context, _param: click.Parameter, value: str) -> Points:
     except ValueError as exc:
         raise click.BadParameter(str(exc)) from exc
     if any(p.denominator != 1 for p in (points.win, points.draw, points.loss)):
-        raise click.BadParameter(f"whole points only (win/draw/loss), got {value!r}; a format "
-                                 "with fractional points takes --format-option points=…")
+        raise click.BadParameter(
+            f"whole points only (win/draw/loss), got {value!r}; a format "
+            "with fractional points takes --format-option points=…"
+        )
     return points
 
 
@@ -180,8 +185,11 @@ def db_downgrade(revision: str, yes: bool) -> None:
     from app.db.session import downgrade
 
     if not yes:
-        click.confirm(f"Downgrade the database to {revision}? Tables dropped lose their data "
-                      "(base: everything)", abort=True)
+        click.confirm(
+            f"Downgrade the database to {revision}? Tables dropped lose their data "
+            "(base: everything)",
+            abort=True,
+        )
     with _alembic_errors():
         downgrade(load_settings().resolved_database_url, revision)
     click.echo(f"database at revision {revision}")
@@ -197,35 +205,78 @@ def league_group() -> None:
 
 @league_group.command("create")
 @click.argument("name")
-@click.option("--entry-deadline", required=True, callback=_instant,
-              help="ISO 8601 (2026-12-01T12:00Z) or relative (+2d, 48h)")
-@click.option("--rounds-every", callback=_duration, default=None,
-              help="interval between rounds (48h, 2d); without it rounds run only by hand")
-@click.option("--points", callback=_points, default="3/1/0", show_default=True,
-              help="points per win/draw/loss")
+@click.option(
+    "--entry-deadline",
+    required=True,
+    callback=_instant,
+    help="ISO 8601 (2026-12-01T12:00Z) or relative (+2d, 48h)",
+)
+@click.option(
+    "--rounds-every",
+    callback=_duration,
+    default=None,
+    help="interval between rounds (48h, 2d); without it rounds run only by hand",
+)
+@click.option(
+    "--points",
+    callback=_points,
+    default="3/1/0",
+    show_default=True,
+    help="points per win/draw/loss",
+)
 @click.option("--double", is_flag=True, help="double round-robin (everyone meets twice)")
 @click.option("--password", default=None, help="entry password line required on sheets")
-@click.option("--show-entrants", is_flag=True,
-              help="the web view lists entrants (names only, never sheets) while entries are open")
-@click.option("--ruleset", default=None, metavar="NAME",
-              help="the game, by name or alias (default: the default ruleset; docs/sheets.md)")
+@click.option(
+    "--show-entrants",
+    is_flag=True,
+    help="the web view lists entrants (names only, never sheets) while entries are open",
+)
+@click.option(
+    "--ruleset",
+    default=None,
+    metavar="NAME",
+    help="the game, by name or alias (default: the default ruleset; docs/sheets.md)",
+)
 @option_flags
-@click.option("--format", "fmt_name", default=None, metavar="NAME",
-              help="how the league is paired: round-robin (default), swiss, knockout, hill, "
-                   "accumulating, … (docs/formats.md)")
-@click.option("--format-option", "format_option", multiple=True, metavar="KEY=VALUE",
-              help="an option of the format: rounds=7 (swiss), size=20 (hill), updates=3 "
-                   "(accumulating), reseed-every-round=yes, double-elimination=yes (knockout)")
+@click.option(
+    "--format",
+    "fmt_name",
+    default=None,
+    metavar="NAME",
+    help="how the league is paired: round-robin (default), swiss, knockout, hill, "
+    "accumulating, … (docs/formats.md)",
+)
+@click.option(
+    "--format-option",
+    "format_option",
+    multiple=True,
+    metavar="KEY=VALUE",
+    help="an option of the format: rounds=7 (swiss), size=20 (hill), updates=3 "
+    "(accumulating), reseed-every-round=yes, double-elimination=yes (knockout)",
+)
 @click.option("--rounds", type=int, default=None, help="= --format-option rounds=R")
 @click.option("--size", type=int, default=None, help="= --format-option size=N")
 @click.option("--updates", type=int, default=None, help="= --format-option updates=K")
 @click.option("--seed", default=None, help="the published seed of the format's draws")
 @_refusals
-def league_create(name: str, entry_deadline: dt.datetime, rounds_every: dt.timedelta | None,
-                  points: Points, double: bool, password: str | None, show_entrants: bool,
-                  fmt_name: str | None, format_option: tuple[str, ...], rounds: int | None,
-                  size: int | None, updates: int | None, seed: str | None, ruleset: str | None,
-                  option_pairs: tuple[str, ...], options_file: str | None) -> None:
+def league_create(
+    name: str,
+    entry_deadline: dt.datetime,
+    rounds_every: dt.timedelta | None,
+    points: Points,
+    double: bool,
+    password: str | None,
+    show_entrants: bool,
+    fmt_name: str | None,
+    format_option: tuple[str, ...],
+    rounds: int | None,
+    size: int | None,
+    updates: int | None,
+    seed: str | None,
+    ruleset: str | None,
+    option_pairs: tuple[str, ...],
+    options_file: str | None,
+) -> None:
     """Create league NAME, open for entries until the deadline (a format that is always open,
     such as the hill, ignores it), playing RULESET with its league options
     (``--option``/``--options``, validated by the ruleset; fixed once entries close). The format
@@ -248,16 +299,26 @@ def league_create(name: str, entry_deadline: dt.datetime, rounds_every: dt.timed
         opts["points"] = str(points)
     if double:
         if "double" not in takes:
-            raise click.BadParameter(f"format {cls.name if cls else ''} has no double form",
-                                     param_hint="--double")
+            raise click.BadParameter(
+                f"format {cls.name if cls else ''} has no double form", param_hint="--double"
+            )
         opts.setdefault("double", "yes")
     with _session() as (_s, _f, session):
         try:
             league = svc.create_league(
-                session, name, entry_deadline=entry_deadline, rounds_every=rounds_every,
-                points=(int(points.win), int(points.draw), int(points.loss)), double=double,
-                password=password, ruleset=ruleset, options=options, now=now(),
-                format=cls.name if cls is not None else None, format_options=opts or None)
+                session,
+                name,
+                entry_deadline=entry_deadline,
+                rounds_every=rounds_every,
+                points=(int(points.win), int(points.draw), int(points.loss)),
+                double=double,
+                password=password,
+                ruleset=ruleset,
+                options=options,
+                now=now(),
+                format=cls.name if cls is not None else None,
+                format_options=opts or None,
+            )
         except svc.BadState as exc:
             if exc.code == "bad-format":
                 raise click.UsageError(str(exc)) from exc
@@ -269,11 +330,16 @@ def league_create(name: str, entry_deadline: dt.datetime, rounds_every: dt.timed
 
         fmt = format_of(league)
         settings = "".join(f" {k}={v}" for k, v in sorted((league.format_options or {}).items()))
-        until = "always open" if league.entry_deadline is None else \
-            f"entries until {iso(league.entry_deadline)}"
-        lines = [f"created league {league.name}: {until}, format {fmt.name}{settings}"
-                 f"{', rounds every ' + format_duration(rounds_every) if rounds_every else ''}"
-                 f", ruleset {league.ruleset}"]
+        until = (
+            "always open"
+            if league.entry_deadline is None
+            else f"entries until {iso(league.entry_deadline)}"
+        )
+        lines = [
+            f"created league {league.name}: {until}, format {fmt.name}{settings}"
+            f"{', rounds every ' + format_duration(rounds_every) if rounds_every else ''}"
+            f", ruleset {league.ruleset}"
+        ]
         lines += [f"  {line}" for line in fmt.describe("en")]
         if league.options:
             lines += [f"  {line}" for line in ruleset_lines(league)[1:]]
@@ -285,12 +351,16 @@ def league_create(name: str, entry_deadline: dt.datetime, rounds_every: dt.timed
 
 @league_group.command("set")
 @click.argument("name")
-@click.option("--show-entrants/--hide-entrants", default=None,
-              help="whether the web view lists entrants (names only) while entries are open")
+@click.option(
+    "--show-entrants/--hide-entrants",
+    default=None,
+    help="whether the web view lists entrants (names only) while entries are open",
+)
 @option_flags
 @_refusals
-def league_set(name: str, show_entrants: bool | None, option_pairs: tuple[str, ...],
-               options_file: str | None) -> None:
+def league_set(
+    name: str, show_entrants: bool | None, option_pairs: tuple[str, ...], options_file: str | None
+) -> None:
     """Change a setting of league NAME. ``--option``/``--options`` replace the ruleset's league
     options (merged over the current ones) while entries are open; refused once they close."""
     with _session() as (_s, _f, session):
@@ -302,8 +372,10 @@ def league_set(name: str, show_entrants: bool | None, option_pairs: tuple[str, .
                 echo(f"  {line}")
         if show_entrants is not None:
             league.show_entrants = show_entrants
-        click.echo(f"league {league.name}: entrants "
-                   f"{'listed' if league.show_entrants else 'not listed'} on the web while open")
+        click.echo(
+            f"league {league.name}: entrants "
+            f"{'listed' if league.show_entrants else 'not listed'} on the web while open"
+        )
 
 
 @league_group.command("list")
@@ -318,15 +390,21 @@ def league_list() -> None:
         if not leagues:
             click.echo("no leagues")
         for lg in leagues:
-            n = session.scalar(select(func.count()).select_from(Entry).where(
-                Entry.league_id == lg.id, Entry.status == "active"))
+            n = session.scalar(
+                select(func.count())
+                .select_from(Entry)
+                .where(Entry.league_id == lg.id, Entry.status == "active")
+            )
             echo(f"{lg.name}\t{lg.state}\t{n} entries\tdeadline {iso(lg.entry_deadline)}")
 
 
 @league_group.command("show")
 @click.argument("name")
-@click.option("--show-addresses", is_flag=True,
-              help="list the players' mail addresses (default: their public names only)")
+@click.option(
+    "--show-addresses",
+    is_flag=True,
+    help="list the players' mail addresses (default: their public names only)",
+)
 @_refusals
 def league_show(name: str, show_addresses: bool) -> None:
     """Show league NAME: settings, entries (with seats) and the schedule with results (a
@@ -346,8 +424,10 @@ def league_show(name: str, show_addresses: bool) -> None:
         echo(f"  entry deadline: {iso(lg.entry_deadline)}")
         every = format_duration(lg.rounds_every_s) if lg.rounds_every_s else "by hand"
         echo(f"  rounds every: {every}; next round: {iso(lg.next_round_at) or '-'}")
-        echo(f"  points: {lg.points_win}/{lg.points_draw}/{lg.points_loss}"
-                   f"{'; double round-robin' if lg.double else ''}")
+        echo(
+            f"  points: {lg.points_win}/{lg.points_draw}/{lg.points_loss}"
+            f"{'; double round-robin' if lg.double else ''}"
+        )
         from app.league.formats import describe
 
         for line in describe(lg, "en"):
@@ -362,15 +442,17 @@ def league_show(name: str, show_addresses: bool) -> None:
             ver = f"v{sheet.version}" if sheet else "no sheet"
             shown = f"{who} <{p.address}>" if show_addresses else who
             echo(f"  {shown}\t{e.status}\t{seat}\t{unit} {ver}")
-        for rnd in session.scalars(select(Round).where(Round.league_id == lg.id)
-                                   .order_by(Round.number)):
+        for rnd in session.scalars(
+            select(Round).where(Round.league_id == lg.id).order_by(Round.number)
+        ):
             if rnd.state == "done" and rnd.done_at is not None:
                 at = f"played {iso(rnd.done_at)}"  # not the schedule: it may have run early
             else:
                 at = iso(rnd.scheduled_at) or "by hand"
             echo(f"round {rnd.number} ({rnd.state}, {at}):")
-            for b in session.scalars(select(Battle).where(Battle.round_id == rnd.id)
-                                     .order_by(Battle.board)):
+            for b in session.scalars(
+                select(Battle).where(Battle.round_id == rnd.id).order_by(Battle.board)
+            ):
                 a = names.get(b.entry_a_id, "?")
                 if b.entry_b_id is None:
                     echo(f"  {b.board}. {a}: bye")
@@ -378,8 +460,10 @@ def league_show(name: str, show_addresses: bool) -> None:
                 vs = f"{a} vs {names.get(b.entry_b_id, '?')}"
                 if b.state == "done":
                     res = {0: "A wins", 1: "B wins", None: "draw"}[b.winner]
-                    echo(f"  {b.board}. {vs}: {res} ({b.reason}, turn {b.turns}, "
-                               f"HP {b.hp_a}/{b.hp_b})")
+                    echo(
+                        f"  {b.board}. {vs}: {res} ({b.reason}, turn {b.turns}, "
+                        f"HP {b.hp_a}/{b.hp_b})"
+                    )
                 else:
                     echo(f"  {b.board}. {vs}: {b.state}")
 
@@ -402,8 +486,11 @@ def league_close(name: str) -> None:
         from app.league.formats import format_of
 
         fmt = format_of(lg)
-        later = "" if fmt.pairs_at_close or lg.state == "finished" \
+        later = (
+            ""
+            if fmt.pairs_at_close or lg.state == "finished"
             else f"; {fmt.name}: each next round is paired after the results of the one before"
+        )
         rounds = f"{n} round scheduled" if n == 1 else f"{n} rounds scheduled"
         click.echo(f"closed entries of {lg.name}: {rounds} ({lg.state}){later}")
 
@@ -411,17 +498,24 @@ def league_close(name: str) -> None:
 @league_group.command("run-round")
 @click.argument("name")
 @click.option("--all", "all_rounds", is_flag=True, help="play every remaining round")
-@click.option("--round", "round_number", type=int, default=None,
-              help="play only this round (a no-op when it is done already)")
+@click.option(
+    "--round",
+    "round_number",
+    type=int,
+    default=None,
+    help="play only this round (a no-op when it is done already)",
+)
 @_refusals
 def league_run_round(name: str, all_rounds: bool, round_number: int | None) -> None:
     """Play the next round of NAME (or all rounds), queuing every report."""
     settings, factory = _settings_and_factory()
-    played = svc.run_round(factory, _mail(settings), name, all_rounds=all_rounds,
-                           round_number=round_number, now=now())
+    played = svc.run_round(
+        factory, _mail(settings), name, all_rounds=all_rounds, round_number=round_number, now=now()
+    )
     if played:
-        click.echo(f"played round{'s' if len(played) > 1 else ''} "
-                   f"{', '.join(map(str, played))} of {name}")
+        click.echo(
+            f"played round{'s' if len(played) > 1 else ''} {', '.join(map(str, played))} of {name}"
+        )
     else:
         click.echo(f"nothing to play in {name}")
 
@@ -429,18 +523,23 @@ def league_run_round(name: str, all_rounds: bool, round_number: int | None) -> N
 @league_group.command("standings")
 @click.argument("name")
 @click.option("--lang", type=click.Choice(["ja", "en"]), default="en", show_default=True)
-@click.option("--html", "html_file", type=click.Path(dir_okay=False, path_type=Path),
-              default=None, help="also write the standings as HTML to this file")
+@click.option(
+    "--html",
+    "html_file",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="also write the standings as HTML to this file",
+)
 @_refusals
 def league_standings(name: str, lang: str, html_file: Path | None) -> None:
     """Print the standings of NAME (and write HTML with --html FILE)."""
     if html_file is not None:
         folder = html_file.parent if str(html_file.parent) else Path(".")
         if not folder.is_dir():
-            raise click.BadParameter(f"folder {str(folder)!r} does not exist",
-                                     param_hint="--html")
-        if not os.access(folder, os.W_OK) or (html_file.exists()
-                                              and not os.access(html_file, os.W_OK)):
+            raise click.BadParameter(f"folder {str(folder)!r} does not exist", param_hint="--html")
+        if not os.access(folder, os.W_OK) or (
+            html_file.exists() and not os.access(html_file, os.W_OK)
+        ):
             raise click.BadParameter(f"{str(html_file)!r} is not writable", param_hint="--html")
     with _session() as (_s, _f, session):
         lg = svc.get_league(session, name)
@@ -450,8 +549,7 @@ def league_standings(name: str, lang: str, html_file: Path | None) -> None:
         try:
             html_file.write_text(html, encoding="utf-8")
         except OSError as exc:
-            raise click.ClickException(f"cannot write {html_file}: {exc.strerror or exc}") \
-                from exc
+            raise click.ClickException(f"cannot write {html_file}: {exc.strerror or exc}") from exc
     echo(text, nl=False)
     if html_file is not None:
         click.echo(f"wrote {html_file}")

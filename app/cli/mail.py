@@ -20,8 +20,11 @@ def register(group: click.Group) -> None:
 
     @group.command("poll")
     @click.option("--once", is_flag=True, help="one pass (store, mark, process) and exit")
-    @click.option("--retry-shunted", is_flag=True,
-                  help="put shunted mail (an unexpected error) back to 'stored' first")
+    @click.option(
+        "--retry-shunted",
+        is_flag=True,
+        help="put shunted mail (an unexpected error) back to 'stored' first",
+    )
     def poll_cmd(once: bool, retry_shunted: bool) -> None:
         """Read new mail from the IMAP mailbox, store it, mark it and process it."""
         from app.config import load_settings
@@ -53,8 +56,13 @@ def register(group: click.Group) -> None:
 
     @group.command("send")
     @click.option("--once", is_flag=True, help="one pass over the outbox and exit")
-    @click.option("--requeue", "requeue", type=int, multiple=True,
-                  help="put an outbox row in state unknown/failed back in the queue (by id)")
+    @click.option(
+        "--requeue",
+        "requeue",
+        type=int,
+        multiple=True,
+        help="put an outbox row in state unknown/failed back in the queue (by id)",
+    )
     def send_cmd(once: bool, requeue: tuple[int, ...]) -> None:
         """Deliver queued outbox mail over SMTP (retries with backoff)."""
         from app.config import load_settings
@@ -76,4 +84,5 @@ def register(group: click.Group) -> None:
         except send.SenderLocked as exc:
             raise click.ClickException(
                 f"{exc}: `amaryllis serve` or another `amaryllis send` is delivering this outbox; "
-                "nothing was sent (it will deliver the queued mail)") from None
+                "nothing was sent (it will deliver the queued mail)"
+            ) from None

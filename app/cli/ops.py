@@ -20,8 +20,13 @@ def register(group: click.Group) -> None:
     """Add ``serve``, ``status`` and ``demo`` to ``group``."""
 
     @group.command("serve")
-    @click.option("--log-format", type=click.Choice(["auto", "json", "console"]), default="auto",
-                  show_default=True, help="auto: JSON unless stderr is a terminal")
+    @click.option(
+        "--log-format",
+        type=click.Choice(["auto", "json", "console"]),
+        default="auto",
+        show_default=True,
+        help="auto: JSON unless stderr is a terminal",
+    )
     def serve_cmd(log_format: str) -> None:
         """Run the server: IMAP poller (IDLE), scheduler tick and outbox sender, until SIGTERM/SIGINT.
 
@@ -32,8 +37,10 @@ def register(group: click.Group) -> None:
         # first thing, before the slow imports: a stop request from here on ends start-up cleanly
         # (exit 0); serve() replaces these with its full handlers
         stop = threading.Event()
-        previous = {sig: signal.signal(sig, lambda _signum, _frame: stop.set())
-                    for sig in (signal.SIGTERM, signal.SIGINT)}
+        previous = {
+            sig: signal.signal(sig, lambda _signum, _frame: stop.set())
+            for sig in (signal.SIGTERM, signal.SIGINT)
+        }
         from app.ops.serve import configure_logging, serve
         from app.signals import restore_handlers
 
@@ -50,9 +57,12 @@ def register(group: click.Group) -> None:
 
     @group.command("status")
     @click.option("--json", "as_json", is_flag=True, help="print the status as one JSON object")
-    @click.option("--check", is_flag=True,
-                  help="exit 1 on any trouble: a failed check (database, mailbox, relay), "
-                       "serve died, failed mail, stuck rounds (health check)")
+    @click.option(
+        "--check",
+        is_flag=True,
+        help="exit 1 on any trouble: a failed check (database, mailbox, relay), "
+        "serve died, failed mail, stuck rounds (health check)",
+    )
     @click.option("--offline", is_flag=True, help="skip the IMAP and SMTP checks")
     def status_cmd(as_json: bool, check: bool, offline: bool) -> None:
         """Show health and load: database, mailbox, SMTP, queues, leagues, last poll, trouble.
@@ -68,9 +78,14 @@ def register(group: click.Group) -> None:
         sys.exit(exit_code(status, check=check, offline=offline))
 
     @group.command("mailserver")
-    @click.option("--out", "out_dir", type=click.Path(file_okay=False, path_type=Path),
-                  default=Path("amaryllis-mail"), show_default=True,
-                  help="folder where every mail to a player is written (.eml and .txt)")
+    @click.option(
+        "--out",
+        "out_dir",
+        type=click.Path(file_okay=False, path_type=Path),
+        default=Path("amaryllis-mail"),
+        show_default=True,
+        help="folder where every mail to a player is written (.eml and .txt)",
+    )
     def mailserver_cmd(out_dir: Path) -> None:
         """Run the embedded mail server for trying `serve` on one machine: IMAP and SMTP on
         127.0.0.1 at the ports of the imap_url/smtp_url settings (default 1143 and 8025), until
@@ -90,10 +105,15 @@ def register(group: click.Group) -> None:
         if (imap.hostname, smtp.hostname) != ("127.0.0.1", "127.0.0.1"):
             raise click.ClickException(
                 f"imap_url and smtp_url must point at 127.0.0.1 for the embedded mail server "
-                f"(they are {imap.hostname} and {smtp.hostname})")
-        stack = EmbeddedMailStack(out_dir, server_address=settings.server_address,
-                                  imap_port=imap.port or 143, smtp_port=smtp.port or 25,
-                                  password=imap.password or "secret")
+                f"(they are {imap.hostname} and {smtp.hostname})"
+            )
+        stack = EmbeddedMailStack(
+            out_dir,
+            server_address=settings.server_address,
+            imap_port=imap.port or 143,
+            smtp_port=smtp.port or 25,
+            password=imap.password or "secret",
+        )
         try:
             stack.start()
         except OSError as exc:
@@ -101,37 +121,65 @@ def register(group: click.Group) -> None:
         stop = threading.Event()
         for sig in (signal.SIGTERM, signal.SIGINT):
             signal.signal(sig, lambda _signum, _frame: stop.set())
-        click.echo(f"mail server: IMAP {stack.imap_url.replace(stack.password, '***')}, "
-                   f"SMTP smtp://127.0.0.1:{stack.smtp_port}; mail to {settings.server_address} "
-                   f"goes to the mailbox, every other mail to {out_dir}/ (Ctrl-C stops)")
+        click.echo(
+            f"mail server: IMAP {stack.imap_url.replace(stack.password, '***')}, "
+            f"SMTP smtp://127.0.0.1:{stack.smtp_port}; mail to {settings.server_address} "
+            f"goes to the mailbox, every other mail to {out_dir}/ (Ctrl-C stops)"
+        )
         try:
             stop.wait()
         finally:
             stack.stop()
 
     @group.command("demo")
-    @click.option("--out", "out", type=click.Path(file_okay=False, path_type=Path),
-                  default=Path("amaryllis-demo"), show_default=True,
-                  help="work folder (wiped at start): database, and every delivered mail as .eml + .txt")
-    @click.option("--lang", type=click.Choice(["ja", "en"]), default="ja", show_default=True,
-                  help="language of the standings table printed at the end")
-    @click.option("--web-port", type=click.IntRange(0, 65535), default=8080, show_default=True,
-                  help="port of the web view on 127.0.0.1 (a free one when taken; 0: any free port)")
+    @click.option(
+        "--out",
+        "out",
+        type=click.Path(file_okay=False, path_type=Path),
+        default=Path("amaryllis-demo"),
+        show_default=True,
+        help="work folder (wiped at start): database, and every delivered mail as .eml + .txt",
+    )
+    @click.option(
+        "--lang",
+        type=click.Choice(["ja", "en"]),
+        default="ja",
+        show_default=True,
+        help="language of the standings table printed at the end",
+    )
+    @click.option(
+        "--web-port",
+        type=click.IntRange(0, 65535),
+        default=8080,
+        show_default=True,
+        help="port of the web view on 127.0.0.1 (a free one when taken; 0: any free port)",
+    )
     @click.option("--no-web", is_flag=True, help="do not start the web view")
-    @click.option("--ruleset", default=None,
-                  help="the league's game, by name or alias (default: the default ruleset)")
-    @click.option("--keep-web/--no-keep-web", default=None,
-                  help="keep the web view up after the league until Ctrl-C "
-                       "[default: when standard input is a terminal]")
-    def demo_cmd(out: Path, lang: str, web_port: int, no_web: bool, ruleset: str | None,
-                 keep_web: bool | None) -> None:
+    @click.option(
+        "--ruleset",
+        default=None,
+        help="the league's game, by name or alias (default: the default ruleset)",
+    )
+    @click.option(
+        "--keep-web/--no-keep-web",
+        default=None,
+        help="keep the web view up after the league until Ctrl-C "
+        "[default: when standard input is a terminal]",
+    )
+    def demo_cmd(
+        out: Path,
+        lang: str,
+        web_port: int,
+        no_web: bool,
+        ruleset: str | None,
+        keep_web: bool | None,
+    ) -> None:
         """Run a whole league with nothing configured: embedded IMAP/SMTP, SQLite, sample players.
 
         Mails sample sheets in over SMTP, polls them over IMAP, replies, closes entries, runs every round,
         sends every report, and prints the standings and where the mails were written. The web view
         serves the league meanwhile; its URL is printed at the end."""
         from app.ops.demo import DemoError, run_demo
-
         from app.rules import DEFAULT_RULESET, find_ruleset
 
         if keep_web is None:
@@ -141,8 +189,14 @@ def register(group: click.Group) -> None:
         except ValueError as exc:
             raise click.BadParameter(str(exc), param_hint="--ruleset") from exc
         try:
-            run_demo(out, lang=lang, echo=click.echo, web_port=None if no_web else web_port,
-                     keep_web=_wait_for_stop if keep_web else None, ruleset=name)
+            run_demo(
+                out,
+                lang=lang,
+                echo=click.echo,
+                web_port=None if no_web else web_port,
+                keep_web=_wait_for_stop if keep_web else None,
+                ruleset=name,
+            )
         except DemoError as exc:
             raise click.ClickException(str(exc)) from exc
 

@@ -64,7 +64,10 @@ def read_options(pairs: tuple[str, ...], path: str | None) -> dict[str, Any]:
         head, dot, sub = key.partition(".")
         if dot:
             table = options.get(head)
-            options[head] = {**(table if isinstance(table, dict) else {}), sub: _option_value(value)}
+            options[head] = {
+                **(table if isinstance(table, dict) else {}),
+                sub: _option_value(value),
+            }
         else:
             options[head] = _option_value(value)
     return options
@@ -73,21 +76,33 @@ def read_options(pairs: tuple[str, ...], path: str | None) -> dict[str, Any]:
 def option_flags(func: Any) -> Any:
     """The ``--option KEY=VALUE`` (repeatable) and ``--options FILE.toml`` flags: the
     ruleset's league options (``docs/hundred.md``)."""
-    func = click.option("--options", "options_file", metavar="FILE.toml", default=None,
-                        help="the ruleset's league options from a TOML file")(func)
-    return click.option("--option", "option_pairs", metavar="KEY=VALUE", multiple=True,
-                        help="one league option of the ruleset (repeatable; docs/hundred.md)")(func)
+    func = click.option(
+        "--options",
+        "options_file",
+        metavar="FILE.toml",
+        default=None,
+        help="the ruleset's league options from a TOML file",
+    )(func)
+    return click.option(
+        "--option",
+        "option_pairs",
+        metavar="KEY=VALUE",
+        multiple=True,
+        help="one league option of the ruleset (repeatable; docs/hundred.md)",
+    )(func)
 
 
 def ruleset_option(func: Any) -> Any:
     """The ``--ruleset NAME`` option of the offline commands, with the ruleset's league options
     (:func:`option_flags`)."""
-    return click.option("--ruleset", "ruleset_name", metavar="NAME", default=None,
-                        help=RULESET_HELP)(option_flags(func))
+    return click.option(
+        "--ruleset", "ruleset_name", metavar="NAME", default=None, help=RULESET_HELP
+    )(option_flags(func))
 
 
-def pick_ruleset(name: str | None, texts: Sequence[str],
-                 options: dict[str, Any] | None = None) -> tuple[Ruleset, bool]:
+def pick_ruleset(
+    name: str | None, texts: Sequence[str], options: dict[str, Any] | None = None
+) -> tuple[Ruleset, bool]:
     """The ruleset to read ``texts`` with (holding the league ``options``), and whether it was
     guessed.
 
@@ -108,16 +123,24 @@ def pick_ruleset(name: str | None, texts: Sequence[str],
 
     if name is not None:
         return with_options(name), False
-    rulesets = [with_options(cls.name) for cls in all_rulesets()] if not options else \
-        [with_options(cls.name) for cls in all_rulesets() if _takes(cls, options)]
+    rulesets = (
+        [with_options(cls.name) for cls in all_rulesets()]
+        if not options
+        else [with_options(cls.name) for cls in all_rulesets() if _takes(cls, options)]
+    )
     if not rulesets:
-        raise click.BadParameter("no ruleset takes these options; name it with --ruleset",
-                                 param_hint="--option")
+        raise click.BadParameter(
+            "no ruleset takes these options; name it with --ruleset", param_hint="--option"
+        )
     votes = [sum(1 for t in texts if rs.recognizes(rs.sheet_text(t).text)) for rs in rulesets]
     # among the rulesets that recognize as many sheets, the one that reads the most of them
     # without an error (a Hundred sheet that uses one basic sword looks like Margaret too)
-    valid = [sum(1 for t in texts if rs.recognizes(rs.sheet_text(t).text) and rs.read_sheet(t).ok) if votes[i] else 0
-             for i, rs in enumerate(rulesets)]
+    valid = [
+        sum(1 for t in texts if rs.recognizes(rs.sheet_text(t).text) and rs.read_sheet(t).ok)
+        if votes[i]
+        else 0
+        for i, rs in enumerate(rulesets)
+    ]
     best = max(range(len(rulesets)), key=lambda i: (votes[i], valid[i], -i))
     if votes[best] == 0:
         return with_options(None), True
@@ -133,8 +156,9 @@ def _takes(cls: type[Ruleset], options: dict[str, Any]) -> bool:
     return True
 
 
-def ruleset_from_flags(name: str | None, texts: Sequence[str], option_pairs: tuple[str, ...],
-                       options_file: str | None) -> tuple[Ruleset, bool]:
+def ruleset_from_flags(
+    name: str | None, texts: Sequence[str], option_pairs: tuple[str, ...], options_file: str | None
+) -> tuple[Ruleset, bool]:
     """:func:`pick_ruleset` with the options of ``--option``/``--options``."""
     return pick_ruleset(name, texts, read_options(option_pairs, options_file) or None)
 
@@ -144,8 +168,9 @@ def note_guess(ruleset: Ruleset, guessed: bool) -> None:
     from app.rules import DEFAULT_RULESET
 
     if guessed and ruleset.name != DEFAULT_RULESET:
-        click.echo(f"ruleset: {ruleset.name} (guessed from the notation; --ruleset to choose)",
-                   err=True)
+        click.echo(
+            f"ruleset: {ruleset.name} (guessed from the notation; --ruleset to choose)", err=True
+        )
 
 
 def check_orders(text: str, ruleset: Ruleset, lang: str | None = None) -> tuple[bool, str]:
@@ -154,8 +179,11 @@ def check_orders(text: str, ruleset: Ruleset, lang: str | None = None) -> tuple[
     and fix."""
     sheet = ruleset.parse_orders(text, lang=lang)
     if not sheet.ok:
-        head = ("この命令は受け付けられません。" if sheet.lang == "ja"
-                else "These orders are not valid.")
+        head = (
+            "この命令は受け付けられません。"
+            if sheet.lang == "ja"
+            else "These orders are not valid."
+        )
         return False, head + "\n\n" + ruleset.format_problems(sheet.problems, sheet.lang)
     parts = [ruleset.format_orders(sheet.orders, sheet.lang).rstrip("\n")]
     if sheet.warnings:
@@ -181,8 +209,9 @@ def orders_ruleset(name: str | None, text: str) -> Ruleset | None:
     return None
 
 
-def check_sheet(text: str, lang: str | None = None,
-                ruleset: Ruleset | None = None) -> tuple[bool, str]:
+def check_sheet(
+    text: str, lang: str | None = None, ruleset: Ruleset | None = None
+) -> tuple[bool, str]:
     """Validate a sheet and return ``(ok, report)``.
 
     The report is the normalized sheet and its cost breakdown (plus any warnings) when the sheet
@@ -193,8 +222,9 @@ def check_sheet(text: str, lang: str | None = None,
     sheet = rs.read_sheet(text, lang=lang)  # the reader mail uses (headers, greeting, BOM)
     out_lang = sheet.lang
     if not sheet.ok:
-        head = ("このシートは受け付けられません。" if out_lang == "ja"
-                else "This sheet is not valid.")
+        head = (
+            "このシートは受け付けられません。" if out_lang == "ja" else "This sheet is not valid."
+        )
         return False, head + "\n\n" + rs.format_problems(sheet.problems, out_lang)
     parts = [rs.format_sheet(sheet.entry, out_lang), rs.format_costs(sheet.entry, out_lang)]
     if sheet.warnings:
@@ -203,13 +233,23 @@ def check_sheet(text: str, lang: str | None = None,
 
 
 @click.command("check")
-@click.argument("sheet", type=click.Path(exists=True, dir_okay=False, allow_dash=True,
-                                         path_type=Path))
-@click.option("--lang", type=click.Choice(["ja", "en"]), default=None,
-              help="output language (default: the sheet's)")
+@click.argument(
+    "sheet", type=click.Path(exists=True, dir_okay=False, allow_dash=True, path_type=Path)
+)
+@click.option(
+    "--lang",
+    type=click.Choice(["ja", "en"]),
+    default=None,
+    help="output language (default: the sheet's)",
+)
 @ruleset_option
-def check_command(sheet: Path, lang: str | None, ruleset_name: str | None,
-                  option_pairs: tuple[str, ...], options_file: str | None) -> None:
+def check_command(
+    sheet: Path,
+    lang: str | None,
+    ruleset_name: str | None,
+    option_pairs: tuple[str, ...],
+    options_file: str | None,
+) -> None:
     """Validate SHEET: print the normalized sheet and its costs (exit 0), or every error (exit 1).
 
     The file may be UTF-8, Shift_JIS/CP932, EUC-JP or ISO-2022-JP; "-" reads standard input.

@@ -43,9 +43,7 @@ def _japanese_score(text: str) -> int:
 def _looks_binary(text: str) -> bool:
     if "\x00" in text:
         return True
-    control = sum(
-        1 for c in text if unicodedata.category(c) == "Cc" and c not in "\t\n\r\f\x1b"
-    )
+    control = sum(1 for c in text if unicodedata.category(c) == "Cc" and c not in "\t\n\r\f\x1b")
     return control > max(2, len(text) // 20)
 
 

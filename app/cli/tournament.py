@@ -62,9 +62,13 @@ class Field:
             return None
         rs = self.ruleset
         stem = [n[:-4] if n.endswith(".txt") else n for n in (self.names[i], self.names[j])]
-        return BattleInputs((rs.orders_for(self.orders[i], self.unit_names[j]),
-                             rs.orders_for(self.orders[j], self.unit_names[i])),
-                            rs.lead_draw(self.seed, stem[0], stem[1]))
+        return BattleInputs(
+            (
+                rs.orders_for(self.orders[i], self.unit_names[j]),
+                rs.orders_for(self.orders[j], self.unit_names[i]),
+            ),
+            rs.lead_draw(self.seed, stem[0], stem[1]),
+        )
 
 
 def read_folder(folder: Path) -> list[tuple[str, str | None, str | None]]:
@@ -81,8 +85,12 @@ def read_folder(folder: Path) -> list[tuple[str, str | None, str | None]]:
     return out
 
 
-def load_field(source: Path | list[tuple[str, str | None, str | None]],
-               ruleset: Ruleset | None = None, *, seed: str = "") -> Field:
+def load_field(
+    source: Path | list[tuple[str, str | None, str | None]],
+    ruleset: Ruleset | None = None,
+    *,
+    seed: str = "",
+) -> Field:
     """Read and validate every sheet of a folder (a path, or :func:`read_folder`'s list) with
     ``ruleset`` (default: the one most files are written in, as ``check`` guesses). For a
     ruleset with orders, ``X.orders.txt`` is ``X.txt``'s orders file (an invalid one leaves
@@ -97,8 +105,9 @@ def load_field(source: Path | list[tuple[str, str | None, str | None]],
         ruleset = pick_ruleset(None, [t for _, t, _ in files if t is not None])[0]
     orders_files: dict[str, tuple[str | None, str | None]] = {}
     if ruleset.takes_orders:  # X.orders.txt beside X.txt (§5 of the Magicalized rules)
-        orders_files = {n[:-len(ORDERS_SUFFIX)]: (t, e) for n, t, e in files
-                        if n.endswith(ORDERS_SUFFIX)}
+        orders_files = {
+            n[: -len(ORDERS_SUFFIX)]: (t, e) for n, t, e in files if n.endswith(ORDERS_SUFFIX)
+        }
         files = [f for f in files if not f[0].endswith(ORDERS_SUFFIX)]
     names: list[str] = []
     entries: list[Any] = []
@@ -122,8 +131,9 @@ def load_field(source: Path | list[tuple[str, str | None, str | None]],
                 continue
             osheet = ruleset.parse_orders(otext)
             if not osheet.ok:
-                invalid.append((stem + ORDERS_SUFFIX,
-                                ruleset.format_problems(osheet.errors, osheet.lang)))
+                invalid.append(
+                    (stem + ORDERS_SUFFIX, ruleset.format_problems(osheet.errors, osheet.lang))
+                )
                 continue
             parsed = osheet.orders
         names.append(name)
@@ -145,8 +155,7 @@ _JSON = False
 _FIELD: Field | None = None
 
 
-def _init(ruleset: Ruleset, entries: list[Any], as_json: bool,
-          field: Field | None = None) -> None:
+def _init(ruleset: Ruleset, entries: list[Any], as_json: bool, field: Field | None = None) -> None:
     global _RULESET, _ENTRIES, _JSON, _FIELD
     _RULESET, _ENTRIES, _JSON, _FIELD = ruleset, entries, as_json, field
 
@@ -179,18 +188,27 @@ class _Fighter:
     """Fights a list of boards, in a pool of ``jobs`` processes when more than one (opened once
     for the whole tournament), results in board order."""
 
-    def __init__(self, ruleset: Ruleset, entries: list[Any], jobs: int, as_json: bool,
-                 field: Field | None = None) -> None:
+    def __init__(
+        self,
+        ruleset: Ruleset,
+        entries: list[Any],
+        jobs: int,
+        as_json: bool,
+        field: Field | None = None,
+    ) -> None:
         self.pool: Any = None
         _init(ruleset, entries, as_json, field)
         if jobs > 1 and len(entries) >= 3:
             method = "fork" if "fork" in multiprocessing.get_all_start_methods() else None
             ctx = multiprocessing.get_context(method)
-            self.pool = ctx.Pool(jobs, initializer=_init,
-                                 initargs=(ruleset, entries, as_json, field))
+            self.pool = ctx.Pool(
+                jobs, initializer=_init, initargs=(ruleset, entries, as_json, field)
+            )
             self.jobs = jobs
 
-    def fight(self, tasks: list[tuple[int, int]]) -> Iterator[tuple[dict[str, Any], int | None, int]]:
+    def fight(
+        self, tasks: list[tuple[int, int]]
+    ) -> Iterator[tuple[dict[str, Any], int | None, int]]:
         if self.pool is None or len(tasks) < 2:
             return map(_pair, tasks)
         return self.pool.imap(_pair, tasks, chunksize=max(1, len(tasks) // (self.jobs * 8)))
@@ -214,8 +232,14 @@ class FormatRun:
     pushed_off: list[tuple[int, int, int]]
 
 
-def run_format(field: Field, fmt: Any, *, jobs: int = 1,
-               battles_out: IO[str] | None = None, max_rounds: int = 100_000) -> FormatRun:
+def run_format(
+    field: Field,
+    fmt: Any,
+    *,
+    jobs: int = 1,
+    battles_out: IO[str] | None = None,
+    max_rounds: int = 100_000,
+) -> FormatRun:
     """Play ``field`` under the format instance ``fmt`` (``app.formats.Format``): ask
     ``fmt.next_round`` for the pairings after every round, as a league does, fight them, and
     stop at ``Finished`` or ``NotYet("waiting-for-entries")`` (the hill: every file has
@@ -239,8 +263,9 @@ def run_format(field: Field, fmt: Any, *, jobs: int = 1,
     orders = field.ruleset.takes_orders
     # a ruleset with orders lists a whole schedule's battles in the order of the pairs of
     # files, (1, 2), (1, 3), …, (2, 3), … (G61), not in the order the rounds play them
-    held: list[tuple[tuple[int, int], dict[str, Any]]] | None = \
+    held: list[tuple[tuple[int, int], dict[str, Any]]] | None = (
         [] if orders and fmt.pairs_at_close and battles_out is not None else None
+    )
     fighter = _Fighter(field.ruleset, field.entries, jobs, battles_out is not None, field)
     first = True
     stop = ""
@@ -262,16 +287,21 @@ def run_format(field: Field, fmt: Any, *, jobs: int = 1,
             # sides swapped for the battle, its result turned back for the format
             swap = {board: orders and a > b for board, a, b in boards}
             results: dict[int, Result] = {}
-            fought = fighter.fight([(b - 1, a - 1) if swap[board] else (a - 1, b - 1)
-                                    for board, a, b in boards])
+            fought = fighter.fight(
+                [(b - 1, a - 1) if swap[board] else (a - 1, b - 1) for board, a, b in boards]
+            )
             for (board, a, b), (res, winner, margin) in zip(boards, fought, strict=True):
                 result = Result(winner, margin)
                 results[board] = result.flipped() if swap[board] else result
                 if battles_out is not None:
                     first_a, first_b = (b, a) if swap[board] else (a, b)
-                    row: dict[str, Any] = {"a": field.names[first_a - 1],
-                                           "b": field.names[first_b - 1],
-                                           "round": answer.round, "board": board, **res}
+                    row: dict[str, Any] = {
+                        "a": field.names[first_a - 1],
+                        "b": field.names[first_b - 1],
+                        "round": answer.round,
+                        "board": board,
+                        **res,
+                    }
                     if fmt.decides_draws:
                         rnd = answer.to_round({board: results[board]})
                         game = next(g for g in rnd.games if g.pairing.board == board)
@@ -288,23 +318,33 @@ def run_format(field: Field, fmt: Any, *, jobs: int = 1,
             rnd = answer.to_round(results)
             history.append(rnd)
             if fmt.fights_on_entry:  # an arrival: the format updates its kept state
-                update = fmt.apply_entry(state, answer.pairings[0].a,
-                                         {g.b: g.result for g in rnd.games if g.b is not None})
+                update = fmt.apply_entry(
+                    state,
+                    answer.pairings[0].a,
+                    {g.b: g.result for g in rnd.games if g.b is not None},
+                )
                 state = update.state
                 pushed.extend((answer.round, p.entry, p.place) for p in update.pushed_off)
     finally:
         fighter.close()
     if held is not None and battles_out is not None:  # G61's order: the pairs of the files
-        battles_out.write(",\n".join(json.dumps(row, ensure_ascii=False)
-                                     for _pair, row in sorted(held, key=lambda x: x[0])))
+        battles_out.write(
+            ",\n".join(
+                json.dumps(row, ensure_ascii=False)
+                for _pair, row in sorted(held, key=lambda x: x[0])
+            )
+        )
     return FormatRun(history, fmt.standings(ids, history, state=state), stop, pushed)
 
 
 #: why a tournament stopped, in words (``FormatRun.stop``: ``Finished``/``NotYet`` codes)
-STOPS = {"all-rounds-played": "every round played", "champion": "a champion is decided",
-         "too-few-entries": "fewer than two valid sheets",
-         "no-legal-pairing": "no pairing without a repeated pair is left",
-         "waiting-for-entries": "every file has arrived"}
+STOPS = {
+    "all-rounds-played": "every round played",
+    "champion": "a champion is decided",
+    "too-few-entries": "fewer than two valid sheets",
+    "no-legal-pairing": "no pairing without a repeated pair is left",
+    "waiting-for-entries": "every file has arrived",
+}
 
 
 def format_standing_json(field: Field, row: Any) -> dict[str, Any]:
@@ -312,10 +352,16 @@ def format_standing_json(field: Field, row: Any) -> dict[str, Any]:
     ``rank``, ``rank_text``, ``file``, ``unit``, ``points``, ``played``, ``wins``, ``draws``,
     ``losses``, ``byes``, ``tiebreaks`` ``{name: value}``, ``detail`` (format extras)."""
     data = row.to_json()
-    return {"rank": row.rank, "rank_text": row.rank_text, "file": field.names[row.entry - 1],
-            "unit": field.ruleset.label(field.entries[row.entry - 1]),
-            **{k: data[k] for k in ("points", "played", "wins", "draws", "losses", "byes",
-                                    "tiebreaks", "detail")}}
+    return {
+        "rank": row.rank,
+        "rank_text": row.rank_text,
+        "file": field.names[row.entry - 1],
+        "unit": field.ruleset.label(field.entries[row.entry - 1]),
+        **{
+            k: data[k]
+            for k in ("points", "played", "wins", "draws", "losses", "byes", "tiebreaks", "detail")
+        },
+    }
 
 
 def count(n: int, word: str) -> str:
@@ -335,21 +381,41 @@ def format_standings_text(field: Field, fmt: Any, run_: FormatRun) -> str:
     rows = run_.standings.rows
     cols = fmt.columns()
     names = [field.names[r.entry - 1] for r in rows]
-    head = ["rank", "file", fmt.primary_column().title("en"), "wins", "draws", "losses", "byes",
-            *(c.title("en") for c in cols), "unit"]
+    head = [
+        "rank",
+        "file",
+        fmt.primary_column().title("en"),
+        "wins",
+        "draws",
+        "losses",
+        "byes",
+        *(c.title("en") for c in cols),
+        "unit",
+    ]
     body = []
     for r, name in zip(rows, names, strict=True):
         values = [dict(r.tiebreaks).get(c.key, r.detail.get(c.key)) for c in cols]
-        body.append([r.rank_text, name, fraction_text(r.points), str(r.wins), str(r.draws),
-                     str(r.losses), str(r.byes), *(c.text(v, "en") for c, v in
-                                                   zip(cols, values, strict=True)),
-                     field.ruleset.label(field.entries[r.entry - 1])])
+        body.append(
+            [
+                r.rank_text,
+                name,
+                fraction_text(r.points),
+                str(r.wins),
+                str(r.draws),
+                str(r.losses),
+                str(r.byes),
+                *(c.text(v, "en") for c, v in zip(cols, values, strict=True)),
+                field.ruleset.label(field.entries[r.entry - 1]),
+            ]
+        )
     widths = [max(len(x) for x in col) for col in zip(head, *body, strict=True)]
     left = {1, len(head) - 1}  # the file and the unit read left-aligned
 
     def line(cells: list[str]) -> str:
-        return "  ".join(c.ljust(w) if i in left else c.rjust(w)
-                         for i, (c, w) in enumerate(zip(cells, widths, strict=True))).rstrip()
+        return "  ".join(
+            c.ljust(w) if i in left else c.rjust(w)
+            for i, (c, w) in enumerate(zip(cells, widths, strict=True))
+        ).rstrip()
 
     lines = [line(head), *(line(b) for b in body)]
     for arrival, entry, place in run_.pushed_off:

@@ -11,9 +11,17 @@ def register(group: click.Group) -> None:
     """Add ``web`` to ``group``."""
 
     @group.command("web")
-    @click.option("--host", default=None, help="address to listen on (default: the web_host setting, 127.0.0.1)")
-    @click.option("--port", type=click.IntRange(0, 65535), default=None,
-                  help="port (default: the web_port setting, 8080; 0: a free port)")
+    @click.option(
+        "--host",
+        default=None,
+        help="address to listen on (default: the web_host setting, 127.0.0.1)",
+    )
+    @click.option(
+        "--port",
+        type=click.IntRange(0, 65535),
+        default=None,
+        help="port (default: the web_port setting, 8080; 0: a free port)",
+    )
     def web_cmd(host: str | None, port: int | None) -> None:
         """Serve the public web view (read-only) until SIGTERM/SIGINT.
 

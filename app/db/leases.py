@@ -38,8 +38,10 @@ def owner_id() -> str:
     The pid and its start time let a sender on the same host see that an owner is dead."""
     global _OWNER
     if _OWNER is None or _OWNER.split("/")[1] != str(os.getpid()):
-        _OWNER = (f"{socket.gethostname()[:120]}/{os.getpid()}/{_start_ticks(os.getpid()) or 0}/"
-                  f"{uuid.uuid4().hex[:12]}")
+        _OWNER = (
+            f"{socket.gethostname()[:120]}/{os.getpid()}/{_start_ticks(os.getpid()) or 0}/"
+            f"{uuid.uuid4().hex[:12]}"
+        )
     return _OWNER
 
 

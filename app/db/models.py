@@ -115,8 +115,9 @@ class League(Base):
     play_until: Mapped[dt.datetime | None] = mapped_column(DateTime(timezone=True))
     # the league's format (``app.formats.find_format``) and its options (JSON, without the seed:
     # the format gets ``seed`` from the column above); the hill keeps its own state here
-    format: Mapped[str] = mapped_column(String(32), default=DEFAULT_FORMAT,
-                                        server_default=DEFAULT_FORMAT)
+    format: Mapped[str] = mapped_column(
+        String(32), default=DEFAULT_FORMAT, server_default=DEFAULT_FORMAT
+    )
     format_options: Mapped[dict] = mapped_column(JSON, default=dict, server_default="{}")
     format_state: Mapped[dict | None] = mapped_column(JSON)
     created_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
@@ -312,8 +313,10 @@ class OutboxMessage(Base):
     """
 
     __tablename__ = "outbox"
-    __table_args__ = (Index("ix_outbox_status_next", "status", "next_attempt_at"),
-                      Index("ix_outbox_body_sha256", "body_sha256"))
+    __table_args__ = (
+        Index("ix_outbox_status_next", "status", "next_attempt_at"),
+        Index("ix_outbox_body_sha256", "body_sha256"),
+    )
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     dedupe_key: Mapped[str] = mapped_column(String(300), unique=True)
     message_id: Mapped[str] = mapped_column(String(300))
@@ -321,7 +324,9 @@ class OutboxMessage(Base):
     sender: Mapped[str] = mapped_column(String(320))
     raw_whole: Mapped[bytes | None] = mapped_column("raw", LargeBinary, nullable=True)
     head: Mapped[bytes | None] = mapped_column(LargeBinary, nullable=True)
-    body_sha256: Mapped[str | None] = mapped_column(ForeignKey("outbox_bodies.sha256"), nullable=True)
+    body_sha256: Mapped[str | None] = mapped_column(
+        ForeignKey("outbox_bodies.sha256"), nullable=True
+    )
     kind: Mapped[str] = mapped_column(String(32), default="reply")
     status: Mapped[str] = mapped_column(String(16), default="queued")
     attempts: Mapped[int] = mapped_column(Integer, default=0)
@@ -482,15 +487,18 @@ class RatingChange(Base):
     its history."""
 
     __tablename__ = "rating_changes"
-    __table_args__ = (UniqueConstraint("player_id", "round_id"),
-                      Index("ix_rating_changes_player_id_id", "player_id", "id"),
-                      Index("ix_rating_changes_player_ruleset_id", "player_id", "ruleset", "id"))
+    __table_args__ = (
+        UniqueConstraint("player_id", "round_id"),
+        Index("ix_rating_changes_player_id_id", "player_id", "id"),
+        Index("ix_rating_changes_player_ruleset_id", "player_id", "ruleset", "id"),
+    )
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     player_id: Mapped[int] = mapped_column(ForeignKey("players.id"))
     round_id: Mapped[int] = mapped_column(ForeignKey("rounds.id"), index=True)
     #: the game rated (its league's ruleset): a player has one rating per ruleset
-    ruleset: Mapped[str] = mapped_column(String(32), default=DEFAULT_RULESET,
-                                         server_default=DEFAULT_RULESET)
+    ruleset: Mapped[str] = mapped_column(
+        String(32), default=DEFAULT_RULESET, server_default=DEFAULT_RULESET
+    )
     period: Mapped[str] = mapped_column(String(120))  # "<league>/<round>"
     mu_before: Mapped[float] = mapped_column(Float)
     sigma_before: Mapped[float] = mapped_column(Float)

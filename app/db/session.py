@@ -115,7 +115,8 @@ def check_server_encoding(dbapi_conn: Any, database: str = "") -> None:
         f"the PostgreSQL database {name} is encoded {encoding}, not UTF8 (names, sheets and mail "
         f"are Unicode): create it with CREATE DATABASE {name} ENCODING 'UTF8' TEMPLATE template0 "
         "(add LC_COLLATE 'C.UTF-8' LC_CTYPE 'C.UTF-8' when the cluster's locale is not UTF-8; "
-        "pg_dump and restore existing data into it)")
+        "pg_dump and restore existing data into it)"
+    )
 
 
 def refuse_non_utf8(engine: Engine) -> None:
@@ -157,7 +158,9 @@ def insert_ignore(session: Session, model: type, rows: list[dict[str, Any]]) -> 
         arrays, casts = _unnest_arrays(connection, table, values)
         cursor.execute(
             f"INSERT INTO {quote(table.name)} ({', '.join(quote(c) for c in values)}) "
-            f"SELECT * FROM unnest({casts}) ON CONFLICT DO NOTHING", arrays)
+            f"SELECT * FROM unnest({casts}) ON CONFLICT DO NOTHING",
+            arrays,
+        )
     elif name == "postgresql":  # pragma: no cover - another PostgreSQL driver
         from sqlalchemy.dialects.postgresql import insert as pg_insert
 
@@ -236,23 +239,32 @@ def bulk_update(session: Session, model: type, rows: list[dict[str, Any]]) -> No
     names = [n for n in rows[0] if n != "id"]
     raw = _psycopg(session)
     if raw is None:
-        session.execute(update(table).where(table.c.id == bindparam("_id"))
-                        .values({n: bindparam(n) for n in names}),
-                        [{**{n: row[n] for n in names}, "_id": row["id"]} for row in rows])
+        session.execute(
+            update(table)
+            .where(table.c.id == bindparam("_id"))
+            .values({n: bindparam(n) for n in names}),
+            [{**{n: row[n] for n in names}, "_id": row["id"]} for row in rows],
+        )
         return
     connection, cursor = raw
     quote = connection.dialect.identifier_preparer.quote
-    arrays, casts = _unnest_arrays(connection, table, {
-        "id": [row["id"] for row in rows], **{n: [row[n] for row in rows] for n in names}})
+    arrays, casts = _unnest_arrays(
+        connection,
+        table,
+        {"id": [row["id"] for row in rows], **{n: [row[n] for row in rows] for n in names}},
+    )
     aliases = ["id"] + [f"c{i}" for i in range(len(names))]
     sets = ", ".join(f"{quote(n)} = v.{a}" for n, a in zip(names, aliases[1:], strict=True))
     cursor.execute(
         f"UPDATE {quote(table.name)} SET {sets} FROM unnest({casts}) "
-        f"AS v({', '.join(aliases)}) WHERE {quote(table.name)}.id = v.id", arrays)
+        f"AS v({', '.join(aliases)}) WHERE {quote(table.name)}.id = v.id",
+        arrays,
+    )
 
 
-def _unnest_arrays(connection: Any, table: Any,
-                   values: dict[str, list[Any]]) -> tuple[list[list[Any]], str]:
+def _unnest_arrays(
+    connection: Any, table: Any, values: dict[str, list[Any]]
+) -> tuple[list[list[Any]], str]:
     """The parameters of an ``unnest(...)`` over ``values`` (column name -> one value per row)
     and its argument list, one ``%b::<type>[]`` per column: binary parameters (psycopg's
     ``binary=True`` sets only the result format; a text array hex-encodes bytea and escapes

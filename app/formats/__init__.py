@@ -47,9 +47,29 @@ FORMAT_MODULES: tuple[str, ...] = (
 #: the format of a league created without one (``League.format``'s default)
 DEFAULT_FORMAT = "round-robin"
 
-__all__ = ["DEFAULT_FORMAT", "FORMATS", "FORMAT_MODULES", "Column", "Decision", "EntryUpdate", "Finished", "Format",
-           "Game", "NextRound", "NotYet", "Pairing", "Points", "PushedOff", "Result", "Round",
-           "RoundPairings", "StandingRow", "Standings", "all_formats", "find_format"]
+__all__ = [
+    "DEFAULT_FORMAT",
+    "FORMATS",
+    "FORMAT_MODULES",
+    "Column",
+    "Decision",
+    "EntryUpdate",
+    "Finished",
+    "Format",
+    "Game",
+    "NextRound",
+    "NotYet",
+    "Pairing",
+    "Points",
+    "PushedOff",
+    "Result",
+    "Round",
+    "RoundPairings",
+    "StandingRow",
+    "Standings",
+    "all_formats",
+    "find_format",
+]
 
 
 def _load_all() -> None:

@@ -24,11 +24,11 @@ from fractions import Fraction
 from typing import Any, ClassVar
 
 from app.formats.base import (
+    REQUIRED,
     Column,
     Finished,
     Format,
     NextRound,
-    REQUIRED,
     Option,
     Pairing,
     Points,
@@ -46,8 +46,12 @@ from app.formats.base import (
 from app.formats.tiebreaks import HALF, ONE, TIEBREAKS, ZERO, ScoreTable, rank, tiebreak_titles
 
 ACC_TIEBREAKS = ("wins", "margin")
-UPDATES_COLUMN = Column("updates", {"ja": "各更新の得点", "en": "points per update"},
-                        {"ja": "更新ごと", "en": "updates"}, "list")
+UPDATES_COLUMN = Column(
+    "updates",
+    {"ja": "各更新の得点", "en": "points per update"},
+    {"ja": "更新ごと", "en": "updates"},
+    "list",
+)
 WIN_RATE = "win-rate"
 
 
@@ -75,14 +79,25 @@ class Accumulating(Format):
     all_play_all: ClassVar[bool] = True
     cross_table: ClassVar[bool] = True
     option_specs: ClassVar[tuple[Option, ...]] = (
-        Option("updates", int_parser(1, 1000), REQUIRED,
-               {"ja": "更新（総当たり）の回数", "en": "number of updates"}),
-        Option("points", _acc_points, "3/1/0",
-               {"ja": "勝ち点（W/D/L または win-rate）", "en": "points: W/D/L or win-rate"}),
-        Option("tiebreaks", tiebreaks_parser(TIEBREAKS), list(ACC_TIEBREAKS),
-               {"ja": "同点時の順位決定方法（順に）", "en": "tiebreaks, in order"}),
+        Option(
+            "updates",
+            int_parser(1, 1000),
+            REQUIRED,
+            {"ja": "更新（総当たり）の回数", "en": "number of updates"},
+        ),
+        Option(
+            "points",
+            _acc_points,
+            "3/1/0",
+            {"ja": "勝ち点（W/D/L または win-rate）", "en": "points: W/D/L or win-rate"},
+        ),
+        Option(
+            "tiebreaks",
+            tiebreaks_parser(TIEBREAKS),
+            list(ACC_TIEBREAKS),
+            {"ja": "同点時の順位決定方法（順に）", "en": "tiebreaks, in order"},
+        ),
     )
-
 
     @property
     def updates(self) -> int:
@@ -98,8 +113,9 @@ class Accumulating(Format):
         """``updates`` (each update is one round of the history)."""
         return self.updates if n_entries >= 2 else 0
 
-    def next_round(self, entries: Sequence[int], history: Sequence[Round], *,
-                   inactive: Iterable[int] = ()) -> NextRound:
+    def next_round(
+        self, entries: Sequence[int], history: Sequence[Round], *, inactive: Iterable[int] = ()
+    ) -> NextRound:
         check_history(entries, history)
         waiting = pending_round(history)
         if waiting is not None:
@@ -110,14 +126,16 @@ class Accumulating(Format):
             return Finished("all-rounds-played")
         if len(active) < 2:
             return Finished("too-few-entries")
-        pairs = [(active[i], active[j]) for i in range(len(active))
-                 for j in range(i + 1, len(active))]
-        return RoundPairings(len(history) + 1,
-                             tuple(Pairing(k, a, b) for k, (a, b) in enumerate(pairs, 1)),
-                             "update")
+        pairs = [
+            (active[i], active[j]) for i in range(len(active)) for j in range(i + 1, len(active))
+        ]
+        return RoundPairings(
+            len(history) + 1, tuple(Pairing(k, a, b) for k, (a, b) in enumerate(pairs, 1)), "update"
+        )
 
-    def update_points(self, entries: Sequence[int], rnd: Round, *,
-                      inactive: Iterable[int] = ()) -> dict[int, Fraction]:
+    def update_points(
+        self, entries: Sequence[int], rnd: Round, *, inactive: Iterable[int] = ()
+    ) -> dict[int, Fraction]:
         """The points of one update per entry that played in it (games with an inactive entry
         are void)."""
         out = set(inactive)
@@ -125,18 +143,34 @@ class Accumulating(Format):
         played = {e for e in table.entries if table.games[e]}
         if not self.win_rate:
             return {e: table.points[e] for e in played}
-        rate = {e: sum((g.score for g in table.games[e]), ZERO) / len(table.games[e])
-                for e in played}
-        return {e: sum((rate[g.opponent] * (ONE if g.halves == 2 else HALF)
-                        for g in table.games[e] if g.halves), ZERO) for e in played}
+        rate = {
+            e: sum((g.score for g in table.games[e]), ZERO) / len(table.games[e]) for e in played
+        }
+        return {
+            e: sum(
+                (
+                    rate[g.opponent] * (ONE if g.halves == 2 else HALF)
+                    for g in table.games[e]
+                    if g.halves
+                ),
+                ZERO,
+            )
+            for e in played
+        }
 
     def _game_points(self) -> Points:
         if self.win_rate:
             return Points(ONE, HALF, ZERO)
         return Points.parse(self._options["points"])
 
-    def standings(self, entries: Sequence[int], history: Sequence[Round], *,
-                  inactive: Iterable[int] = (), state: object = None) -> Standings:
+    def standings(
+        self,
+        entries: Sequence[int],
+        history: Sequence[Round],
+        *,
+        inactive: Iterable[int] = (),
+        state: object = None,
+    ) -> Standings:
         """Ranked by the total of the update points, then the tiebreaks over all updates."""
         check_history(entries, history)
         out = set(inactive)
@@ -148,8 +182,10 @@ class Accumulating(Format):
             # (head-to-head counts the game scores 1, 1/2, 0 among the tied)
             for e in table.entries:
                 table.points[e] = total[e]
-        detail = {e: {"updates": [fraction_json(u[e]) if e in u else None for u in per_update]}
-                  for e in table.entries}
+        detail = {
+            e: {"updates": [fraction_json(u[e]) if e in u else None for u in per_update]}
+            for e in table.entries
+        }
         rows = rank(table, self.tiebreaks, primary=total, detail=detail)
         return Standings(tuple(rows), self.tiebreaks)
 
@@ -161,17 +197,27 @@ class Accumulating(Format):
         tbs = tiebreak_titles(self.tiebreaks, lang)
         pts = self._options["points"]
         if lang == "ja":
-            scoring = ("得点：各更新で倒した相手の勝率の合計（引き分けは半分）" if self.win_rate
-                       else f"勝ち点 {pts}（勝ち／引き分け／負け）")
-            return [f"累積総当たり戦：全{self.updates}回の更新",
-                    "各更新で、その時点の全ユニットが総当たりで1戦ずつ戦います。"
-                    "更新の間にユニットを差し替えられます",
-                    scoring + "。各更新の得点を合計します",
-                    "同点時：" + ("、".join(tbs) if tbs else "同順位")]
-        scoring = ("points: the sum of the win rates of the units beaten in each update "
-                   "(half for a draw)" if self.win_rate else f"points {pts} (win/draw/loss)")
-        return [f"accumulating round robin: {self.updates} updates",
-                "at each update every current unit plays every other once; units may be "
-                "replaced between updates",
-                scoring + "; the points of all updates are added up",
-                "ties: " + (", ".join(tbs) if tbs else "shared rank")]
+            scoring = (
+                "得点：各更新で倒した相手の勝率の合計（引き分けは半分）"
+                if self.win_rate
+                else f"勝ち点 {pts}（勝ち／引き分け／負け）"
+            )
+            return [
+                f"累積総当たり戦：全{self.updates}回の更新",
+                "各更新で、その時点の全ユニットが総当たりで1戦ずつ戦います。"
+                "更新の間にユニットを差し替えられます",
+                scoring + "。各更新の得点を合計します",
+                "同点時：" + ("、".join(tbs) if tbs else "同順位"),
+            ]
+        scoring = (
+            "points: the sum of the win rates of the units beaten in each update (half for a draw)"
+            if self.win_rate
+            else f"points {pts} (win/draw/loss)"
+        )
+        return [
+            f"accumulating round robin: {self.updates} updates",
+            "at each update every current unit plays every other once; units may be "
+            "replaced between updates",
+            scoring + "; the points of all updates are added up",
+            "ties: " + (", ".join(tbs) if tbs else "shared rank"),
+        ]

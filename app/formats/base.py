@@ -158,12 +158,14 @@ class Round:
         return tuple(g.pairing.board for g in self.games if not g.done)
 
     @classmethod
-    def of(cls, number: int, pairings: Iterable[Pairing],
-           results: Mapping[int, Result] | None = None) -> Round:
+    def of(
+        cls, number: int, pairings: Iterable[Pairing], results: Mapping[int, Result] | None = None
+    ) -> Round:
         """A round from its pairings and ``results`` by board number (missing: not fought)."""
         res = results or {}
-        return cls(number, tuple(Game(p, None if p.b is None else res.get(p.board))
-                                 for p in pairings))
+        return cls(
+            number, tuple(Game(p, None if p.b is None else res.get(p.board)) for p in pairings)
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -241,8 +243,12 @@ class PushedOff:
 
     def to_json(self) -> dict[str, Any]:
         """JSON-ready."""
-        return {"entry": self.entry, "place": self.place, "points": fraction_text(self.points),
-                "age": self.age}
+        return {
+            "entry": self.entry,
+            "place": self.place,
+            "points": fraction_text(self.points),
+            "age": self.age,
+        }
 
 
 @dataclass(frozen=True, slots=True)
@@ -393,9 +399,15 @@ class StandingRow:
     def to_json(self) -> dict[str, Any]:
         """JSON-ready: numbers as ``int`` when integral, else ``float``."""
         return {
-            "entry": self.entry, "rank": self.rank, "shared": self.shared,
-            "played": self.played, "wins": self.wins, "draws": self.draws,
-            "losses": self.losses, "byes": self.byes, "points": fraction_json(self.points),
+            "entry": self.entry,
+            "rank": self.rank,
+            "shared": self.shared,
+            "played": self.played,
+            "wins": self.wins,
+            "draws": self.draws,
+            "losses": self.losses,
+            "byes": self.byes,
+            "points": fraction_json(self.points),
             "tiebreaks": {k: fraction_json(v) for k, v in self.tiebreaks},
             "detail": dict(self.detail),
         }
@@ -526,6 +538,7 @@ def parse_bool(value: Any) -> bool:
 
 def int_parser(low: int, high: int) -> Callable[[Any], int]:
     """A parser of whole numbers in ``low .. high``."""
+
     def parse(value: Any) -> int:
         if isinstance(value, bool):
             raise ValueError(f"expected a whole number, got {value!r}")
@@ -536,6 +549,7 @@ def int_parser(low: int, high: int) -> Callable[[Any], int]:
         if not low <= n <= high:
             raise ValueError(f"must be from {low} to {high}, got {n}")
         return n
+
     return parse
 
 
@@ -565,11 +579,16 @@ def tiebreaks_parser(allowed: Iterable[str]) -> Callable[[Any], list[str]]:
         if len(set(names)) != len(names):
             raise ValueError("a tiebreak is listed twice")
         return names
+
     return parse
 
 
-SEED_OPTION = Option("seed", parse_seed, "", {
-    "ja": "公開シード（抽選に使う文字列）", "en": "the published seed of every draw"})
+SEED_OPTION = Option(
+    "seed",
+    parse_seed,
+    "",
+    {"ja": "公開シード（抽選に使う文字列）", "en": "the published seed of every draw"},
+)
 
 
 # --------------------------------------------------------------------------- the interface
@@ -626,8 +645,10 @@ class Format(ABC):
         for key, value in (options or {}).items():
             k = str(key).strip().lower().replace("-", "_")
             if k not in specs:
-                raise ValueError(f"unknown option {key!r} for format {self.name} "
-                                 f"(known: {', '.join(sorted(specs))})")
+                raise ValueError(
+                    f"unknown option {key!r} for format {self.name} "
+                    f"(known: {', '.join(sorted(specs))})"
+                )
             given[k] = value
         normalized: dict[str, Any] = {}
         for k, spec in specs.items():
@@ -643,7 +664,7 @@ class Format(ABC):
         self._options = normalized
         self._check(normalized)
 
-    def _check(self, options: Mapping[str, Any]) -> None:
+    def _check(self, options: Mapping[str, Any]) -> None:  # noqa: B027 (a hook, empty by default)
         """Cross-option checks of a subclass (raise ``ValueError`` naming the option)."""
 
     # -- options ------------------------------------------------------------------------------
@@ -759,8 +780,9 @@ class Format(ABC):
     # -- pairing and standings ----------------------------------------------------------------
 
     @abstractmethod
-    def next_round(self, entries: Sequence[int], history: Sequence[Round], *,
-                   inactive: Iterable[int] = ()) -> NextRound:
+    def next_round(
+        self, entries: Sequence[int], history: Sequence[Round], *, inactive: Iterable[int] = ()
+    ) -> NextRound:
         """The next round's pairings, or "not yet", or "finished".
 
         ``entries``: entry ids in seed order (every entry ever seated); ``history``: the rounds
@@ -770,8 +792,14 @@ class Format(ABC):
         """
 
     @abstractmethod
-    def standings(self, entries: Sequence[int], history: Sequence[Round], *,
-                  inactive: Iterable[int] = (), state: Any = None) -> Standings:
+    def standings(
+        self,
+        entries: Sequence[int],
+        history: Sequence[Round],
+        *,
+        inactive: Iterable[int] = (),
+        state: Any = None,
+    ) -> Standings:
         """The ranked standings of the active entries after ``history`` (games with an inactive
         entry are ignored). Ties on every criterion share a rank and keep seed order.
         ``state``: a format that ``keeps_state`` ranks from it when given (the league's kept
@@ -780,8 +808,11 @@ class Format(ABC):
     # -- identity -----------------------------------------------------------------------------
 
     def __eq__(self, other: object) -> bool:
-        return type(self) is type(other) and isinstance(other, Format) \
+        return (
+            type(self) is type(other)
+            and isinstance(other, Format)
             and self.options == other.options
+        )
 
     def __hash__(self) -> int:
         return hash((type(self).__name__, repr(sorted(self.options.items()))))
@@ -808,8 +839,9 @@ def check_history(entries: Sequence[int], history: Sequence[Round]) -> None:
         for g in last.games:
             for e in (g.a, g.b):
                 if e is not None and e not in known:
-                    raise ValueError(f"round {last.number} board {g.pairing.board}: "
-                                     f"unknown entry {e}")
+                    raise ValueError(
+                        f"round {last.number} board {g.pairing.board}: unknown entry {e}"
+                    )
 
 
 def pending_round(history: Sequence[Round]) -> NotYet | None:

@@ -28,13 +28,13 @@ from fractions import Fraction
 from typing import Any, ClassVar
 
 from app.formats.base import (
+    REQUIRED,
     ArrivalRecord,
     Column,
     EntryUpdate,
     Format,
     NextRound,
     NotYet,
-    REQUIRED,
     Option,
     Pairing,
     Points,
@@ -55,8 +55,11 @@ from app.formats.tiebreaks import tiebreak_column
 
 HILL_COLUMNS = ("margin", "wins", "age")
 
-AGE_COLUMN = Column("age", {"ja": "年齢（生き残った挑戦の数）", "en": "age (challenges survived)"},
-                    {"ja": "年齢", "en": "age"})
+AGE_COLUMN = Column(
+    "age",
+    {"ja": "年齢（生き残った挑戦の数）", "en": "age (challenges survived)"},
+    {"ja": "年齢", "en": "age"},
+)
 """A member's age: the challenges it has survived."""
 
 
@@ -73,11 +76,13 @@ class Totals:
     def plus(self, score: int | None, margin: int, points: Fraction, sign: int = 1) -> Totals:
         """Add (``sign`` 1) or remove (``sign`` -1) one game: ``score`` 1 won, 0 lost, ``None``
         drawn."""
-        return Totals(self.points + sign * points,
-                      self.wins + sign * (score == 1),
-                      self.draws + sign * (score is None),
-                      self.losses + sign * (score == 0),
-                      self.margin + sign * margin)
+        return Totals(
+            self.points + sign * points,
+            self.wins + sign * (score == 1),
+            self.draws + sign * (score is None),
+            self.losses + sign * (score == 0),
+            self.margin + sign * margin,
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,9 +104,14 @@ class HillEvent:
 
     def to_json(self) -> dict[str, Any]:
         """JSON-ready."""
-        return {"kind": self.kind, "challenge": self.challenge, "entry": self.entry,
-                "place": self.place, "replaced": self.replaced,
-                "pushed_off": list(self.pushed_off)}
+        return {
+            "kind": self.kind,
+            "challenge": self.challenge,
+            "entry": self.entry,
+            "place": self.place,
+            "replaced": self.replaced,
+            "pushed_off": list(self.pushed_off),
+        }
 
 
 @dataclass(frozen=True)
@@ -131,8 +141,9 @@ class HillState:
         """JSON-ready form (the inverse of :meth:`from_json`); points as exact text."""
         return {
             "challenges": self.challenges,
-            "members": [{"entry": m, "age": self.ages[m], "joined": self.joined[m]}
-                        for m in self.members],
+            "members": [
+                {"entry": m, "age": self.ages[m], "joined": self.joined[m]} for m in self.members
+            ],
             "results": [[a, b, r.winner, r.margin] for (a, b), r in sorted(self.results.items())],
             "log": [e.to_json() for e in self.log],
         }
@@ -147,12 +158,26 @@ class HillState:
         for (a, b), r in results.items():
             totals[a] = _add(totals[a], r, points)
             totals[b] = _add(totals[b], r.flipped(), points)
-        log = tuple(HillEvent(str(e["kind"]), int(e["challenge"]), int(e["entry"]), e["place"],
-                              bool(e["replaced"]), tuple(int(x) for x in e["pushed_off"]))
-                    for e in data["log"])
-        return cls(int(data["challenges"]), members, totals,
-                   {int(m["entry"]): int(m["age"]) for m in data["members"]},
-                   {int(m["entry"]): int(m["joined"]) for m in data["members"]}, results, log)
+        log = tuple(
+            HillEvent(
+                str(e["kind"]),
+                int(e["challenge"]),
+                int(e["entry"]),
+                e["place"],
+                bool(e["replaced"]),
+                tuple(int(x) for x in e["pushed_off"]),
+            )
+            for e in data["log"]
+        )
+        return cls(
+            int(data["challenges"]),
+            members,
+            totals,
+            {int(m["entry"]): int(m["age"]) for m in data["members"]},
+            {int(m["entry"]): int(m["joined"]) for m in data["members"]},
+            results,
+            log,
+        )
 
 
 HillUpdate = EntryUpdate
@@ -186,15 +211,28 @@ class Hill(Format):
     keeps_state: ClassVar[bool] = True
     view: ClassVar[str] = "hill"
     option_specs: ClassVar[tuple[Option, ...]] = (
-        Option("size", int_parser(2, 10000), REQUIRED,
-               {"ja": "ヒルの定員", "en": "how many members the hill holds"}),
-        Option("points", parse_points, "3/1/0",
-               {"ja": "勝ち／引き分け／負けの勝ち点", "en": "points per win/draw/loss"}),
-        Option("challenges_per_day", int_parser(1, 1000), 10,
-               {"ja": "1参加者が1日（UTC）に挑戦できる回数",
-                "en": "challenges one entry may make in a UTC day"}),
+        Option(
+            "size",
+            int_parser(2, 10000),
+            REQUIRED,
+            {"ja": "ヒルの定員", "en": "how many members the hill holds"},
+        ),
+        Option(
+            "points",
+            parse_points,
+            "3/1/0",
+            {"ja": "勝ち／引き分け／負けの勝ち点", "en": "points per win/draw/loss"},
+        ),
+        Option(
+            "challenges_per_day",
+            int_parser(1, 1000),
+            10,
+            {
+                "ja": "1参加者が1日（UTC）に挑戦できる回数",
+                "en": "challenges one entry may make in a UTC day",
+            },
+        ),
     )
-
 
     @property
     def size(self) -> int:
@@ -235,8 +273,11 @@ class Hill(Format):
     def arrivals(self, state: Any) -> tuple[ArrivalRecord, ...]:
         """The challenges of the hill's log, oldest first."""
         assert isinstance(state, HillState)
-        return tuple(ArrivalRecord(e.challenge, e.entry, e.place, e.replaced, e.pushed_off)
-                     for e in state.log if e.kind == "challenge")
+        return tuple(
+            ArrivalRecord(e.challenge, e.entry, e.place, e.replaced, e.pushed_off)
+            for e in state.log
+            if e.kind == "challenge"
+        )
 
     def entry_pairings(self, state: Any, entry: int) -> tuple[Pairing, ...]:
         """:meth:`challenge_pairings`."""
@@ -258,8 +299,9 @@ class Hill(Format):
             return (Pairing(1, newcomer, None),)
         return tuple(Pairing(i, newcomer, m) for i, m in enumerate(others, start=1))
 
-    def challenge(self, state: HillState, newcomer: int,
-                  results: Mapping[int, Result]) -> HillUpdate:
+    def challenge(
+        self, state: HillState, newcomer: int, results: Mapping[int, Result]
+    ) -> HillUpdate:
         """Apply ``newcomer``'s challenge: ``results`` maps each other current member to the
         battle's result seen from the newcomer (side A). A newcomer already on the hill replaced
         its unit: its old results are dropped first.
@@ -278,8 +320,10 @@ class Hill(Format):
         if set(results) != set(members):
             missing = sorted(set(members) - set(results))
             extra = sorted(set(results) - set(members))
-            raise ValueError(f"challenge of {newcomer}: results must name every other member "
-                             f"(missing {missing}, not members {extra})")
+            raise ValueError(
+                f"challenge of {newcomer}: results must name every other member "
+                f"(missing {missing}, not members {extra})"
+            )
         number = state.challenges + 1
         before = list(members)
         t_new = Totals()
@@ -287,8 +331,9 @@ class Hill(Format):
             r = results[m]
             t_new = _add(t_new, r, pts)
             totals[m] = _add(totals[m], r.flipped(), pts)
-            res[(newcomer, m) if newcomer < m else (m, newcomer)] = \
+            res[(newcomer, m) if newcomer < m else (m, newcomer)] = (
                 r if newcomer < m else r.flipped()
+            )
         members.append(newcomer)
         totals[newcomer] = t_new
         ages[newcomer] = 0
@@ -297,8 +342,11 @@ class Hill(Format):
             ages[m] = ages.get(m, 0) + 1
         order = self._order(members, totals, ages, joined)
         place = self._ranks(order, totals, ages)[newcomer]  # its push-off place if it falls
-        pushed = [PushedOff(m, i, totals[m].points, ages[m])
-                  for i, m in enumerate(order, start=1) if i > self.size]
+        pushed = [
+            PushedOff(m, i, totals[m].points, ages[m])
+            for i, m in enumerate(order, start=1)
+            if i > self.size
+        ]
         for p in pushed:
             _drop(p.entry, order, totals, res, pts)
             ages.pop(p.entry, None)
@@ -306,8 +354,9 @@ class Hill(Format):
         order = self._order(order, totals, ages, joined)
         if newcomer in order:  # its rank after the push-offs, as the table shows it
             place = self._ranks(order, totals, ages)[newcomer]
-        event = HillEvent("challenge", number, newcomer, place, replaced,
-                          tuple(p.entry for p in pushed))
+        event = HillEvent(
+            "challenge", number, newcomer, place, replaced, tuple(p.entry for p in pushed)
+        )
         new = HillState(number, tuple(order), totals, ages, joined, res, (*state.log, event))
         return HillUpdate(new, newcomer, place, replaced, tuple(pushed), self.table(new))
 
@@ -324,9 +373,15 @@ class Hill(Format):
         ages = {k: v for k, v in state.ages.items() if k != entry}
         joined = {k: v for k, v in state.joined.items() if k != entry}
         order = self._order(members, totals, ages, joined)
-        return replace(state, members=tuple(order), totals=totals, ages=ages, joined=joined,
-                       results=res,
-                       log=(*state.log, HillEvent("leave", state.challenges, entry)))
+        return replace(
+            state,
+            members=tuple(order),
+            totals=totals,
+            ages=ages,
+            joined=joined,
+            results=res,
+            log=(*state.log, HillEvent("leave", state.challenges, entry)),
+        )
 
     def table(self, state: HillState) -> Standings:
         """The current members ranked (``detail``: ``age``, ``joined``)."""
@@ -337,17 +392,30 @@ class Hill(Format):
         rows = []
         for m in state.members:
             t = state.totals[m]
-            rows.append(StandingRow(
-                entry=m, rank=ranks[m], shared=counts[ranks[m]] > 1,
-                played=t.wins + t.draws + t.losses, wins=t.wins, draws=t.draws,
-                losses=t.losses, byes=0, points=t.points,
-                tiebreaks=(("margin", Fraction(t.margin)), ("wins", Fraction(t.wins)),
-                           ("age", Fraction(state.ages[m]))),
-                detail={"age": state.ages[m], "joined": state.joined[m]}))
+            rows.append(
+                StandingRow(
+                    entry=m,
+                    rank=ranks[m],
+                    shared=counts[ranks[m]] > 1,
+                    played=t.wins + t.draws + t.losses,
+                    wins=t.wins,
+                    draws=t.draws,
+                    losses=t.losses,
+                    byes=0,
+                    points=t.points,
+                    tiebreaks=(
+                        ("margin", Fraction(t.margin)),
+                        ("wins", Fraction(t.wins)),
+                        ("age", Fraction(state.ages[m])),
+                    ),
+                    detail={"age": state.ages[m], "joined": state.joined[m]},
+                )
+            )
         return Standings(tuple(rows), HILL_COLUMNS)
 
-    def replay(self, entries: Sequence[int], history: Sequence[Round], *,
-               inactive: Iterable[int] = ()) -> HillState:
+    def replay(
+        self, entries: Sequence[int], history: Sequence[Round], *, inactive: Iterable[int] = ()
+    ) -> HillState:
         """The state after the challenges of ``history`` (see the module docstring). Raises
         ``ValueError`` when a round does not fit the hill (its boards are not the challenger
         against every other member, or a result is missing)."""
@@ -382,8 +450,9 @@ class Hill(Format):
 
     # -- the Format interface -----------------------------------------------------------------
 
-    def next_round(self, entries: Sequence[int], history: Sequence[Round], *,
-                   inactive: Iterable[int] = ()) -> NextRound:
+    def next_round(
+        self, entries: Sequence[int], history: Sequence[Round], *, inactive: Iterable[int] = ()
+    ) -> NextRound:
         """The challenge of the first entry (seed order) that has never challenged and is
         active; else ``NotYet("waiting-for-entries")``: the hill is always open. A member that
         replaced its unit challenges through :meth:`challenge_pairings`."""
@@ -397,11 +466,18 @@ class Hill(Format):
         if not fresh:
             return NotYet("waiting-for-entries", len(history))
         state = self.replay(entries, history, inactive=out)
-        return RoundPairings(len(history) + 1, self.challenge_pairings(state, fresh[0]),
-                             "challenge")
+        return RoundPairings(
+            len(history) + 1, self.challenge_pairings(state, fresh[0]), "challenge"
+        )
 
-    def standings(self, entries: Sequence[int], history: Sequence[Round], *,
-                  inactive: Iterable[int] = (), state: Any = None) -> Standings:
+    def standings(
+        self,
+        entries: Sequence[int],
+        history: Sequence[Round],
+        *,
+        inactive: Iterable[int] = (),
+        state: Any = None,
+    ) -> Standings:
         """The current members (pushed-off entries are not ranked: see the state's log), from
         the kept ``state`` when given, else replayed from ``history``."""
         if isinstance(state, HillState):
@@ -432,14 +508,28 @@ class Hill(Format):
     # -- ranking ------------------------------------------------------------------------------
 
     @staticmethod
-    def _order(members: Sequence[int], totals: Mapping[int, Totals], ages: Mapping[int, int],
-               joined: Mapping[int, int]) -> list[int]:
-        return sorted(members, key=lambda m: (-totals[m].points, -totals[m].margin,
-                                              -totals[m].wins, -ages[m], joined[m], m))
+    def _order(
+        members: Sequence[int],
+        totals: Mapping[int, Totals],
+        ages: Mapping[int, int],
+        joined: Mapping[int, int],
+    ) -> list[int]:
+        return sorted(
+            members,
+            key=lambda m: (
+                -totals[m].points,
+                -totals[m].margin,
+                -totals[m].wins,
+                -ages[m],
+                joined[m],
+                m,
+            ),
+        )
 
     @staticmethod
-    def _ranks(order: Sequence[int], totals: Mapping[int, Totals],
-               ages: Mapping[int, int]) -> dict[int, int]:
+    def _ranks(
+        order: Sequence[int], totals: Mapping[int, Totals], ages: Mapping[int, int]
+    ) -> dict[int, int]:
         ranks: dict[int, int] = {}
         prev: tuple[Fraction, int, int, int] | None = None
         first = 0
@@ -452,8 +542,13 @@ class Hill(Format):
         return ranks
 
 
-def _drop(entry: int, members: list[int], totals: dict[int, Totals],
-          results: dict[tuple[int, int], Result], points: Points) -> None:
+def _drop(
+    entry: int,
+    members: list[int],
+    totals: dict[int, Totals],
+    results: dict[tuple[int, int], Result],
+    points: Points,
+) -> None:
     """Remove ``entry`` from ``members`` and its results from everyone's totals (in place)."""
     members.remove(entry)
     for m in members:
@@ -466,7 +561,11 @@ def _drop(entry: int, members: list[int], totals: dict[int, Totals],
 
 def hill_json(update: HillUpdate) -> dict[str, Any]:
     """A challenge's outcome as JSON (for replies and the web view)."""
-    return {"entry": update.entry, "place": update.place, "replaced": update.replaced,
-            "pushed_off": [p.to_json() for p in update.pushed_off],
-            "table": update.table.to_json(),
-            "points": {str(r.entry): fraction_json(r.points) for r in update.table.rows}}
+    return {
+        "entry": update.entry,
+        "place": update.place,
+        "replaced": update.replaced,
+        "pushed_off": [p.to_json() for p in update.pushed_off],
+        "table": update.table.to_json(),
+        "points": {str(r.entry): fraction_json(r.points) for r in update.table.rows},
+    }

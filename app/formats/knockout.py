@@ -62,14 +62,26 @@ def _seeding(value: object) -> str:
     return text
 
 
-SURVIVED_COLUMN = Column("points", {"ja": "勝ち抜いた回戦数", "en": "rounds survived"},
-                         {"ja": "勝抜", "en": "Rds"})
-STATUS_COLUMN = Column("status", {"ja": "状態", "en": "status"}, {"ja": "状態", "en": "status"},
-                       "code", {"champion": {"ja": "優勝", "en": "champion"},
-                                "in": {"ja": "勝ち残り", "en": "still in"},
-                                "out": {"ja": "敗退", "en": "eliminated"}})
-OUT_COLUMN = Column("eliminated_in", {"ja": "敗退した回戦", "en": "eliminated in round"},
-                    {"ja": "敗退", "en": "out in"}, "round")
+SURVIVED_COLUMN = Column(
+    "points", {"ja": "勝ち抜いた回戦数", "en": "rounds survived"}, {"ja": "勝抜", "en": "Rds"}
+)
+STATUS_COLUMN = Column(
+    "status",
+    {"ja": "状態", "en": "status"},
+    {"ja": "状態", "en": "status"},
+    "code",
+    {
+        "champion": {"ja": "優勝", "en": "champion"},
+        "in": {"ja": "勝ち残り", "en": "still in"},
+        "out": {"ja": "敗退", "en": "eliminated"},
+    },
+)
+OUT_COLUMN = Column(
+    "eliminated_in",
+    {"ja": "敗退した回戦", "en": "eliminated in round"},
+    {"ja": "敗退", "en": "out in"},
+    "round",
+)
 LOSSES_COLUMN = Column("losses", {"ja": "敗数", "en": "losses"}, {"ja": "敗", "en": "L"})
 
 
@@ -98,22 +110,41 @@ class Knockout(Format):
     """
 
     name: ClassVar[str] = "knockout"
-    aliases: ClassVar[tuple[str, ...]] = ("ko", "elimination", "single-elimination",
-                                          "トーナメント")
+    aliases: ClassVar[tuple[str, ...]] = ("ko", "elimination", "single-elimination", "トーナメント")
     titles: ClassVar[Mapping[str, str]] = {"ja": "勝ち抜きトーナメント", "en": "knockout"}
     decides_draws: ClassVar[bool] = True
     view: ClassVar[str] = "bracket"
     option_specs: ClassVar[tuple[Option, ...]] = (
-        Option("reseed_every_round", parse_bool, False,
-               {"ja": "毎回戦ごとに抽選し直す", "en": "draw every round anew"}),
-        Option("double_elimination", parse_bool, False,
-               {"ja": "ダブルエリミネーション（2敗で敗退）", "en": "out after two losses"}),
-        Option("seeding", _seeding, "draw",
-               {"ja": "シード順（draw: 抽選、entry: 登録順）",
-                "en": "seed order (draw: seeded draw, entry: entry order)"}),
-        Option("tiebreaks", tiebreaks_parser(TIEBREAKS), [],
-               {"ja": "同じ回戦で敗退した者の順位決定方法", "en": "tiebreaks among entries out "
-                "in the same round"}),
+        Option(
+            "reseed_every_round",
+            parse_bool,
+            False,
+            {"ja": "毎回戦ごとに抽選し直す", "en": "draw every round anew"},
+        ),
+        Option(
+            "double_elimination",
+            parse_bool,
+            False,
+            {"ja": "ダブルエリミネーション（2敗で敗退）", "en": "out after two losses"},
+        ),
+        Option(
+            "seeding",
+            _seeding,
+            "draw",
+            {
+                "ja": "シード順（draw: 抽選、entry: 登録順）",
+                "en": "seed order (draw: seeded draw, entry: entry order)",
+            },
+        ),
+        Option(
+            "tiebreaks",
+            tiebreaks_parser(TIEBREAKS),
+            [],
+            {
+                "ja": "同じ回戦で敗退した者の順位決定方法",
+                "en": "tiebreaks among entries out in the same round",
+            },
+        ),
     )
 
     @property
@@ -167,28 +198,41 @@ class Knockout(Format):
     def draw_rule(self, lang: str) -> str:
         """The stated rule for drawn battles, in ``lang``, for reports."""
         if lang == "ja":
-            return ("引き分けの場合はHP差（A側の最終HP−B側の最終HP）の大きい側が勝ち上がります。"
-                    "HP差も同じなら、公開シードによる抽選（SHA-256の抽選キーが小さい側）で決めます")
-        return ("A drawn battle is decided by the HP margin (A's final HP - B's): the greater "
-                "margin goes through; with equal margins, the lot of the published seed (the "
-                "lower SHA-256 draw key) decides")
+            return (
+                "引き分けの場合はHP差（A側の最終HP−B側の最終HP）の大きい側が勝ち上がります。"
+                "HP差も同じなら、公開シードによる抽選（SHA-256の抽選キーが小さい側）で決めます"
+            )
+        return (
+            "A drawn battle is decided by the HP margin (A's final HP - B's): the greater "
+            "margin goes through; with equal margins, the lot of the published seed (the "
+            "lower SHA-256 draw key) decides"
+        )
 
     def decision_text(self, decision: Decision, lang: str) -> str:
         """Why ``decision.winner`` went through, in ``lang`` (``{winner}``/``{loser}`` are left
         for the caller to fill with names)."""
-        ja = {"win": "{winner}の勝利", "bye": "{winner}は不戦勝",
-              "margin": "引き分け：HP差で{winner}が勝ち上がり",
-              "lot": "引き分け・HP差も同じ：公開シードの抽選で{winner}が勝ち上がり"}
-        en = {"win": "{winner} wins", "bye": "{winner} has a bye",
-              "margin": "a draw: {winner} goes through on HP margin",
-              "lot": "a draw with equal HP margins: {winner} goes through by the seeded lot"}
+        ja = {
+            "win": "{winner}の勝利",
+            "bye": "{winner}は不戦勝",
+            "margin": "引き分け：HP差で{winner}が勝ち上がり",
+            "lot": "引き分け・HP差も同じ：公開シードの抽選で{winner}が勝ち上がり",
+        }
+        en = {
+            "win": "{winner} wins",
+            "bye": "{winner} has a bye",
+            "margin": "a draw: {winner} goes through on HP margin",
+            "lot": "a draw with equal HP margins: {winner} goes through by the seeded lot",
+        }
         return (ja if lang == "ja" else en)[decision.by]
 
     # -- state --------------------------------------------------------------------------------
 
     def _first_bracket(self, active: Sequence[int]) -> list[int | None]:
-        seeds = list(active) if self._options["seeding"] == "entry" else \
-            draw_order(self.seed, "knockout-draw", 1, active)
+        seeds = (
+            list(active)
+            if self._options["seeding"] == "entry"
+            else draw_order(self.seed, "knockout-draw", 1, active)
+        )
         size = 1
         while size < len(seeds):
             size *= 2
@@ -222,13 +266,14 @@ class Knockout(Format):
                 through = {d.winner for d in ds}
                 nxt: list[int | None] = []
                 for i in range(0, len(bracket), 2):
-                    pair = [x for x in bracket[i:i + 2] if x is not None]
+                    pair = [x for x in bracket[i : i + 2] if x is not None]
                     nxt.append(next((x for x in pair if x in through), None))
                 bracket = nxt
         return _State(losses, byes, out_round, bracket)
 
-    def next_round(self, entries: Sequence[int], history: Sequence[Round], *,
-                   inactive: Iterable[int] = ()) -> NextRound:
+    def next_round(
+        self, entries: Sequence[int], history: Sequence[Round], *, inactive: Iterable[int] = ()
+    ) -> NextRound:
         check_history(entries, history)
         waiting = pending_round(history)
         if waiting is not None:
@@ -245,26 +290,30 @@ class Knockout(Format):
         if self.double:
             return self._double_round(k, alive, st)
         if self.reseed:
-            return RoundPairings(k, _boards(self._drawn(k, alive, st.byes)),
-                                 "final" if len(alive) == 2 else "")
+            return RoundPairings(
+                k, _boards(self._drawn(k, alive, st.byes)), "final" if len(alive) == 2 else ""
+            )
         bracket = st.bracket if st.bracket is not None else self._first_bracket(alive)
         pairs: list[tuple[int, int | None]] = []
         for i in range(0, len(bracket), 2):
-            slot = [x for x in bracket[i:i + 2] if x is not None and x not in out]
+            slot = [x for x in bracket[i : i + 2] if x is not None and x not in out]
             if len(slot) == 2:
                 pairs.append((slot[0], slot[1]))
             elif slot:
                 pairs.append((slot[0], None))
         return RoundPairings(k, _boards(pairs), "final" if len(bracket) == 2 else "")
 
-    def _drawn(self, k: int, group: Sequence[int],
-               byes: Mapping[int, int]) -> list[tuple[int, int | None]]:
+    def _drawn(
+        self, k: int, group: Sequence[int], byes: Mapping[int, int]
+    ) -> list[tuple[int, int | None]]:
         rest = list(group)
         pairs: list[tuple[int, int | None]] = []
         bye: int | None = None
         if len(rest) % 2:
             fewest = min(byes[e] for e in rest)
-            bye = draw_order(self.seed, "knockout-bye", k, [e for e in rest if byes[e] == fewest])[0]
+            bye = draw_order(self.seed, "knockout-bye", k, [e for e in rest if byes[e] == fewest])[
+                0
+            ]
             rest.remove(bye)
         order = draw_order(self.seed, "knockout-draw", k, rest)
         pairs += [(order[i], order[i + 1]) for i in range(0, len(order), 2)]
@@ -287,16 +336,23 @@ class Knockout(Format):
                 pairs.append((group[0], None))
         return RoundPairings(k, _boards(pairs))
 
-    def standings(self, entries: Sequence[int], history: Sequence[Round], *,
-                  inactive: Iterable[int] = (), state: object = None) -> Standings:
+    def standings(
+        self,
+        entries: Sequence[int],
+        history: Sequence[Round],
+        *,
+        inactive: Iterable[int] = (),
+        state: object = None,
+    ) -> Standings:
         """Ranked by rounds survived (the champion first, then the finalist, the entries out in
         the semifinals sharing third place, …); ``detail``: ``status`` (``champion``, ``in``,
         ``out``), ``eliminated_in`` (round or ``None``), ``losses``."""
         check_history(entries, history)
         out = set(inactive)
         st = self._replay(entries, history, out)
-        table = ScoreTable.build(entries, history, Points(Fraction(1), Fraction(0), Fraction(0)),
-                                 inactive=out)
+        table = ScoreTable.build(
+            entries, history, Points(Fraction(1), Fraction(0), Fraction(0)), inactive=out
+        )
         nxt = self.next_round(entries, history, inactive=out)
         finished = isinstance(nxt, Finished) and nxt.reason == "champion"
         survived: dict[int, Fraction] = {}
@@ -313,26 +369,36 @@ class Knockout(Format):
         seed = self.seed or "（なし）" if lang == "ja" else self.seed or "(none)"
         tbs = tiebreak_titles(self.tiebreaks, lang)
         if lang == "ja":
-            kind = ("ダブルエリミネーション（2敗で敗退）" if self.double
-                    else "シングルエリミネーション")
-            how = ("各回戦の組み合わせは生き残りの中から公開シードで毎回抽選します"
-                   if self.reseed else
-                   "組み合わせ表は第1回戦の前に公開シードで抽選し、以後は隣の勝者同士が当たります")
-            lines = [f"勝ち抜きトーナメント：{kind}", how,
-                     f"公開シード：{seed}（抽選キー＝SHA-256(シード/目的/回戦/参加番号)）",
-                     self.draw_rule("ja")]
+            kind = (
+                "ダブルエリミネーション（2敗で敗退）" if self.double else "シングルエリミネーション"
+            )
+            how = (
+                "各回戦の組み合わせは生き残りの中から公開シードで毎回抽選します"
+                if self.reseed
+                else "組み合わせ表は第1回戦の前に公開シードで抽選し、以後は隣の勝者同士が当たります"
+            )
+            lines = [
+                f"勝ち抜きトーナメント：{kind}",
+                how,
+                f"公開シード：{seed}（抽選キー＝SHA-256(シード/目的/回戦/参加番号)）",
+                self.draw_rule("ja"),
+            ]
             if tbs:
                 lines.append("同じ回戦で敗退した者の順位：" + "、".join(tbs))
             return lines
-        kind = "double elimination (out after two losses)" if self.double else \
-            "single elimination"
-        how = ("each round is drawn anew among the survivors by the published seed"
-               if self.reseed else
-               "the bracket is drawn by the published seed before round 1; winners of "
-               "neighbouring boards meet next")
-        lines = [f"knockout: {kind}", how,
-                 f"published seed: {seed} (draw key = SHA-256(seed/purpose/round/entry))",
-                 self.draw_rule("en")]
+        kind = "double elimination (out after two losses)" if self.double else "single elimination"
+        how = (
+            "each round is drawn anew among the survivors by the published seed"
+            if self.reseed
+            else "the bracket is drawn by the published seed before round 1; winners of "
+            "neighbouring boards meet next"
+        )
+        lines = [
+            f"knockout: {kind}",
+            how,
+            f"published seed: {seed} (draw key = SHA-256(seed/purpose/round/entry))",
+            self.draw_rule("en"),
+        ]
         if tbs:
             lines.append("entries out in the same round are ranked by: " + ", ".join(tbs))
         return lines

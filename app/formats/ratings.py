@@ -94,13 +94,20 @@ class RatingSettings:
 
     def model(self) -> PlackettLuce:
         """The library's model with these parameters."""
-        return PlackettLuce(mu=self.mu, sigma=self.sigma, beta=self.beta, tau=self.tau,
-                            limit_sigma=self.limit_sigma)
+        return PlackettLuce(
+            mu=self.mu, sigma=self.sigma, beta=self.beta, tau=self.tau, limit_sigma=self.limit_sigma
+        )
 
     def to_json(self) -> dict[str, Any]:
         """JSON-ready (``model`` names the OpenSkill model)."""
-        return {"model": "plackett-luce", "mu": self.mu, "sigma": self.sigma,
-                "beta": self.beta, "tau": self.tau, "limit_sigma": self.limit_sigma}
+        return {
+            "model": "plackett-luce",
+            "mu": self.mu,
+            "sigma": self.sigma,
+            "beta": self.beta,
+            "tau": self.tau,
+            "limit_sigma": self.limit_sigma,
+        }
 
 
 @dataclass(frozen=True, slots=True)
@@ -118,9 +125,15 @@ class RatingChange:
 
     def to_json(self) -> dict[str, Any]:
         """JSON-ready."""
-        return {"period": self.period, "before": self.before.to_json(),
-                "after": self.after.to_json(), "games": self.games, "wins": self.wins,
-                "draws": self.draws, "losses": self.losses}
+        return {
+            "period": self.period,
+            "before": self.before.to_json(),
+            "after": self.after.to_json(),
+            "games": self.games,
+            "wins": self.wins,
+            "draws": self.draws,
+            "losses": self.losses,
+        }
 
 
 @dataclass(frozen=True)
@@ -135,9 +148,12 @@ class Ratings:
         return sorted(self.current.items(), key=lambda kv: (-kv[1].ordinal, kv[0]))
 
 
-def rate_periods(periods: Iterable[RatingPeriod], *,
-                 settings: RatingSettings = RatingSettings(),
-                 initial: Mapping[int, Rating] | None = None) -> Ratings:
+def rate_periods(
+    periods: Iterable[RatingPeriod],
+    *,
+    settings: RatingSettings = RatingSettings(),
+    initial: Mapping[int, Rating] | None = None,
+) -> Ratings:
     """Rate ``periods`` in order; ``initial`` gives players a starting rating (else the
     settings' ``mu``/``sigma``). Deterministic; raises ``ValueError`` on a bad game."""
     model = settings.model()
@@ -159,8 +175,9 @@ def rate_periods(periods: Iterable[RatingPeriod], *,
                 cur = get(pid)
                 before.setdefault(pid, Rating(cur.mu, cur.sigma))
                 counts.setdefault(pid, [0, 0, 0])
-            ranks = [1.0, 1.0] if g.winner is None else ([1.0, 2.0] if g.winner == 0
-                                                         else [2.0, 1.0])
+            ranks = (
+                [1.0, 1.0] if g.winner is None else ([1.0, 2.0] if g.winner == 0 else [2.0, 1.0])
+            )
             [[ra], [rb]] = model.rate([[now[g.a]], [now[g.b]]], ranks=ranks)
             now[g.a], now[g.b] = ra, rb
             for side, pid in ((0, g.a), (1, g.b)):
@@ -168,7 +185,12 @@ def rate_periods(periods: Iterable[RatingPeriod], *,
                 counts[pid][slot] += 1
         for pid, b in before.items():
             w, d, l_ = counts[pid]
-            history.setdefault(pid, []).append(RatingChange(
-                period.key, b, Rating(now[pid].mu, now[pid].sigma), w + d + l_, w, d, l_))
-    return Ratings({pid: Rating(x.mu, x.sigma) for pid, x in now.items()},
-                   {pid: tuple(h) for pid, h in history.items()})
+            history.setdefault(pid, []).append(
+                RatingChange(
+                    period.key, b, Rating(now[pid].mu, now[pid].sigma), w + d + l_, w, d, l_
+                )
+            )
+    return Ratings(
+        {pid: Rating(x.mu, x.sigma) for pid, x in now.items()},
+        {pid: tuple(h) for pid, h in history.items()},
+    )

@@ -27,10 +27,10 @@ from app.formats.base import (
     RoundPairings,
     Standings,
     check_history,
-    register,
     parse_bool,
     parse_points,
     pending_round,
+    register,
     tiebreaks_parser,
 )
 from app.formats.tiebreaks import TIEBREAKS, ScoreTable, rank, tiebreak_titles
@@ -94,12 +94,24 @@ class RoundRobin(Format):
     pairs_at_close: ClassVar[bool] = True
     cross_table: ClassVar[bool] = True
     option_specs: ClassVar[tuple[Option, ...]] = (
-        Option("double", parse_bool, False,
-               {"ja": "2回総当たり（後半は先後入れ替え）", "en": "play the table twice"}),
-        Option("points", parse_points, "3/1/0",
-               {"ja": "勝ち／引き分け／負けの勝ち点", "en": "points per win/draw/loss"}),
-        Option("tiebreaks", tiebreaks_parser(TIEBREAKS), list(RR_TIEBREAKS),
-               {"ja": "同点時の順位決定方法（順に）", "en": "tiebreaks, in order"}),
+        Option(
+            "double",
+            parse_bool,
+            False,
+            {"ja": "2回総当たり（後半は先後入れ替え）", "en": "play the table twice"},
+        ),
+        Option(
+            "points",
+            parse_points,
+            "3/1/0",
+            {"ja": "勝ち／引き分け／負けの勝ち点", "en": "points per win/draw/loss"},
+        ),
+        Option(
+            "tiebreaks",
+            tiebreaks_parser(TIEBREAKS),
+            list(RR_TIEBREAKS),
+            {"ja": "同点時の順位決定方法（順に）", "en": "tiebreaks, in order"},
+        ),
     )
 
     @property
@@ -146,11 +158,14 @@ class RoundRobin(Format):
         n = len(entries)
         if n < 2:
             return ()
-        return tuple(RoundPairings(k, self.round_pairings(entries, k))
-                     for k in range(1, self.rounds_planned(n) + 1))
+        return tuple(
+            RoundPairings(k, self.round_pairings(entries, k))
+            for k in range(1, self.rounds_planned(n) + 1)
+        )
 
-    def next_round(self, entries: Sequence[int], history: Sequence[Round], *,
-                   inactive: Iterable[int] = ()) -> NextRound:
+    def next_round(
+        self, entries: Sequence[int], history: Sequence[Round], *, inactive: Iterable[int] = ()
+    ) -> NextRound:
         check_history(entries, history)
         waiting = pending_round(history)
         if waiting is not None:
@@ -177,14 +192,22 @@ class RoundRobin(Format):
                 byes.append((p.a, None))
             else:
                 real.append((p.a, p.b))
-        return RoundPairings(k, tuple(Pairing(i, a, b)
-                                      for i, (a, b) in enumerate(real + byes, start=1)))
+        return RoundPairings(
+            k, tuple(Pairing(i, a, b) for i, (a, b) in enumerate(real + byes, start=1))
+        )
 
-    def standings(self, entries: Sequence[int], history: Sequence[Round], *,
-                  inactive: Iterable[int] = (), state: object = None) -> Standings:
+    def standings(
+        self,
+        entries: Sequence[int],
+        history: Sequence[Round],
+        *,
+        inactive: Iterable[int] = (),
+        state: object = None,
+    ) -> Standings:
         check_history(entries, history)
-        table = ScoreTable.build(entries, history, self.points, bye_points=Fraction(0),
-                                 inactive=inactive)
+        table = ScoreTable.build(
+            entries, history, self.points, bye_points=Fraction(0), inactive=inactive
+        )
         return Standings(tuple(rank(table, self.tiebreaks)), self.tiebreaks)
 
     def describe(self, lang: str) -> list[str]:
@@ -203,4 +226,3 @@ class RoundRobin(Format):
             "known from the start",
             "ties: " + (", ".join(tbs) if tbs else "shared rank"),
         ]
-

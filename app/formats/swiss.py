@@ -45,11 +45,11 @@ from typing import ClassVar
 import networkx as nx
 
 from app.formats.base import (
-    Finished,
-    Game,
-    Format,
-    NextRound,
     REQUIRED,
+    Finished,
+    Format,
+    Game,
+    NextRound,
     Option,
     Pairing,
     Points,
@@ -101,16 +101,26 @@ class Swiss(Format):
     aliases: ClassVar[tuple[str, ...]] = ("swiss-system", "スイス")
     titles: ClassVar[Mapping[str, str]] = {"ja": "スイス式", "en": "Swiss system"}
     option_specs: ClassVar[tuple[Option, ...]] = (
-        Option("rounds", int_parser(1, 1000), REQUIRED,
-               {"ja": "回戦数", "en": "number of rounds"}),
-        Option("points", parse_points, "3/1/0",
-               {"ja": "勝ち／引き分け／負けの勝ち点", "en": "points per win/draw/loss"}),
-        Option("bye_points", _bye_points, "win",
-               {"ja": "不戦勝の扱い（win/draw/loss）", "en": "what a bye scores (win/draw/loss)"}),
-        Option("tiebreaks", tiebreaks_parser(TIEBREAKS), list(SWISS_TIEBREAKS),
-               {"ja": "同点時の順位決定方法（順に）", "en": "tiebreaks, in order"}),
+        Option("rounds", int_parser(1, 1000), REQUIRED, {"ja": "回戦数", "en": "number of rounds"}),
+        Option(
+            "points",
+            parse_points,
+            "3/1/0",
+            {"ja": "勝ち／引き分け／負けの勝ち点", "en": "points per win/draw/loss"},
+        ),
+        Option(
+            "bye_points",
+            _bye_points,
+            "win",
+            {"ja": "不戦勝の扱い（win/draw/loss）", "en": "what a bye scores (win/draw/loss)"},
+        ),
+        Option(
+            "tiebreaks",
+            tiebreaks_parser(TIEBREAKS),
+            list(SWISS_TIEBREAKS),
+            {"ja": "同点時の順位決定方法（順に）", "en": "tiebreaks, in order"},
+        ),
     )
-
 
     @property
     def rounds(self) -> int:
@@ -132,13 +142,16 @@ class Swiss(Format):
         """``rounds`` (fewer only if the field runs out of new pairs: then it finishes early)."""
         return self.rounds if n_entries >= 2 else 0
 
-    def _table(self, entries: Sequence[int], history: Sequence[Round],
-               inactive: Iterable[int]) -> ScoreTable:
-        return ScoreTable.build(entries, history, self.points, bye_points=self.bye_value,
-                                inactive=inactive, swiss=True)
+    def _table(
+        self, entries: Sequence[int], history: Sequence[Round], inactive: Iterable[int]
+    ) -> ScoreTable:
+        return ScoreTable.build(
+            entries, history, self.points, bye_points=self.bye_value, inactive=inactive, swiss=True
+        )
 
-    def next_round(self, entries: Sequence[int], history: Sequence[Round], *,
-                   inactive: Iterable[int] = ()) -> NextRound:
+    def next_round(
+        self, entries: Sequence[int], history: Sequence[Round], *, inactive: Iterable[int] = ()
+    ) -> NextRound:
         check_history(entries, history)
         waiting = pending_round(history)
         if waiting is not None:
@@ -162,22 +175,36 @@ class Swiss(Format):
         seed_index = {e: i for i, e in enumerate(entries)}
         ranked = sorted(active, key=lambda e: (-table.points[e], seed_index[e]))
         try:
-            pairs = pair_round(ranked, table.points, met, had_bye,
-                               floats(history, self.points, self.bye_value, table.entries))
+            pairs = pair_round(
+                ranked,
+                table.points,
+                met,
+                had_bye,
+                floats(history, self.points, self.bye_value, table.entries),
+            )
         except NoPairing:
             return Finished("no-legal-pairing")
         return RoundPairings(k, tuple(Pairing(i, a, b) for i, (a, b) in enumerate(pairs, 1)))
 
-    def standings(self, entries: Sequence[int], history: Sequence[Round], *,
-                  inactive: Iterable[int] = (), state: object = None) -> Standings:
+    def standings(
+        self,
+        entries: Sequence[int],
+        history: Sequence[Round],
+        *,
+        inactive: Iterable[int] = (),
+        state: object = None,
+    ) -> Standings:
         check_history(entries, history)
         table = self._table(entries, history, inactive)
         return Standings(tuple(rank(table, self.tiebreaks)), self.tiebreaks)
 
     def describe(self, lang: str) -> list[str]:
         tbs = tiebreak_titles(self.tiebreaks, lang)
-        bye = {"win": ("勝ち", "a win"), "draw": ("引き分け", "a draw"),
-               "loss": ("負け", "a loss")}[self._options["bye_points"]]
+        bye = {
+            "win": ("勝ち", "a win"),
+            "draw": ("引き分け", "a draw"),
+            "loss": ("負け", "a loss"),
+        }[self._options["bye_points"]]
         if lang == "ja":
             return [
                 f"スイス式 全{self.rounds}回戦",
@@ -197,8 +224,9 @@ class Swiss(Format):
         ]
 
 
-def floats(history: Sequence[Round], points: Points, bye_points: Fraction,
-           entries: Iterable[int]) -> dict[int, Floats]:
+def floats(
+    history: Sequence[Round], points: Points, bye_points: Fraction, entries: Iterable[int]
+) -> dict[int, Floats]:
     """The floats of ``entries`` in the last two rounds of ``history`` (C.04.3 A.4.b; scores as
     the Swiss counts them: games with an entry not in ``entries`` are void). An entry with a bye
     or a voided game did not play: a downfloat."""
@@ -243,9 +271,13 @@ def _float(score: Mapping[int, Fraction], e: int, opponent: int) -> str | None:
     return DOWN if score[e] > score[opponent] else UP
 
 
-def pair_round(ranked: Sequence[int], points: Mapping[int, Fraction],
-               met: set[frozenset[int]], had_bye: set[int],
-               floats: Mapping[int, Floats] | None = None) -> list[tuple[int, int | None]]:
+def pair_round(
+    ranked: Sequence[int],
+    points: Mapping[int, Fraction],
+    met: set[frozenset[int]],
+    had_bye: set[int],
+    floats: Mapping[int, Floats] | None = None,
+) -> list[tuple[int, int | None]]:
     """The pairs of one Swiss round: ``(a, b)`` boards in rank order, then ``(e, None)`` for the
     bye. ``ranked``: the entries to pair, best first; ``points``: their scores; ``met``: pairs
     that already played; ``had_bye``: entries that had a bye; ``floats``: their floats in the
@@ -296,18 +328,17 @@ def pair_round(ranked: Sequence[int], points: Mapping[int, Fraction],
         prev_down[i], prev_up[i] = f[1] == DOWN, f[1] == UP
     any_float = any(last_down) or any(last_up) or any(prev_down) or any(prev_up)
     base = n // 2 + 1  # more than the pairs: each float criterion counts at most one per pair
-    f12, f13, f14 = base ** 3, base ** 2, base
+    f12, f13, f14 = base**3, base**2, base
 
     def repeated(i: int, j: int) -> int:  # i < j; C.12-C.15, each above the next
         if score[i] == score[j]:
             return 0
-        return (f12 * last_down[i] + f13 * last_up[j] + f14 * prev_down[i]
-                + prev_up[j])
+        return f12 * last_down[i] + f13 * last_up[j] + f14 * prev_down[i] + prev_up[j]
 
     max_dutch = n * n * 2 + 1
     max_diff = (score[0] - score[-1]) ** 2 + 1
     c_float = (n // 2 + 1) * max_dutch  # more than any sum of Dutch terms
-    c_score = c_float * base ** 4 if any_float else c_float  # more than any sum of both
+    c_score = c_float * base**4 if any_float else c_float  # more than any sum of both
     c_bye = (n // 2 + 1) * c_score * (max_diff + 1)
     big = c_bye * n + c_score * max_diff + c_score + 1
 

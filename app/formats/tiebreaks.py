@@ -136,9 +136,16 @@ class ScoreTable:
     draw: Fraction = HALF
 
     @classmethod
-    def build(cls, entries: Sequence[int], history: Iterable[Round], points: Points, *,
-              bye_points: Fraction = ZERO, inactive: Iterable[int] = (),
-              swiss: bool = False) -> ScoreTable:
+    def build(
+        cls,
+        entries: Sequence[int],
+        history: Iterable[Round],
+        points: Points,
+        *,
+        bye_points: Fraction = ZERO,
+        inactive: Iterable[int] = (),
+        swiss: bool = False,
+    ) -> ScoreTable:
         """The table of ``history`` scored by ``points``; a bye earns ``bye_points``.
 
         Games with an entry that is not in ``entries`` or is ``inactive`` are ignored (a
@@ -193,15 +200,24 @@ class ScoreTable:
                     games[b].append(GameRecord(n, a, ONE, -m, pw, 2))
                     counts[a][2] += 1
                     counts[b][0] += 1
-        pts = {e: pw * c[0] + pd * c[1] + pl * c[2] + bye_points * byes[e]
-               for e, c in counts.items()}
+        pts = {
+            e: pw * c[0] + pd * c[1] + pl * c[2] + bye_points * byes[e] for e, c in counts.items()
+        }
         return cls(ranked, pts, games, byes, swiss, unplayed, rounds, pd)
 
-    def add(self, round_number: int, me: int, opponent: int, score: Fraction, margin: int,
-            points: Fraction) -> None:
+    def add(
+        self,
+        round_number: int,
+        me: int,
+        opponent: int,
+        score: Fraction,
+        margin: int,
+        points: Fraction,
+    ) -> None:
         """Record one side of a game (both sides are recorded separately)."""
-        self.games[me].append(GameRecord(round_number, opponent, score, margin, points,
-                                         int(score * 2)))
+        self.games[me].append(
+            GameRecord(round_number, opponent, score, margin, points, int(score * 2))
+        )
         self.points[me] += points
 
     def wins(self, e: int) -> int:
@@ -277,8 +293,9 @@ def _sonneborn_berger(table: ScoreTable, group: Sequence[int]) -> dict[int, Frac
     return out
 
 
-def _buchholz_terms(table: ScoreTable, ip: Mapping[int, int], scale: int,
-                    e: int) -> list[tuple[int, bool]]:
+def _buchholz_terms(
+    table: ScoreTable, ip: Mapping[int, int], scale: int, e: int
+) -> list[tuple[int, bool]]:
     """``(value, is a VUR)`` per round of ``e``: the opponents' scores (FIDE C.07 Article 8.1;
     16.3.1: an opponent's pairing-allocated byes and forfeits count as scored), then one term per
     unplayed round: the dummy's score of Article 16.4 in a Swiss table, else ``e``'s own
@@ -295,8 +312,9 @@ def _buchholz_terms(table: ScoreTable, ip: Mapping[int, int], scale: int,
 
 def _buchholz(table: ScoreTable, group: Sequence[int]) -> dict[int, Fraction]:
     ip, scale = _scaled_points(table)
-    return {e: Fraction(sum(v for v, _ in _buchholz_terms(table, ip, scale, e)), scale)
-            for e in group}
+    return {
+        e: Fraction(sum(v for v, _ in _buchholz_terms(table, ip, scale, e)), scale) for e in group
+    }
 
 
 def _cut1(terms: Sequence[tuple[int, bool]]) -> int:
@@ -327,25 +345,46 @@ def _wins(table: ScoreTable, group: Sequence[int]) -> dict[int, Fraction]:
     return {e: Fraction(table.wins(e)) for e in group}
 
 
-TIEBREAKS: dict[str, Tiebreak] = {t.name: t for t in (
-    Tiebreak("head_to_head", {"ja": "直接対決", "en": "head-to-head"},
-             {"ja": "直接", "en": "H2H"}, _head_to_head, grouped=True),
-    Tiebreak("sonneborn_berger", {"ja": "ゾンネボルン・ベルガー", "en": "Sonneborn-Berger"},
-             {"ja": "SB", "en": "SB"}, _sonneborn_berger),
-    Tiebreak("buchholz", {"ja": "ブッフホルツ", "en": "Buchholz"},
-             {"ja": "Bu", "en": "Bu"}, _buchholz),
-    Tiebreak("buchholz_cut1", {"ja": "ブッフホルツ（最低1除外）", "en": "Buchholz cut 1"},
-             {"ja": "Bu-1", "en": "Bu-1"}, _buchholz_cut1),
-    Tiebreak("margin", {"ja": "HP差", "en": "HP margin"},
-             {"ja": "HP差", "en": "HP"}, _margin),
-    Tiebreak("wins", {"ja": "勝数", "en": "wins"},
-             {"ja": "勝", "en": "W"}, _wins),
-)}
+TIEBREAKS: dict[str, Tiebreak] = {
+    t.name: t
+    for t in (
+        Tiebreak(
+            "head_to_head",
+            {"ja": "直接対決", "en": "head-to-head"},
+            {"ja": "直接", "en": "H2H"},
+            _head_to_head,
+            grouped=True,
+        ),
+        Tiebreak(
+            "sonneborn_berger",
+            {"ja": "ゾンネボルン・ベルガー", "en": "Sonneborn-Berger"},
+            {"ja": "SB", "en": "SB"},
+            _sonneborn_berger,
+        ),
+        Tiebreak(
+            "buchholz",
+            {"ja": "ブッフホルツ", "en": "Buchholz"},
+            {"ja": "Bu", "en": "Bu"},
+            _buchholz,
+        ),
+        Tiebreak(
+            "buchholz_cut1",
+            {"ja": "ブッフホルツ（最低1除外）", "en": "Buchholz cut 1"},
+            {"ja": "Bu-1", "en": "Bu-1"},
+            _buchholz_cut1,
+        ),
+        Tiebreak("margin", {"ja": "HP差", "en": "HP margin"}, {"ja": "HP差", "en": "HP"}, _margin),
+        Tiebreak("wins", {"ja": "勝数", "en": "wins"}, {"ja": "勝", "en": "W"}, _wins),
+    )
+}
 """Every tiebreak by name."""
 
-TIEBREAK_COLUMNS.update({t.name: Column(t.name, t.titles, t.short,
-                                        "signed" if t.name == "margin" else "number")
-                         for t in TIEBREAKS.values()})
+TIEBREAK_COLUMNS.update(
+    {
+        t.name: Column(t.name, t.titles, t.short, "signed" if t.name == "margin" else "number")
+        for t in TIEBREAKS.values()
+    }
+)
 
 
 def find_tiebreak(name: str) -> Tiebreak:
@@ -356,9 +395,13 @@ def find_tiebreak(name: str) -> Tiebreak:
     return TIEBREAKS[key]
 
 
-def rank(table: ScoreTable, tiebreaks: Sequence[str], *,
-         primary: Mapping[int, Fraction] | None = None,
-         detail: Mapping[int, Mapping[str, Any]] | None = None) -> list[StandingRow]:
+def rank(
+    table: ScoreTable,
+    tiebreaks: Sequence[str],
+    *,
+    primary: Mapping[int, Fraction] | None = None,
+    detail: Mapping[int, Mapping[str, Any]] | None = None,
+) -> list[StandingRow]:
     """Rank ``table.entries``: by ``primary`` (default: the table's points), then ``tiebreaks``.
 
     Grouped tiebreaks (head-to-head) are computed per group of entries tied on everything
@@ -390,13 +433,21 @@ def rank(table: ScoreTable, tiebreaks: Sequence[str], *,
     for i, e in enumerate(order):
         k = tuple(keys[e])
         first.setdefault(k, i + 1)
-        rows.append(StandingRow(
-            entry=e, rank=first[k], shared=counts[k] > 1,
-            played=len(table.games[e]), wins=table.wins(e), draws=table.draws(e),
-            losses=table.losses(e), byes=table.byes[e], points=prim[e],
-            tiebreaks=tuple(zip(tiebreaks, keys[e][1:], strict=True)),
-            detail=dict((detail or {}).get(e, {})),
-        ))
+        rows.append(
+            StandingRow(
+                entry=e,
+                rank=first[k],
+                shared=counts[k] > 1,
+                played=len(table.games[e]),
+                wins=table.wins(e),
+                draws=table.draws(e),
+                losses=table.losses(e),
+                byes=table.byes[e],
+                points=prim[e],
+                tiebreaks=tuple(zip(tiebreaks, keys[e][1:], strict=True)),
+                detail=dict((detail or {}).get(e, {})),
+            )
+        )
     return rows
 
 

@@ -12,7 +12,9 @@ def final_json(outcome: Any) -> dict[str, Any]:
     a side of one fighter is that fighter's object (the shape battles had before parties), a
     party a list."""
     sides = [[f.to_json() for f in side] for side in outcome.final]
-    return {k: (side[0] if len(side) == 1 else side) for k, side in zip(("a", "b"), sides, strict=True)}
+    return {
+        k: (side[0] if len(side) == 1 else side) for k, side in zip(("a", "b"), sides, strict=True)
+    }
 
 
 def side_hp(outcome: Any, side: int) -> int:
@@ -27,6 +29,14 @@ def battle_values(rs: Any, result: Any, version: str) -> dict[str, Any]:
     ``reason`` (the termination), ``turns``, ``hp_a``/``hp_b`` (:func:`side_hp`), ``margin`` (side A's tiebreak margin), ``outcome`` (``Outcome.to_json``),
     ``final`` (:func:`final_json`), ``engine_version``."""
     o = rs.outcome(result)
-    return dict(engine_version=version, winner=o.winner, reason=o.termination, turns=o.turns,
-                hp_a=side_hp(o, 0), hp_b=side_hp(o, 1), margin=o.margin, outcome=o.to_json(),
-                final=final_json(o))
+    return dict(
+        engine_version=version,
+        winner=o.winner,
+        reason=o.termination,
+        turns=o.turns,
+        hp_a=side_hp(o, 0),
+        hp_b=side_hp(o, 1),
+        margin=o.margin,
+        outcome=o.to_json(),
+        final=final_json(o),
+    )

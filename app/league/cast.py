@@ -87,9 +87,23 @@ class Board:
     def of(cls, b: Battle) -> Board:
         """The board of a stored battle with two sides and both sheets."""
         assert b.entry_b_id is not None and b.sheet_a_id and b.sheet_b_id
-        return cls(b.id, b.board, b.entry_a_id, b.entry_b_id, b.sheet_a_id, b.sheet_b_id,
-                   b.winner, b.reason, b.turns, b.hp_a, b.hp_b, b.engine_version, b.margin,
-                   b.inputs, b.stop_turn)
+        return cls(
+            b.id,
+            b.board,
+            b.entry_a_id,
+            b.entry_b_id,
+            b.sheet_a_id,
+            b.sheet_b_id,
+            b.winner,
+            b.reason,
+            b.turns,
+            b.hp_a,
+            b.hp_b,
+            b.engine_version,
+            b.margin,
+            b.inputs,
+            b.stop_turn,
+        )
 
 
 #: seconds a battle stopped at a checkpoint waits for both players' READY when the league has no
@@ -150,7 +164,8 @@ class Cast:
             if not res.ok or res.entry is None:
                 raise BadState(
                     f"sheet {sv.id} (entry {sv.entry_id}, version {sv.version}) no longer parses",
-                    "sheet-unreadable")
+                    "sheet-unreadable",
+                )
             self.units[sheet_id] = res.entry
         return self.units[sheet_id]
 
@@ -183,22 +198,43 @@ def thread_id(message_key: str | None) -> str | None:
 def load_cast(session: Session, league: League) -> Cast:
     """The :class:`Cast` of ``league`` now: every entry, its player and every sheet version,
     and the Message-ID each sheet came in (to thread the league's mails under it)."""
-    entries = {e.id: CastEntry(e.player_id, e.status, e.owner_key or "")
-               for e in session.scalars(select(Entry).where(Entry.league_id == league.id))}
+    entries = {
+        e.id: CastEntry(e.player_id, e.status, e.owner_key or "")
+        for e in session.scalars(select(Entry).where(Entry.league_id == league.id))
+    }
     pids = {e.player_id for e in entries.values()}
-    players = {p.id: CastPlayer(p.address, p.display_name or "", p.lang or "ja",
-                                p.charset or "utf-8", p.mail_pref or "all", bool(p.digest_logs))
-               for p in session.scalars(select(Player).where(Player.id.in_(pids)))} \
-        if pids else {}
-    rows = list(session.scalars(select(SheetVersion).where(
-        SheetVersion.entry_id.in_(list(entries))))) if entries else []
-    sheets = {s.id: CastSheet(s.id, s.entry_id, s.version, s.normalized, s.text, bool(s.active))
-              for s in rows}
+    players = (
+        {
+            p.id: CastPlayer(
+                p.address,
+                p.display_name or "",
+                p.lang or "ja",
+                p.charset or "utf-8",
+                p.mail_pref or "all",
+                bool(p.digest_logs),
+            )
+            for p in session.scalars(select(Player).where(Player.id.in_(pids)))
+        }
+        if pids
+        else {}
+    )
+    rows = (
+        list(session.scalars(select(SheetVersion).where(SheetVersion.entry_id.in_(list(entries)))))
+        if entries
+        else []
+    )
+    sheets = {
+        s.id: CastSheet(s.id, s.entry_id, s.version, s.normalized, s.text, bool(s.active))
+        for s in rows
+    }
     inbound = {s.id: s.inbound_id for s in rows if s.inbound_id is not None}
     keys: dict[int, str] = {}
     if inbound:
-        for iid, key in session.execute(select(InboundMessage.id, InboundMessage.message_key)
-                                        .where(InboundMessage.id.in_(set(inbound.values())))):
+        for iid, key in session.execute(
+            select(InboundMessage.id, InboundMessage.message_key).where(
+                InboundMessage.id.in_(set(inbound.values()))
+            )
+        ):
             keys[iid] = key
     thread: dict[int, str] = {}
     for sid, iid in inbound.items():
@@ -207,10 +243,19 @@ def load_cast(session: Session, league: League) -> Cast:
             thread[sid] = msgid
     from app.league.formats import format_of
 
-    return Cast(league.id, league.name, entries, players, sheets, thread,
-                ruleset=league.ruleset or "", options=dict(league.options or {}),
-                fmt=format_of(league), seed=league.seed or "",
-                checkpoint_wait_s=int(league.rounds_every_s or CHECKPOINT_WAIT_S))
+    return Cast(
+        league.id,
+        league.name,
+        entries,
+        players,
+        sheets,
+        thread,
+        ruleset=league.ruleset or "",
+        options=dict(league.options or {}),
+        fmt=format_of(league),
+        seed=league.seed or "",
+        checkpoint_wait_s=int(league.rounds_every_s or CHECKPOINT_WAIT_S),
+    )
 
 
 def lock_league(session: Session, league_id: int) -> League:
@@ -219,4 +264,3 @@ def lock_league(session: Session, league_id: int) -> League:
     from app.league.entries import lock_league_row
 
     return lock_league_row(session, league_id)
-

@@ -99,20 +99,32 @@ class Arrival:
 
     def to_context(self) -> dict[str, Any]:
         """The template context (plain dicts)."""
-        return {"number": self.number, "replaced": self.replaced, "place": self.place,
-                "on_hill": self.on_hill, "size": self.size,
-                "boards": [_asdict(b) for b in self.boards],
-                "table": [_asdict(t) for t in self.table],
-                "columns": {k: list(v) for k, v in self.columns.items()},
-                "pushed_off": [_asdict(p) for p in self.pushed_off]}
+        return {
+            "number": self.number,
+            "replaced": self.replaced,
+            "place": self.place,
+            "on_hill": self.on_hill,
+            "size": self.size,
+            "boards": [_asdict(b) for b in self.boards],
+            "table": [_asdict(t) for t in self.table],
+            "columns": {k: list(v) for k, v in self.columns.items()},
+            "pushed_off": [_asdict(p) for p in self.pushed_off],
+        }
 
 
 def _asdict(obj: Any) -> dict[str, Any]:
     return {k: getattr(obj, k) for k in obj.__slots__}
 
 
-def arrive(session: Session, league: League, entry: Entry, *, now: dt.datetime,
-           mail: Notices | None = None, ruleset: Any = None) -> Arrival:
+def arrive(
+    session: Session,
+    league: League,
+    entry: Entry,
+    *,
+    now: dt.datetime,
+    mail: Notices | None = None,
+    ruleset: Any = None,
+) -> Arrival:
     """Fight ``entry``'s active sheet against the boards its league's format pairs on arrival
     and apply the result (see the module docstring). ``ruleset``: the league's ``Ruleset``
     (default: the league's, with its options: :func:`app.league.formats.league_rules`). With
@@ -126,9 +138,14 @@ def arrive(session: Session, league: League, entry: Entry, *, now: dt.datetime,
         entry.seat = 0 if top is None else top + 1
     boards = fmt.entry_pairings(state, entry.id)
     eids = {p.a for p in boards} | {p.b for p in boards if p.b is not None}
-    sheets = {eid: sv for eid, sv in session.execute(
-        select(SheetVersion.entry_id, SheetVersion).where(SheetVersion.entry_id.in_(eids),
-                                                          SheetVersion.active))}
+    sheets = {
+        eid: sv
+        for eid, sv in session.execute(
+            select(SheetVersion.entry_id, SheetVersion).where(
+                SheetVersion.entry_id.in_(eids), SheetVersion.active
+            )
+        )
+    }
     parsed: dict[int, Any] = {}
 
     def unit(eid: int) -> Any:
@@ -147,10 +164,17 @@ def arrive(session: Session, league: League, entry: Entry, *, now: dt.datetime,
             parsed[eid] = _UNITS[key]
         return parsed[eid]
 
-    number = 1 + (session.scalar(select(func.max(Round.number))
-                                 .where(Round.league_id == league.id)) or 0)
-    rnd = Round(league_id=league.id, number=number, state="done", scheduled_at=now,
-                done_at=now, note="challenge")
+    number = 1 + (
+        session.scalar(select(func.max(Round.number)).where(Round.league_id == league.id)) or 0
+    )
+    rnd = Round(
+        league_id=league.id,
+        number=number,
+        state="done",
+        scheduled_at=now,
+        done_at=now,
+        note="challenge",
+    )
     session.add(rnd)
     session.flush()
     results: dict[int, Result] = {}
@@ -159,21 +183,48 @@ def arrive(session: Session, league: League, entry: Entry, *, now: dt.datetime,
     texts = standing_orders(session, eids) if rs.takes_orders else {}
     for p in boards:
         if p.b is None:
-            battle_rows.append(Battle(round_id=rnd.id, board=p.board, entry_a_id=p.a,
-                                      sheet_a_id=sheets[p.a].id, state="done", reason="bye",
-                                      fought_at=now))
+            battle_rows.append(
+                Battle(
+                    round_id=rnd.id,
+                    board=p.board,
+                    entry_a_id=p.a,
+                    sheet_a_id=sheets[p.a].id,
+                    state="done",
+                    reason="bye",
+                    fought_at=now,
+                )
+            )
             continue
-        inputs = board_inputs(rs, league.seed or "", texts.get(p.a), texts.get(p.b),
-                              rs.label(unit(p.a)), rs.label(unit(p.b))).to_json() \
-            if rs.takes_orders else None
-        values = battle_values(rs, fight_board(rs, unit(p.a), unit(p.b), inputs, log=False),
-                               version[:32])
+        inputs = (
+            board_inputs(
+                rs,
+                league.seed or "",
+                texts.get(p.a),
+                texts.get(p.b),
+                rs.label(unit(p.a)),
+                rs.label(unit(p.b)),
+            ).to_json()
+            if rs.takes_orders
+            else None
+        )
+        values = battle_values(
+            rs, fight_board(rs, unit(p.a), unit(p.b), inputs, log=False), version[:32]
+        )
         values["inputs"] = inputs
         results[p.b] = Result(values["winner"], values["margin"])
-        battle_rows.append(Battle(
-            round_id=rnd.id, board=p.board, entry_a_id=p.a, entry_b_id=p.b,
-            sheet_a_id=sheets[p.a].id, sheet_b_id=sheets[p.b].id, state="done",
-            fought_at=now, **values))
+        battle_rows.append(
+            Battle(
+                round_id=rnd.id,
+                board=p.board,
+                entry_a_id=p.a,
+                entry_b_id=p.b,
+                sheet_a_id=sheets[p.a].id,
+                sheet_b_id=sheets[p.b].id,
+                state="done",
+                fought_at=now,
+                **values,
+            )
+        )
     session.add_all(battle_rows)
     update = fmt.apply_entry(state, entry.id, results)
     remember_state(league, update.state, fmt)
@@ -184,14 +235,25 @@ def arrive(session: Session, league: League, entry: Entry, *, now: dt.datetime,
     return _arrival(session, league, entry, number, update, battle_rows, results, now, mail)
 
 
-def _arrival(session: Session, league: League, entry: Entry, number: int, update: Any,
-             battle_rows: list[Battle], results: dict[int, Result], now: dt.datetime,
-             mail: Notices | None) -> Arrival:
+def _arrival(
+    session: Session,
+    league: League,
+    entry: Entry,
+    number: int,
+    update: Any,
+    battle_rows: list[Battle],
+    results: dict[int, Result],
+    now: dt.datetime,
+    mail: Notices | None,
+) -> Arrival:
     """The reply's view of an applied arrival; the pushed-off members are told."""
     fmt = format_of(league)
-    everyone = {entry.id, *(r.entry for r in update.table.rows),
-                *(p.entry for p in update.pushed_off),
-                *(b.entry_b_id for b in battle_rows if b.entry_b_id is not None)}
+    everyone = {
+        entry.id,
+        *(r.entry for r in update.table.rows),
+        *(p.entry for p in update.pushed_off),
+        *(b.entry_b_id for b in battle_rows if b.entry_b_id is not None),
+    }
     names = entry_names(session, everyone)
     units = public_units(session, league.id, everyone)
     lines = []
@@ -199,51 +261,111 @@ def _arrival(session: Session, league: League, entry: Entry, number: int, update
         if b.entry_b_id is None:
             continue
         out = "draw" if b.winner is None else ("win" if b.winner == 0 else "loss")
-        lines.append(BoardLine(names[b.entry_b_id], units.get(b.entry_b_id, ""), out,
-                               results[b.entry_b_id].margin, b.id))
+        lines.append(
+            BoardLine(
+                names[b.entry_b_id],
+                units.get(b.entry_b_id, ""),
+                out,
+                results[b.entry_b_id].margin,
+                b.id,
+            )
+        )
     columns = fmt.columns()
+
     def cells(row: Any) -> dict[str, tuple[str, ...]]:
         values = [dict(row.tiebreaks).get(c.key, row.detail.get(c.key)) for c in columns]
-        return {lang: tuple(c.text(v, lang) for c, v in zip(columns, values, strict=True))
-                for lang in ("ja", "en")}
+        return {
+            lang: tuple(c.text(v, lang) for c, v in zip(columns, values, strict=True))
+            for lang in ("ja", "en")
+        }
 
     table = tuple(
-        TableLine(r.rank_text, names[r.entry], units.get(r.entry, ""), fraction_text(r.points),
-                  r.wins, r.draws, r.losses, cells(r), r.entry == entry.id)
-        for r in update.table.rows)
-    pushed = tuple(PushLine(p.entry, names[p.entry], units.get(p.entry, ""), p.place,
-                            fraction_text(p.points), p.age) for p in update.pushed_off)
+        TableLine(
+            r.rank_text,
+            names[r.entry],
+            units.get(r.entry, ""),
+            fraction_text(r.points),
+            r.wins,
+            r.draws,
+            r.losses,
+            cells(r),
+            r.entry == entry.id,
+        )
+        for r in update.table.rows
+    )
+    pushed = tuple(
+        PushLine(
+            p.entry, names[p.entry], units.get(p.entry, ""), p.place, fraction_text(p.points), p.age
+        )
+        for p in update.pushed_off
+    )
     size = int(fmt.options.get("size", 0) or 0)
-    arrival = Arrival(number, update.replaced, update.place,
-                      entry.id in {r.entry for r in update.table.rows}, size, tuple(lines),
-                      table, {lang: tuple(c.short_title(lang) for c in columns)
-                              for lang in ("ja", "en")}, pushed)
+    arrival = Arrival(
+        number,
+        update.replaced,
+        update.place,
+        entry.id in {r.entry for r in update.table.rows},
+        size,
+        tuple(lines),
+        table,
+        {lang: tuple(c.short_title(lang) for c in columns) for lang in ("ja", "en")},
+        pushed,
+    )
     if mail is not None:
-        owners = {eid: pid for eid, pid in session.execute(
-            select(Entry.id, Entry.player_id).where(Entry.id.in_([p.entry_id for p in pushed])))}
-        mail.queue_pushed_off(session, tuple(
-            PushedOffNotice(league.id, league.name, number, size, p.entry_id, owners[p.entry_id],
-                            p.name, p.unit, p.place, p.points, p.age)
-            for p in pushed if p.entry_id != entry.id), now=now)  # its own reply says so
+        owners = {
+            eid: pid
+            for eid, pid in session.execute(
+                select(Entry.id, Entry.player_id).where(Entry.id.in_([p.entry_id for p in pushed]))
+            )
+        }
+        mail.queue_pushed_off(
+            session,
+            tuple(
+                PushedOffNotice(
+                    league.id,
+                    league.name,
+                    number,
+                    size,
+                    p.entry_id,
+                    owners[p.entry_id],
+                    p.name,
+                    p.unit,
+                    p.place,
+                    p.points,
+                    p.age,
+                )
+                for p in pushed
+                if p.entry_id != entry.id
+            ),
+            now=now,
+        )  # its own reply says so
     return arrival
 
 
-def after_entry(session: Session, league: League, player: Player, *, now: dt.datetime,
-                mail: Notices | None = None) -> dict[str, Any] | None:
+def after_entry(
+    session: Session,
+    league: League,
+    player: Player,
+    *,
+    now: dt.datetime,
+    mail: Notices | None = None,
+) -> dict[str, Any] | None:
     """For a league whose format fights entries on arrival, fight the sheet ``player`` just
     entered (or replaced) at once (:func:`arrive`, in the caller's transaction) and return the
     reply's ``hill`` context; ``None`` for any other format."""
     if not format_of(league).fights_on_entry:
         return None
-    entry = session.scalar(select(Entry).where(Entry.league_id == league.id,
-                                               Entry.player_id == player.id))
+    entry = session.scalar(
+        select(Entry).where(Entry.league_id == league.id, Entry.player_id == player.id)
+    )
     if entry is None or entry.status != "active":
         return None
     return arrive(session, league, entry, now=now, mail=mail).to_context()
 
 
-def arrivals_today(session: Session, league: League, entry: Entry | None, *,
-                   now: dt.datetime) -> tuple[int, int | None]:
+def arrivals_today(
+    session: Session, league: League, entry: Entry | None, *, now: dt.datetime
+) -> tuple[int, int | None]:
     """``(arrivals, limit)``: how many arrivals (challenges: an entry or a replacement fought
     at once) ``entry`` made in ``league`` on ``now``'s UTC day, and how many its format allows a
     day (``Format.arrivals_per_day``; ``None``: no limit, or a format that does not fight
@@ -256,9 +378,20 @@ def arrivals_today(session: Session, league: League, entry: Entry | None, *,
     numbers = [a.number for a in fmt.arrivals(state_of(league, fmt)) if a.entry == entry.id]
     if not numbers:
         return 0, limit
-    day = dt.datetime.combine(now.astimezone(dt.timezone.utc).date(), dt.time(),
-                              tzinfo=dt.timezone.utc)
-    count = session.scalar(select(func.count()).select_from(Round).where(
-        Round.league_id == league.id, Round.number.in_(numbers), Round.done_at >= day,
-        Round.done_at < day + dt.timedelta(days=1))) or 0
+    day = dt.datetime.combine(
+        now.astimezone(dt.timezone.utc).date(), dt.time(), tzinfo=dt.timezone.utc
+    )
+    count = (
+        session.scalar(
+            select(func.count())
+            .select_from(Round)
+            .where(
+                Round.league_id == league.id,
+                Round.number.in_(numbers),
+                Round.done_at >= day,
+                Round.done_at < day + dt.timedelta(days=1),
+            )
+        )
+        or 0
+    )
     return int(count), limit

@@ -44,8 +44,9 @@ def normalize_address(address: str) -> str:
     return a
 
 
-def get_or_create_player(session: Session, address: str, *, display_name: str = "",
-                         lang: str | None = None) -> Player:
+def get_or_create_player(
+    session: Session, address: str, *, display_name: str = "", lang: str | None = None
+) -> Player:
     """The player with ``address`` (lower-cased), created when new. A non-empty ``display_name``
     or a ``lang`` (``ja``/``en``) given updates the stored one. Raises ``ValueError`` for a bad
     address or language."""
@@ -65,8 +66,14 @@ def get_or_create_player(session: Session, address: str, *, display_name: str = 
     return player
 
 
-def create_player(session: Session, address: str, *, created_at: dt.datetime,
-                  display_name: str = "", charset: str | None = None) -> Player:
+def create_player(
+    session: Session,
+    address: str,
+    *,
+    created_at: dt.datetime,
+    display_name: str = "",
+    charset: str | None = None,
+) -> Player:
     """A new player at ``address`` (lower-cased), created at ``created_at``, for a caller that
     looked ``address`` up already in its transaction and found nobody: one ``INSERT``, no second
     look-up unless ``address`` was not in its normal form (then the player at the normal form
@@ -99,8 +106,9 @@ def find_league(session: Session, name: str) -> League | None:
     if exact is not None:
         return exact
     key = _name_key(name)
-    for league_id, league_name in session.execute(select(League.id, League.name)
-                                                  .order_by(League.id)):
+    for league_id, league_name in session.execute(
+        select(League.id, League.name).order_by(League.id)
+    ):
         if _name_key(league_name) == key:
             return session.get(League, league_id)
     return None
@@ -194,9 +202,16 @@ def _entry(session: Session, league: League, player: Player) -> Entry | None:
     )
 
 
-def submit_entry(session: Session, league: League, player: Player, sheet_text: str, *,
-                 inbound_id: int | None = None, now: dt.datetime,
-                 name_default: bool = True) -> SubmitOutcome:
+def submit_entry(
+    session: Session,
+    league: League,
+    player: Player,
+    sheet_text: str,
+    *,
+    inbound_id: int | None = None,
+    now: dt.datetime,
+    name_default: bool = True,
+) -> SubmitOutcome:
     """Enter (or replace) ``player``'s sheet in ``league``.
 
     A valid sheet becomes a new :class:`SheetVersion` (version n+1, active; the previous one is
@@ -218,16 +233,24 @@ def submit_entry(session: Session, league: League, player: Player, sheet_text: s
     entry = _entry(session, league, player)
     if entry is not None and entry.status == "disqualified":
         raise BadState(f"{player.address} is disqualified from {league.name!r}", "disqualified")
-    if _replacing_between_updates(league) and (entry is None or entry.seat is None
-                                               or entry.status != "active"):
-        raise EntriesClosed(f"entries to league {league.name!r} are closed: between updates "
-                            "only seated entries replace their unit")
+    if _replacing_between_updates(league) and (
+        entry is None or entry.seat is None or entry.status != "active"
+    ):
+        raise EntriesClosed(
+            f"entries to league {league.name!r} are closed: between updates "
+            "only seated entries replace their unit"
+        )
     prev: Sequence[SheetVersion] = ()  # a new entry has no sheet versions yet
     if entry is None:
         from app.league.ownership import new_key
 
-        entry = Entry(league_id=league.id, player_id=player.id, status="active", created_at=now,
-                      owner_key=new_key())  # the entry key (app.league.ownership)
+        entry = Entry(
+            league_id=league.id,
+            player_id=player.id,
+            status="active",
+            created_at=now,
+            owner_key=new_key(),
+        )  # the entry key (app.league.ownership)
         session.add(entry)
         session.flush()
     else:
@@ -241,10 +264,17 @@ def submit_entry(session: Session, league: League, player: Player, sheet_text: s
             sv.active = False
     version = 1 + max((sv.version for sv in prev), default=0)
     unit = result.entry
-    sheet = SheetVersion(entry_id=entry.id, version=version, text=sheet_text,
-                         normalized=rules.format_sheet(unit, result.lang),
-                         unit_name=rules.label(unit)[:200],
-                         lang=result.lang, active=True, inbound_id=inbound_id, created_at=now)
+    sheet = SheetVersion(
+        entry_id=entry.id,
+        version=version,
+        text=sheet_text,
+        normalized=rules.format_sheet(unit, result.lang),
+        unit_name=rules.label(unit)[:200],
+        lang=result.lang,
+        active=True,
+        inbound_id=inbound_id,
+        created_at=now,
+    )
     session.add(sheet)
     session.flush()
     if name_default and not player.display_name:  # others see this player: a readable name
@@ -275,12 +305,17 @@ def active_sheet(session: Session, entry: Entry) -> SheetVersion | None:
     )
 
 
-def entries_of(session: Session, league: League) -> Iterable[tuple[Entry, Player,
-                                                                    SheetVersion | None]]:
+def entries_of(
+    session: Session, league: League
+) -> Iterable[tuple[Entry, Player, SheetVersion | None]]:
     """Every entry of ``league`` with its player and active sheet, by seat then entry order."""
-    rows = list(session.execute(select(Entry, Player).join(Player, Entry.player_id == Player.id)
-                                .where(Entry.league_id == league.id)).all())
+    rows = list(
+        session.execute(
+            select(Entry, Player)
+            .join(Player, Entry.player_id == Player.id)
+            .where(Entry.league_id == league.id)
+        ).all()
+    )
     rows.sort(key=lambda r: (r[0].seat if r[0].seat is not None else 10**9, r[0].id))
     for e, p in rows:
         yield e, p, active_sheet(session, e)
-

@@ -45,4 +45,3 @@ class BadState(LeagueError):
     """The league is not in a state that allows the operation (or the input is invalid)."""
 
     code = "bad-state"
-

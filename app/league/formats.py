@@ -119,9 +119,13 @@ def set_format(league: League, name: str, options: Mapping[str, Any]) -> Format:
 
 def seat_order(session: Session, league: League) -> list[Entry]:
     """The seated entries in seat order (every one seated at close, whatever its status)."""
-    return list(session.scalars(select(Entry).where(Entry.league_id == league.id,
-                                                    Entry.seat.is_not(None))
-                                .order_by(Entry.seat, Entry.id)))
+    return list(
+        session.scalars(
+            select(Entry)
+            .where(Entry.league_id == league.id, Entry.seat.is_not(None))
+            .order_by(Entry.seat, Entry.id)
+        )
+    )
 
 
 def result_of(b: Any, active: set[int]) -> Result | None:
@@ -156,8 +160,14 @@ class HistoryCache:
     active: frozenset[int] = frozenset()
 
 
-def history_of(session: Session, league: League, *, upto: int | None = None,
-               active: set[int] | None = None, cache: HistoryCache | None = None) -> list[FRound]:
+def history_of(
+    session: Session,
+    league: League,
+    *,
+    upto: int | None = None,
+    active: set[int] | None = None,
+    cache: HistoryCache | None = None,
+) -> list[FRound]:
     """The rounds stored so far (up to round ``upto``) as the format's history; with ``cache``
     (this league's), rounds done before are taken from it and newly done ones added."""
     if active is None:
@@ -166,10 +176,23 @@ def history_of(session: Session, league: League, *, upto: int | None = None,
         cache.rounds.clear()
         cache.active = frozenset(active)
     known = set(cache.rounds) if cache is not None else set()
-    q = (select(Round.number, Round.state, Battle.board, Battle.entry_a_id, Battle.entry_b_id,
-                Battle.state, Battle.winner, Battle.margin, Battle.hp_a, Battle.hp_b)
-         .join(Battle, Battle.round_id == Round.id)
-         .where(Round.league_id == league.id).order_by(Round.number, Battle.board))
+    q = (
+        select(
+            Round.number,
+            Round.state,
+            Battle.board,
+            Battle.entry_a_id,
+            Battle.entry_b_id,
+            Battle.state,
+            Battle.winner,
+            Battle.margin,
+            Battle.hp_a,
+            Battle.hp_b,
+        )
+        .join(Battle, Battle.round_id == Round.id)
+        .where(Round.league_id == league.id)
+        .order_by(Round.number, Battle.board)
+    )
     if upto is not None:
         q = q.where(Round.number <= upto)
     if known:
@@ -179,14 +202,15 @@ def history_of(session: Session, league: League, *, upto: int | None = None,
     for row in session.execute(q).all():
         number, round_state, board, a, b, state, winner, margin, hp_a, hp_b = row
         by_round.setdefault(number, []).append(
-            (Pairing(board, a, b), result_of(_Row(a, b, state, winner, margin, hp_a, hp_b),
-                                             active)))
+            (Pairing(board, a, b), result_of(_Row(a, b, state, winner, margin, hp_a, hp_b), active))
+        )
         if round_state == "done":
             done.add(number)
     fresh: dict[int, FRound] = {}
     for number, boards in by_round.items():
-        fresh[number] = FRound.of(number, [p for p, _ in boards],
-                                  {p.board: r for p, r in boards if r is not None})
+        fresh[number] = FRound.of(
+            number, [p for p, _ in boards], {p.board: r for p, r in boards if r is not None}
+        )
     if cache is not None:
         cache.rounds.update({n: r for n, r in fresh.items() if n in done})
     rounds = {**(cache.rounds if cache is not None else {}), **fresh}
@@ -212,8 +236,9 @@ _STATES: dict[tuple[int, str], Any] = {}
 
 
 def _digest(data: Any) -> str:
-    return hashlib.sha256(json.dumps(data, sort_keys=True, separators=(",", ":"))
-                          .encode()).hexdigest()
+    return hashlib.sha256(
+        json.dumps(data, sort_keys=True, separators=(",", ":")).encode()
+    ).hexdigest()
 
 
 def state_of(league: League, fmt: Format | None = None) -> Any:
@@ -251,18 +276,24 @@ def leave(league: League, entry: Any) -> None:
         remember_state(league, fmt.leave(state_of(league, fmt), entry.id), fmt)
 
 
-def inputs(session: Session, league: League, *, upto: int | None = None,
-           cache: HistoryCache | None = None) -> tuple[Format, list[int], list[FRound], set[int]]:
+def inputs(
+    session: Session, league: League, *, upto: int | None = None, cache: HistoryCache | None = None
+) -> tuple[Format, list[int], list[FRound], set[int]]:
     """``(format, entries in seat order, history, inactive)`` of a league."""
     seated = seat_order(session, league)
     active = {e.id for e in seated if e.status == "active"}
     inactive = {e.id for e in seated if e.status != "active"}
-    return (format_of(league), [e.id for e in seated],
-            history_of(session, league, upto=upto, active=active, cache=cache), inactive)
+    return (
+        format_of(league),
+        [e.id for e in seated],
+        history_of(session, league, upto=upto, active=active, cache=cache),
+        inactive,
+    )
 
 
-def format_standings(session: Session, league: League, *, upto: int | None = None,
-                     cache: HistoryCache | None = None) -> tuple[Format, Standings]:
+def format_standings(
+    session: Session, league: League, *, upto: int | None = None, cache: HistoryCache | None = None
+) -> tuple[Format, Standings]:
     """The league's format and its standings after round ``upto`` (default: everything
     stored), through ``Format.standings``: the one standings pipeline of every format. A format
     that keeps a state ranks from it when asked for the latest standings."""
@@ -277,50 +308,83 @@ def next_answer(session: Session, league: League) -> Any:
     return fmt.next_round(entries, history, inactive=inactive)
 
 
-def store_round(session: Session, league: League, answer: RoundPairings, *,
-                scheduled_at: dt.datetime | None, now: dt.datetime) -> Round:
+def store_round(
+    session: Session,
+    league: League,
+    answer: RoundPairings,
+    *,
+    scheduled_at: dt.datetime | None,
+    now: dt.datetime,
+) -> Round:
     """Store the format's pairings as round ``answer.round``: the round row and one battle row
     per board, each side's active sheet fixed; a bye board is stored done (``reason`` bye).
     Raises ``ValueError`` when a paired entry has no active sheet."""
     return store_rounds(session, league, [(answer, scheduled_at)], now=now)[0]
 
 
-def store_rounds(session: Session, league: League,
-                 answers: list[tuple[RoundPairings, dt.datetime | None]], *,
-                 now: dt.datetime) -> list[Round]:
+def store_rounds(
+    session: Session,
+    league: League,
+    answers: list[tuple[RoundPairings, dt.datetime | None]],
+    *,
+    now: dt.datetime,
+) -> list[Round]:
     """:func:`store_round` for several rounds at once (``(pairings, scheduled_at)`` each, in
     order): one query for the active sheets, the round rows in one flush, every battle row in
     one bulk insert (``app.db.session.bulk_insert``: a round robin's whole Berger table of
     4,950 battles at 100 entries). Returns the rounds in the order given. Raises
     ``ValueError`` when a paired entry has no active sheet."""
-    eids = {e for answer, _ in answers for p in answer.pairings for e in (p.a, p.b)
-            if e is not None}
+    eids = {
+        e for answer, _ in answers for p in answer.pairings for e in (p.a, p.b) if e is not None
+    }
     sheets: dict[int, int] = {}
     if eids:
-        for eid, sid in session.execute(select(SheetVersion.entry_id, SheetVersion.id)
-                                        .where(SheetVersion.entry_id.in_(eids),
-                                               SheetVersion.active)):
+        for eid, sid in session.execute(
+            select(SheetVersion.entry_id, SheetVersion.id).where(
+                SheetVersion.entry_id.in_(eids), SheetVersion.active
+            )
+        ):
             sheets[eid] = sid
     missing = sorted(eids - set(sheets))
     if missing:
         raise ValueError(f"entries {missing} have no active sheet")
-    rounds = [Round(league_id=league.id, number=answer.round, state="scheduled",
-                    scheduled_at=at, note=answer.note, paired_at=now) for answer, at in answers]
+    rounds = [
+        Round(
+            league_id=league.id,
+            number=answer.round,
+            state="scheduled",
+            scheduled_at=at,
+            note=answer.note,
+            paired_at=now,
+        )
+        for answer, at in answers
+    ]
     session.add_all(rounds)
     session.flush()
-    rows = [dict(round_id=rnd.id, board=p.board, entry_a_id=p.a, entry_b_id=p.b,
-                 sheet_a_id=sheets[p.a], sheet_b_id=sheets[p.b] if p.b is not None else None,
-                 state="pending" if p.b is not None else "done",
-                 reason=None if p.b is not None else "bye", winner=None,
-                 fought_at=None if p.b is not None else now)
-            for rnd, (answer, _) in zip(rounds, answers, strict=True) for p in answer.pairings]
+    rows = [
+        dict(
+            round_id=rnd.id,
+            board=p.board,
+            entry_a_id=p.a,
+            entry_b_id=p.b,
+            sheet_a_id=sheets[p.a],
+            sheet_b_id=sheets[p.b] if p.b is not None else None,
+            state="pending" if p.b is not None else "done",
+            reason=None if p.b is not None else "bye",
+            winner=None,
+            fought_at=None if p.b is not None else now,
+        )
+        for rnd, (answer, _) in zip(rounds, answers, strict=True)
+        for p in answer.pairings
+    ]
     bulk_insert(session, Battle, rows)
     session.flush()
     return rounds
 
 
-def store_first_rounds(session: Session, league: League, entries: list[int], *,
-                       now: dt.datetime) -> Round | str:
+def store_first_rounds(
+    session: Session, league: League, entries: list[int], *, now: dt.datetime
+) -> Round | str:
     """At close: store what the format pairs now. A format that ``pairs_at_close`` has its
     whole schedule stored at once (results never change it, so its rounds are known, mailed
     and shown from the start; round k is due at ``now + (k − 1) × rounds_every``); any other
@@ -333,25 +397,29 @@ def store_first_rounds(session: Session, league: League, entries: list[int], *,
     every = dt.timedelta(seconds=league.rounds_every_s) if league.rounds_every_s else None
     lag = 0 if not league_rules(league).takes_orders else 1
     if not fmt.pairs_at_close:
-        return advance(session, league, scheduled_at=(now + lag * every) if every else None,
-                       now=now)
+        return advance(
+            session, league, scheduled_at=(now + lag * every) if every else None, now=now
+        )
     table: list[tuple[RoundPairings, dt.datetime | None]] = []
     for answer in fmt.schedule(entries):
         try:
             at = (now + (answer.round - 1 + lag) * every) if every else None
         except OverflowError:
-            raise BadState(f"league {league.name!r}: round {answer.round} would be scheduled "
-                           f"past the year 9999 (rounds every "
-                           f"{format_duration(league.rounds_every_s or 0)})",
-                           "bad-interval") from None
+            raise BadState(
+                f"league {league.name!r}: round {answer.round} would be scheduled "
+                f"past the year 9999 (rounds every "
+                f"{format_duration(league.rounds_every_s or 0)})",
+                "bad-interval",
+            ) from None
         table.append((answer, at))
     if not table:
         return "too-few-entries"
     return store_rounds(session, league, table, now=now)[0]
 
 
-def advance(session: Session, league: League, *, scheduled_at: dt.datetime | None,
-            now: dt.datetime) -> Round | str:
+def advance(
+    session: Session, league: League, *, scheduled_at: dt.datetime | None, now: dt.datetime
+) -> Round | str:
     """Ask the format for the next round and store it (:func:`store_round`), or answer why not:
     ``Finished.reason`` (the league is finished: ``all-rounds-played``, ``champion``, …) or
     ``NotYet.reason`` (``waiting-for-entries``: an always-open format). A round already stored
@@ -361,8 +429,9 @@ def advance(session: Session, league: League, *, scheduled_at: dt.datetime | Non
     if isinstance(answer, RoundPairings):
         return store_round(session, league, answer, scheduled_at=scheduled_at, now=now)
     if isinstance(answer, NotYet) and answer.reason == "results-pending":
-        rnd = session.scalar(select(Round).where(Round.league_id == league.id,
-                                                 Round.number == answer.round))
+        rnd = session.scalar(
+            select(Round).where(Round.league_id == league.id, Round.number == answer.round)
+        )
         assert rnd is not None
         return rnd
     assert isinstance(answer, Finished | NotYet)
@@ -379,9 +448,11 @@ def next_scheduled_at(league: League, rnd: Round, now: dt.datetime) -> dt.dateti
     try:
         return base + dt.timedelta(seconds=league.rounds_every_s)
     except OverflowError:
-        raise BadState(f"league {league.name!r}: round {rnd.number + 1} would be scheduled past "
-                       f"the year 9999 (rounds every {format_duration(league.rounds_every_s)})",
-                       "bad-interval") from None
+        raise BadState(
+            f"league {league.name!r}: round {rnd.number + 1} would be scheduled past "
+            f"the year 9999 (rounds every {format_duration(league.rounds_every_s)})",
+            "bad-interval",
+        ) from None
 
 
 def describe(league: League, lang: str) -> list[str]:
@@ -393,8 +464,17 @@ def describe(league: League, lang: str) -> list[str]:
 def rounds_planned(session: Session, league: League) -> int | None:
     """How many rounds the league will play (``None`` when it depends on results or never
     ends)."""
-    n = (session.scalar(select(func.count()).select_from(Entry).where(
-        Entry.league_id == league.id, Entry.seat.is_not(None))) or 0) \
-        if league.state != "open" else 0
+    n = (
+        (
+            session.scalar(
+                select(func.count())
+                .select_from(Entry)
+                .where(Entry.league_id == league.id, Entry.seat.is_not(None))
+            )
+            or 0
+        )
+        if league.state != "open"
+        else 0
+    )
     fmt = format_of(league)
     return None if fmt.always_open else fmt.rounds_planned(n)

@@ -54,12 +54,21 @@ MAX_ROUNDS_EVERY = dt.timedelta(days=365)
 MAX_POINTS = 1000
 
 
-def create_league(session: Session, name: str, *, entry_deadline: dt.datetime,
-                  rounds_every: dt.timedelta | None = None,
-                  points: tuple[int, int, int] = (3, 1, 0), double: bool = False,
-                  password: str | None = None, ruleset: str | None = None,
-                  options: dict[str, Any] | None = None, format: str | None = None,
-                  format_options: dict[str, Any] | None = None, now: dt.datetime) -> League:
+def create_league(
+    session: Session,
+    name: str,
+    *,
+    entry_deadline: dt.datetime,
+    rounds_every: dt.timedelta | None = None,
+    points: tuple[int, int, int] = (3, 1, 0),
+    double: bool = False,
+    password: str | None = None,
+    ruleset: str | None = None,
+    options: dict[str, Any] | None = None,
+    format: str | None = None,
+    format_options: dict[str, Any] | None = None,
+    now: dt.datetime,
+) -> League:
     """Create an open league. ``name``: 1-64 characters, see :func:`check_league_name` (unique
     ignoring case, :func:`find_league`); ``points``: win, draw,
     loss, each in ``0 .. MAX_POINTS`` (1000) with win >= draw >= loss; ``entry_deadline``
@@ -80,31 +89,49 @@ def create_league(session: Session, name: str, *, entry_deadline: dt.datetime,
     name = check_league_name(name)
     existing = find_league(session, name)
     if existing is not None:
-        raise BadState(f"a league named {existing.name!r} exists already (names ignore case)",
-                       "league-exists")
+        raise BadState(
+            f"a league named {existing.name!r} exists already (names ignore case)", "league-exists"
+        )
     deadline = as_utc(entry_deadline)
     assert deadline is not None
     if deadline <= now:
-        raise BadState(f"the entry deadline {human_time(deadline)} is not in the future",
-                       "bad-deadline")
+        raise BadState(
+            f"the entry deadline {human_time(deadline)} is not in the future", "bad-deadline"
+        )
     if deadline - now > MAX_DEADLINE_AHEAD:
-        raise BadState(f"the entry deadline {human_time(deadline)} is more than 10 years ahead",
-                       "bad-deadline")
+        raise BadState(
+            f"the entry deadline {human_time(deadline)} is more than 10 years ahead", "bad-deadline"
+        )
     w, d, l_ = points
     if not all(isinstance(p, int) and 0 <= p <= MAX_POINTS for p in points):
         raise BadState(f"points must each be 0..{MAX_POINTS}, got {w}/{d}/{l_}", "bad-points")
     if not (w >= d >= l_ >= 0):
-        raise BadState(f"points must satisfy win >= draw >= loss >= 0, got {w}/{d}/{l_}",
-                       "bad-points")
+        raise BadState(
+            f"points must satisfy win >= draw >= loss >= 0, got {w}/{d}/{l_}", "bad-points"
+        )
     every = None
     if rounds_every is not None:
         if not MIN_ROUNDS_EVERY <= rounds_every <= MAX_ROUNDS_EVERY:
-            raise BadState("rounds must be from 1 minute to 365 days apart, got "
-                           f"{format_duration(rounds_every)}", "bad-interval")
+            raise BadState(
+                "rounds must be from 1 minute to 365 days apart, got "
+                f"{format_duration(rounds_every)}",
+                "bad-interval",
+            )
         every = int(rounds_every.total_seconds())
-    league = League(name=name, entry_deadline=deadline, rounds_every_s=every, points_win=w,
-                    points_draw=d, points_loss=l_, double=double, password=password,
-                    state="open", created_at=now, ruleset=rs.name, options=rs.options)
+    league = League(
+        name=name,
+        entry_deadline=deadline,
+        rounds_every_s=every,
+        points_win=w,
+        points_draw=d,
+        points_loss=l_,
+        double=double,
+        password=password,
+        state="open",
+        created_at=now,
+        ruleset=rs.name,
+        options=rs.options,
+    )
     if format is not None or format_options:
         from app.formats import DEFAULT_FORMAT
 
@@ -134,8 +161,9 @@ def check_ruleset(ruleset: str | None, options: dict[str, Any] | None) -> Any:
         raise BadState(f"{exc}", "bad-option") from exc
 
 
-def set_options(session: Session, league: League, options: dict[str, Any], *,
-                now: dt.datetime) -> Any:
+def set_options(
+    session: Session, league: League, options: dict[str, Any], *, now: dt.datetime
+) -> Any:
     """Replace ``league``'s ruleset options with ``options`` (validated as by
     :func:`create_league`) while entries are open; returns the ruleset. Raises
     :class:`EntriesClosed` once entries are closed (the options are fixed then: every battle of
@@ -147,14 +175,17 @@ def set_options(session: Session, league: League, options: dict[str, Any], *,
     _check_open(league, now)
     rs = check_ruleset(league.ruleset, options)
     refused = []
-    for entry in session.scalars(select(Entry).where(Entry.league_id == league.id,
-                                                     Entry.status == "active")):
+    for entry in session.scalars(
+        select(Entry).where(Entry.league_id == league.id, Entry.status == "active")
+    ):
         sheet = active_sheet(session, entry)
         if sheet is not None and not rs.parse_sheet(sheet.text).ok:
             refused.append(sheet.unit_name)
     if refused:
-        raise BadState(f"the new options refuse {len(refused)} entered sheet(s): "
-                       f"{', '.join(refused[:10])}", "options-refuse-sheets")
+        raise BadState(
+            f"the new options refuse {len(refused)} entered sheet(s): {', '.join(refused[:10])}",
+            "options-refuse-sheets",
+        )
     league.options = rs.options
     return rs
 
@@ -172,21 +203,34 @@ def check_league_name(name: str) -> str:
     ``..`` (``tourney+..@…`` is no valid address, and ``/leagues/..`` no reachable page).
     Raises :class:`BadState` (code ``bad-name``)."""
     clean = unicodedata.normalize("NFC", name.strip())
-    bad = sorted({c for c in clean if not (unicodedata.category(c)[0] in "LM"
-                                          or unicodedata.category(c) == "Nd"
-                                          or c in NAME_PUNCTUATION)})
+    bad = sorted(
+        {
+            c
+            for c in clean
+            if not (
+                unicodedata.category(c)[0] in "LM"
+                or unicodedata.category(c) == "Nd"
+                or c in NAME_PUNCTUATION
+            )
+        }
+    )
     if not clean or len(clean) > 64 or bad or unicodedata.category(clean[0])[0] == "M":
         shown = f" (not allowed: {' '.join(repr(c) for c in bad)})" if bad else ""
-        raise BadState(f"bad league name {name!r}: 1-64 letters, digits, '_', '-' or '.'{shown}",
-                       "bad-name")
+        raise BadState(
+            f"bad league name {name!r}: 1-64 letters, digits, '_', '-' or '.'{shown}", "bad-name"
+        )
     if clean.startswith(".") or clean.endswith(".") or ".." in clean:
-        raise BadState(f"bad league name {name!r}: it may not start or end with '.' or hold "
-                       "'..' (the league's mail address tourney+NAME@… must be valid)", "bad-name")
+        raise BadState(
+            f"bad league name {name!r}: it may not start or end with '.' or hold "
+            "'..' (the league's mail address tourney+NAME@… must be valid)",
+            "bad-name",
+        )
     return clean
 
 
-def close_entries(session: Session, league: League, *, now: dt.datetime,
-                  mail: Notices | None = None) -> None:
+def close_entries(
+    session: Session, league: League, *, now: dt.datetime, mail: Notices | None = None
+) -> None:
     """Close entries: seat the active entries (in order of entry, seat 0 first) and store the
     rounds the league's format pairs now (``app.league.formats``), with each side's active sheet
     version fixed: a round robin's whole Berger table (results never change it, so its rounds
@@ -210,18 +254,28 @@ def close_entries(session: Session, league: League, *, now: dt.datetime,
     if league.state != "open":
         raise BadState(f"league {league.name!r} is {league.state}, not open")
     if format_of(league).always_open:
-        raise BadState(f"league {league.name!r} is always open: it has no entries to close",
-                       "always-open")
+        raise BadState(
+            f"league {league.name!r} is always open: it has no entries to close", "always-open"
+        )
     from app.league.ownership import expire_pending
 
     expire_pending(session, league, now)  # no replacement or withdrawal waits past the close
     entries = session.scalars(
-        select(Entry).where(Entry.league_id == league.id, Entry.status == "active")
+        select(Entry)
+        .where(Entry.league_id == league.id, Entry.status == "active")
         .order_by(Entry.id)
     ).all()
-    with_sheet = set(session.scalars(select(SheetVersion.entry_id).where(
-        SheetVersion.entry_id.in_([e.id for e in entries]), SheetVersion.active))) \
-        if entries else set()
+    with_sheet = (
+        set(
+            session.scalars(
+                select(SheetVersion.entry_id).where(
+                    SheetVersion.entry_id.in_([e.id for e in entries]), SheetVersion.active
+                )
+            )
+        )
+        if entries
+        else set()
+    )
     seated: list[Entry] = [e for e in entries if e.id in with_sheet]
     for seat, e in enumerate(seated):
         e.seat = seat
@@ -238,8 +292,9 @@ def close_entries(session: Session, league: League, *, now: dt.datetime,
             mail.queue_pairings(session, league, first, now=now)
 
 
-def tick(factory: sessionmaker[Session], mail: Notices | None, *, now: dt.datetime,
-         stop: Any = None) -> list[str]:
+def tick(
+    factory: sessionmaker[Session], mail: Notices | None, *, now: dt.datetime, stop: Any = None
+) -> list[str]:
     """Do whatever is due at ``now``: close entries of open leagues past their deadline and play
     every scheduled round whose time has come (in order). In a league whose ruleset takes
     orders, its first open round also goes before its time when every paired player has sent
@@ -265,8 +320,11 @@ def tick(factory: sessionmaker[Session], mail: Notices | None, *, now: dt.dateti
 
     done: list[str] = []
     with transaction(factory) as session:
-        due = [(lg.id, lg.name) for lg in open_leagues(session)
-               if (deadline := as_utc(lg.entry_deadline)) is not None and deadline <= now]
+        due = [
+            (lg.id, lg.name)
+            for lg in open_leagues(session)
+            if (deadline := as_utc(lg.entry_deadline)) is not None and deadline <= now
+        ]
     for lid, lname in due:
         try:
             with transaction(factory) as session:
@@ -278,23 +336,28 @@ def tick(factory: sessionmaker[Session], mail: Notices | None, *, now: dt.dateti
             done.append(_tick_error(lname, "closing entries", exc))
     failed: set[int] = set()
     while not (stop is not None and stop.is_set()):  # each round done may bring the next one,
-        with transaction(factory) as session:        # due already (the format pairs it)
+        with transaction(factory) as session:  # due already (the format pairs it)
             work: dict[int, list[tuple[int, str, int, int]]] = {}
-            for league in session.scalars(select(League).where(
-                    League.state.in_(("closed", "running"))).order_by(League.id)):
+            for league in session.scalars(
+                select(League).where(League.state.in_(("closed", "running"))).order_by(League.id)
+            ):
                 if league.id in failed:
                     continue
                 early = league_rules(league).takes_orders
-                for rnd in session.scalars(select(Round).where(Round.league_id == league.id,
-                                                               Round.state != "done")
-                                           .order_by(Round.number)):
+                for rnd in session.scalars(
+                    select(Round)
+                    .where(Round.league_id == league.id, Round.state != "done")
+                    .order_by(Round.number)
+                ):
                     at = as_utc(rnd.scheduled_at)
-                    if (at is None or at > now) and not (early
-                                                         and due_early(session, league, rnd, now)):
+                    if (at is None or at > now) and not (
+                        early and due_early(session, league, rnd, now)
+                    ):
                         break
                     early = False  # only the first open round may go before its time
-                    work.setdefault(league.id, []).append((league.id, league.name, rnd.id,
-                                                           rnd.number))
+                    work.setdefault(league.id, []).append(
+                        (league.id, league.name, rnd.id, rnd.number)
+                    )
         if not work:
             break
         for lid, rounds in work.items():
@@ -326,7 +389,11 @@ def _tick_error(league: str, step: str, exc: BaseException) -> str:
     """Log a league's failed tick step at ERROR (with the traceback unless it is a
     :class:`LeagueError`) and return the line :func:`tick` reports."""
     text = f"{exc.__class__.__name__}: {exc}".splitlines()[0]
-    _log.error("tick failed in league %s (%s): %s", league, step, text,
-               exc_info=not isinstance(exc, LeagueError))
+    _log.error(
+        "tick failed in league %s (%s): %s",
+        league,
+        step,
+        text,
+        exc_info=not isinstance(exc, LeagueError),
+    )
     return f"error in league {league}: {step} failed: {text}"
-

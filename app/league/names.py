@@ -24,11 +24,50 @@ NAME_MAX = 40
 
 #: the flowers default names are made of, per language (``名無しの桔梗``, ``Nameless Iris``)
 FLOWERS = {
-    "ja": ("桔梗", "菫", "椿", "撫子", "水仙", "木蓮", "芍薬", "牡丹", "紫陽花", "向日葵", "竜胆",
-           "菖蒲", "山茶花", "鈴蘭", "秋桜", "蓮華", "沈丁花", "金木犀", "百合", "薊"),
-    "en": ("Iris", "Violet", "Camellia", "Pink", "Daffodil", "Magnolia", "Peony", "Hydrangea",
-           "Sunflower", "Gentian", "Lily", "Orchid", "Tulip", "Poppy", "Aster", "Lotus", "Daisy",
-           "Jasmine", "Lilac", "Thistle"),
+    "ja": (
+        "桔梗",
+        "菫",
+        "椿",
+        "撫子",
+        "水仙",
+        "木蓮",
+        "芍薬",
+        "牡丹",
+        "紫陽花",
+        "向日葵",
+        "竜胆",
+        "菖蒲",
+        "山茶花",
+        "鈴蘭",
+        "秋桜",
+        "蓮華",
+        "沈丁花",
+        "金木犀",
+        "百合",
+        "薊",
+    ),
+    "en": (
+        "Iris",
+        "Violet",
+        "Camellia",
+        "Pink",
+        "Daffodil",
+        "Magnolia",
+        "Peony",
+        "Hydrangea",
+        "Sunflower",
+        "Gentian",
+        "Lily",
+        "Orchid",
+        "Tulip",
+        "Poppy",
+        "Aster",
+        "Lotus",
+        "Daisy",
+        "Jasmine",
+        "Lilac",
+        "Thistle",
+    ),
 }
 _PATTERN = {"ja": "名無しの{flower}", "en": "Nameless {flower}"}
 
@@ -71,7 +110,7 @@ def free_variant(session: Session, name: str, player: Player | None = None) -> s
     (:func:`is_free`); ``""`` when none of the first 1,000 is."""
     for n in range(2, 1002):
         suffix = f" {n}"
-        candidate = name[:NAME_MAX - len(suffix)].rstrip() + suffix
+        candidate = name[: NAME_MAX - len(suffix)].rstrip() + suffix
         if is_free(session, candidate, player):
             return candidate
     return ""
@@ -95,8 +134,7 @@ def default_candidates(address: str, lang: str) -> list[str]:
     flowers = FLOWERS["ja" if lang == "ja" else "en"]
     pattern = _PATTERN["ja" if lang == "ja" else "en"]
     start = int.from_bytes(hashlib.sha256(address.encode()).digest()[:4], "big")
-    return [pattern.format(flower=flowers[(start + i) % len(flowers)])
-            for i in range(len(flowers))]
+    return [pattern.format(flower=flowers[(start + i) % len(flowers)]) for i in range(len(flowers))]
 
 
 def _take(session: Session, player: Player, name: str) -> bool:
@@ -113,8 +151,9 @@ def _take(session: Session, player: Player, name: str) -> bool:
     return True
 
 
-def settle(session: Session, player: Player, wanted: str, lang: str, *,
-           may_change: bool) -> NameOutcome:
+def settle(
+    session: Session, player: Player, wanted: str, lang: str, *, may_change: bool
+) -> NameOutcome:
     """Give ``player`` a name after an accepted entry.
 
     ``wanted`` is the name the mail asked for (its ``name:`` line, else the From phrase; cleaned
@@ -139,11 +178,18 @@ def settle(session: Session, player: Player, wanted: str, lang: str, *,
         refused, reason = wanted, "taken"
         suggestion = free_variant(session, wanted, player)
     if player.display_name:
-        return NameOutcome(player.display_name, refused=refused, reason=reason,
-                           suggestion=suggestion)
+        return NameOutcome(
+            player.display_name, refused=refused, reason=reason, suggestion=suggestion
+        )
     for _attempt in range(3):
         name = default_name(session, player, lang)
         if _take(session, player, name):
-            return NameOutcome(name, changed=True, default=True, refused=refused, reason=reason,
-                               suggestion=suggestion)
+            return NameOutcome(
+                name,
+                changed=True,
+                default=True,
+                refused=refused,
+                reason=reason,
+                suggestion=suggestion,
+            )
     raise RuntimeError("no free default name")  # three races in a row: the mail is retried

@@ -73,23 +73,39 @@ class Notices(Protocol):
     a crash queues nothing twice.
     """
 
-    def report_rows(self, cast: Any, round_number: int, battle: Any, result: Any,
-                    now: dt.datetime, *, key_suffix: str = "",
-                    notes: Mapping[str, tuple[str, bool]] | None = None,
-                    skip: frozenset[str] = frozenset()) -> list[dict[str, Any]]:
+    def report_rows(
+        self,
+        cast: Any,
+        round_number: int,
+        battle: Any,
+        result: Any,
+        now: dt.datetime,
+        *,
+        key_suffix: str = "",
+        notes: Mapping[str, tuple[str, bool]] | None = None,
+        skip: frozenset[str] = frozenset(),
+    ) -> list[dict[str, Any]]:
         """The outbox rows of one battle's report to both players (``app.league.cast`` values,
         the logged engine ``result``), without a database: rendered where the battle was
         fought. ``notes`` by language: ``(engine note, show the log)``; ``key_suffix`` marks a
         resend; keys in ``skip`` are left out."""
 
-    def checkpoint_rows(self, cast: Any, round_number: int, battle: Any, result: Any,
-                        until: dt.datetime, now: dt.datetime) -> list[dict[str, Any]]:
+    def checkpoint_rows(
+        self,
+        cast: Any,
+        round_number: int,
+        battle: Any,
+        result: Any,
+        until: dt.datetime,
+        now: dt.datetime,
+    ) -> list[dict[str, Any]]:
         """The outbox rows of a battle stopped at a checkpoint (``battle.stop_turn``) to each of
         its players (their own private block and rules only), until ``until``; rendered where
         the battle was fought, like :meth:`report_rows`."""
 
-    def queue_pairings(self, session: Session, league: Any, rnd: Any, *,
-                       now: dt.datetime, cast: Any = None) -> int:
+    def queue_pairings(
+        self, session: Session, league: Any, rnd: Any, *, now: dt.datetime, cast: Any = None
+    ) -> int:
         """Queue round ``rnd``'s pairing to each player seated in it (a league whose ruleset
         takes orders: whom they meet, the draw, the deadline, how to send orders); ``cast``
         the league's cast when the caller has one. Returns how many were queued."""
@@ -98,25 +114,42 @@ class Notices(Protocol):
         """Queue rows of :meth:`report_rows`, skipping keys queued before. Returns how many
         were queued."""
 
-    def queue_standings(self, session: Session, league: Any, round_number: int, *,
-                        now: dt.datetime, cast: Any = None, key_suffix: str = "",
-                        history: Any = None,
-                        rewrites: tuple[RewriteNotice, ...] = (),
-                        skip_entries: frozenset[int] = frozenset()) -> int:
+    def queue_standings(
+        self,
+        session: Session,
+        league: Any,
+        round_number: int,
+        *,
+        now: dt.datetime,
+        cast: Any = None,
+        key_suffix: str = "",
+        history: Any = None,
+        rewrites: tuple[RewriteNotice, ...] = (),
+        skip_entries: frozenset[int] = frozenset(),
+    ) -> int:
         """Queue the standings after ``round_number`` (0: the pairings of round 1, or that the
         league did not take place) to every seated active player but ``skip_entries``; ``history`` a
         ``app.league.formats.HistoryCache`` of this run; ``rewrites`` the entry rewrites
         applied after this round. Returns how many were queued."""
 
-    def queue_digests(self, session: Session, league: Any, rnd: Any, *, now: dt.datetime,
-                      cast: Any = None, history: Any = None,
-                      rewrites: tuple[RewriteNotice, ...] = (),
-                      key_suffix: str = "") -> frozenset[int]:
+    def queue_digests(
+        self,
+        session: Session,
+        league: Any,
+        rnd: Any,
+        *,
+        now: dt.datetime,
+        cast: Any = None,
+        history: Any = None,
+        rewrites: tuple[RewriteNotice, ...] = (),
+        key_suffix: str = "",
+    ) -> frozenset[int]:
         """Queue one digest to each player seated in round ``rnd`` (a round mailed as digests,
         ``app.league.play.digest_round``): their results, the standings, links, the logs if
         they asked; ``key_suffix`` marks a resend. Returns the entries seated in the round (no separate standings mail)."""
 
-    def queue_pushed_off(self, session: Session, notices: tuple[PushedOffNotice, ...], *,
-                         now: dt.datetime) -> int:
+    def queue_pushed_off(
+        self, session: Session, notices: tuple[PushedOffNotice, ...], *, now: dt.datetime
+    ) -> int:
         """Tell each member in ``notices`` that it was pushed off. Returns how many mails were
         queued."""

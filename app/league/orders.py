@@ -65,8 +65,9 @@ class BoardInputs:
             return cls()
         orders = list(data.get("orders") or [None, None])
         ready = list(data.get("ready") or [False, False])
-        return cls((orders[0], orders[1]), int(data.get("lead") or 0),
-                   (bool(ready[0]), bool(ready[1])))
+        return cls(
+            (orders[0], orders[1]), int(data.get("lead") or 0), (bool(ready[0]), bool(ready[1]))
+        )
 
     def battle_inputs(self, rules: Ruleset, stop_after: int | None = None) -> BattleInputs:
         """The engine's :class:`~app.rules.base.BattleInputs`: each side's orders text read
@@ -100,35 +101,58 @@ class RevisionOutcome:
 
 
 def _entry(session: Session, league: League, player: Player) -> Entry:
-    entry = session.scalar(select(Entry).where(Entry.league_id == league.id,
-                                               Entry.player_id == player.id))
+    entry = session.scalar(
+        select(Entry).where(Entry.league_id == league.id, Entry.player_id == player.id)
+    )
     if entry is None or entry.status != "active":
         raise NotEntered(f"{player.address} has no entry in {league.name!r}")
     return entry
 
 
-def submit_orders(session: Session, league: League, player: Player, text: str, rules: Ruleset,
-                  *, inbound_id: int | None = None, now: dt.datetime) -> OrdersOutcome:
+def submit_orders(
+    session: Session,
+    league: League,
+    player: Player,
+    text: str,
+    rules: Ruleset,
+    *,
+    inbound_id: int | None = None,
+    now: dt.datetime,
+) -> OrdersOutcome:
     """Check ``text`` (``Ruleset.parse_orders``) and, when it reads, make it ``player``'s
     standing orders in ``league`` (a new active :class:`OrdersVersion`; the earlier one kept,
     inactive). Raises :class:`NotEntered` without an active entry and :class:`BadState`
     (``finished``) once the league is over, or (``no-orders``) for a ruleset without orders."""
     if not rules.takes_orders:
-        raise BadState(f"league {league.name!r} plays {rules.name}, which takes no orders",
-                       "no-orders")
+        raise BadState(
+            f"league {league.name!r} plays {rules.name}, which takes no orders", "no-orders"
+        )
     if league.state == "finished":
         raise BadState(f"league {league.name!r} is finished", "finished")
     entry = _entry(session, league, player)
     sheet = rules.parse_orders(text)
     if not sheet.ok:
         return OrdersOutcome(False, sheet)
-    top = session.scalar(select(func.max(OrdersVersion.version))
-                         .where(OrdersVersion.entry_id == entry.id)) or 0
-    for row in session.scalars(select(OrdersVersion).where(OrdersVersion.entry_id == entry.id,
-                                                           OrdersVersion.active)):
+    top = (
+        session.scalar(
+            select(func.max(OrdersVersion.version)).where(OrdersVersion.entry_id == entry.id)
+        )
+        or 0
+    )
+    for row in session.scalars(
+        select(OrdersVersion).where(OrdersVersion.entry_id == entry.id, OrdersVersion.active)
+    ):
         row.active = False
-    session.add(OrdersVersion(entry_id=entry.id, version=top + 1, text=text, active=True,
-                              inbound_id=inbound_id, created_at=now))
+    session.add(
+        OrdersVersion(
+            entry_id=entry.id,
+            version=top + 1,
+            text=text,
+            active=True,
+            inbound_id=inbound_id,
+            created_at=now,
+        )
+    )
     session.flush()
     return OrdersOutcome(True, sheet, top + 1)
 
@@ -138,13 +162,24 @@ def standing_orders(session: Session, entry_ids: Iterable[int]) -> dict[int, str
     ids = list(set(entry_ids))
     if not ids:
         return {}
-    return {eid: text for eid, text in session.execute(
-        select(OrdersVersion.entry_id, OrdersVersion.text)
-        .where(OrdersVersion.entry_id.in_(ids), OrdersVersion.active))}
+    return {
+        eid: text
+        for eid, text in session.execute(
+            select(OrdersVersion.entry_id, OrdersVersion.text).where(
+                OrdersVersion.entry_id.in_(ids), OrdersVersion.active
+            )
+        )
+    }
 
 
-def board_inputs(rules: Ruleset, seed: str, orders_a: str | None, orders_b: str | None,
-                 label_a: str, label_b: str) -> BoardInputs:
+def board_inputs(
+    rules: Ruleset,
+    seed: str,
+    orders_a: str | None,
+    orders_b: str | None,
+    label_a: str,
+    label_b: str,
+) -> BoardInputs:
     """The inputs of a battle first fought now: each side's standing orders (``orders_a``,
     ``orders_b``: texts or ``None``) narrowed to its opponent by label (``orders_for``), and
     the lead draw of the league's published ``seed`` and the labels as paired."""
@@ -183,20 +218,35 @@ def next_stop(rules: Ruleset, fmt: Any, after: int | None) -> int | None:
 def paused_battles(session: Session, league: League, entry: Entry) -> list[Battle]:
     """The paused battles of ``entry`` in ``league`` (at a checkpoint), in round and board
     order."""
-    return list(session.scalars(
-        select(Battle).join(Round, Battle.round_id == Round.id)
-        .where(Round.league_id == league.id, Battle.state == "paused",
-               (Battle.entry_a_id == entry.id) | (Battle.entry_b_id == entry.id))
-        .order_by(Round.number, Battle.board)))
+    return list(
+        session.scalars(
+            select(Battle)
+            .join(Round, Battle.round_id == Round.id)
+            .where(
+                Round.league_id == league.id,
+                Battle.state == "paused",
+                (Battle.entry_a_id == entry.id) | (Battle.entry_b_id == entry.id),
+            )
+            .order_by(Round.number, Battle.board)
+        )
+    )
 
 
 def _side(battle: Battle, entry: Entry) -> int:
     return 0 if battle.entry_a_id == entry.id else 1
 
 
-def revise_orders(session: Session, league: League, player: Player, text: str, rules: Ruleset,
-                  opponents: Mapping[int, str], *, now: dt.datetime,
-                  lang: str | None = None) -> list[RevisionOutcome]:
+def revise_orders(
+    session: Session,
+    league: League,
+    player: Player,
+    text: str,
+    rules: Ruleset,
+    opponents: Mapping[int, str],
+    *,
+    now: dt.datetime,
+    lang: str | None = None,
+) -> list[RevisionOutcome]:
     """Revise ``player``'s orders in each of their paused battles of ``league`` from the turn
     after its checkpoint (``Ruleset.revise_orders`` with the battle's current orders for that
     side: the hand stays, G53); a revision that reads is kept on the battle's inputs. Marks
@@ -206,8 +256,10 @@ def revise_orders(session: Session, league: League, player: Player, text: str, r
     entry = _entry(session, league, player)
     battles = paused_battles(session, league, entry)
     if not battles:
-        raise BadState(f"no battle of {player.address} in {league.name!r} is stopped at a "
-                       "checkpoint", "no-checkpoint")
+        raise BadState(
+            f"no battle of {player.address} in {league.name!r} is stopped at a checkpoint",
+            "no-checkpoint",
+        )
     out = []
     for b in battles:
         side = _side(b, entry)
@@ -221,8 +273,9 @@ def revise_orders(session: Session, league: League, player: Player, text: str, r
             orders[side] = rules.format_orders(sheet.orders)
             ready = list(inputs.ready)
             ready[side] = True
-            b.inputs = replace(inputs, orders=(orders[0], orders[1]),
-                               ready=(ready[0], ready[1])).to_json()
+            b.inputs = replace(
+                inputs, orders=(orders[0], orders[1]), ready=(ready[0], ready[1])
+            ).to_json()
         starts = sheet.starts if ok and sheet.starts else (from_turn,)
         out.append(RevisionOutcome(b.id, opponents.get(b.id, ""), starts[0], sheet, ok))
     session.flush()
@@ -258,28 +311,43 @@ def orders_in(session: Session, league: League, rnd: Round) -> bool:
     pairings were published (the later of ``rnd.paired_at`` and the end of the round before):
     its battles may be fought before their time (early play). Orders sent before the pairing
     was known do not count (they could not be written against this opponent)."""
-    prev = session.scalar(select(Round.done_at).where(Round.league_id == league.id,
-                                                      Round.number == rnd.number - 1))
+    prev = session.scalar(
+        select(Round.done_at).where(Round.league_id == league.id, Round.number == rnd.number - 1)
+    )
     refs = [t for t in (as_utc(rnd.paired_at), as_utc(prev)) if t is not None]
     since = max(refs) if refs else None
-    paired = {e for a, b in session.execute(
-        select(Battle.entry_a_id, Battle.entry_b_id).where(Battle.round_id == rnd.id,
-                                                           Battle.entry_b_id.is_not(None),
-                                                           Battle.state == "pending"))
-        for e in (a, b)}
-    active = set(session.scalars(select(Entry.id).where(Entry.id.in_(paired),
-                                                        Entry.status == "active")))
+    paired = {
+        e
+        for a, b in session.execute(
+            select(Battle.entry_a_id, Battle.entry_b_id).where(
+                Battle.round_id == rnd.id, Battle.entry_b_id.is_not(None), Battle.state == "pending"
+            )
+        )
+        for e in (a, b)
+    }
+    active = set(
+        session.scalars(select(Entry.id).where(Entry.id.in_(paired), Entry.status == "active"))
+    )
     if not active:
         return False
     q = select(OrdersVersion.entry_id, OrdersVersion.created_at).where(
-        OrdersVersion.entry_id.in_(active))
-    fresh = {eid for eid, at in session.execute(q)
-             if since is None or (as_utc(at) or since) > since}
+        OrdersVersion.entry_id.in_(active)
+    )
+    fresh = {
+        eid for eid, at in session.execute(q) if since is None or (as_utc(at) or since) > since
+    }
     return fresh >= active
 
 
-def fight_board(rules: Ruleset, a: Any, b: Any, inputs: Mapping[str, Any] | None, *,
-                stop_after: int | None = None, log: bool = True) -> Any:
+def fight_board(
+    rules: Ruleset,
+    a: Any,
+    b: Any,
+    inputs: Mapping[str, Any] | None,
+    *,
+    stop_after: int | None = None,
+    log: bool = True,
+) -> Any:
     """Fight a stored battle as the league fights it: ``rules.battle`` for a ruleset without
     orders, else ``rules.fight`` with the battle's ``inputs`` (``battles.inputs``, read by
     :meth:`BoardInputs.from_json`) and the checkpoint ``stop_after`` (:func:`next_stop`).
@@ -287,21 +355,34 @@ def fight_board(rules: Ruleset, a: Any, b: Any, inputs: Mapping[str, Any] | None
     the same battle."""
     if not rules.takes_orders:
         return rules.battle(a, b, log=log)
-    return rules.fight(a, b, BoardInputs.from_json(inputs).battle_inputs(rules, stop_after),
-                       log=log)
+    return rules.fight(
+        a, b, BoardInputs.from_json(inputs).battle_inputs(rules, stop_after), log=log
+    )
 
 
-def paused_values(rules: Ruleset, inputs: Mapping[str, Any] | None, turn: int,
-                  until: dt.datetime, version: str) -> dict[str, Any]:
+def paused_values(
+    rules: Ruleset, inputs: Mapping[str, Any] | None, turn: int, until: dt.datetime, version: str
+) -> dict[str, Any]:
     """The ``battles`` column values of a battle stopped after checkpoint turn ``turn`` until
     ``until``: state ``paused``, no result yet, both players' READY cleared (the same keys as
     ``app.league.battles.battle_values`` plus ``state``, ``inputs``, ``stop_turn``,
     ``stop_until``, so that a chunk updates in one statement)."""
     kept = BoardInputs.from_json(inputs)
-    return dict(engine_version=version, winner=None, reason=None, turns=None, hp_a=None,
-                hp_b=None, margin=None, outcome=None, final=None, state="paused",
-                inputs=replace(kept, ready=(False, False)).to_json(), stop_turn=turn,
-                stop_until=until)
+    return dict(
+        engine_version=version,
+        winner=None,
+        reason=None,
+        turns=None,
+        hp_a=None,
+        hp_b=None,
+        margin=None,
+        outcome=None,
+        final=None,
+        state="paused",
+        inputs=replace(kept, ready=(False, False)).to_json(),
+        stop_turn=turn,
+        stop_until=until,
+    )
 
 
 def due_early(session: Session, league: League, rnd: Round, now: dt.datetime) -> bool:
@@ -309,8 +390,11 @@ def due_early(session: Session, league: League, rnd: Round, now: dt.datetime) ->
     its time: a paused battle of it goes on (:func:`resumable`: both players READY, or its
     wait is over), or every entry paired in it has sent orders (:func:`orders_in`, early
     play)."""
-    for inputs, until in session.execute(select(Battle.inputs, Battle.stop_until).where(
-            Battle.round_id == rnd.id, Battle.state == "paused")):
+    for inputs, until in session.execute(
+        select(Battle.inputs, Battle.stop_until).where(
+            Battle.round_id == rnd.id, Battle.state == "paused"
+        )
+    ):
         if resumable(_Row(inputs, until), now):
             return True
     return orders_in(session, league, rnd)

@@ -50,7 +50,9 @@ def new_key() -> str:
 def normalize_key(text: str) -> str:
     """A key as typed, compared form: NFKC (full-width letters), upper case, only letters and
     digits (``7f3k q9pd`` and ``７Ｆ３Ｋ－Ｑ９ＰＤ`` are ``7F3KQ9PD``)."""
-    return "".join(c for c in unicodedata.normalize("NFKC", text).upper() if c.isascii() and c.isalnum())
+    return "".join(
+        c for c in unicodedata.normalize("NFKC", text).upper() if c.isascii() and c.isalnum()
+    )
 
 
 def ensure_key(entry: Entry) -> str:
@@ -66,7 +68,9 @@ def key_matches(entry: Entry, given: str | None) -> bool:
     empty."""
     if not given or not entry.owner_key:
         return False
-    return hmac.compare_digest(normalize_key(given).encode(), normalize_key(entry.owner_key).encode())
+    return hmac.compare_digest(
+        normalize_key(given).encode(), normalize_key(entry.owner_key).encode()
+    )
 
 
 def token_hash(token: str) -> str:
@@ -74,9 +78,16 @@ def token_hash(token: str) -> str:
     return hashlib.sha256(token.strip().lower().encode("ascii", "replace")).hexdigest()
 
 
-def request_change(session: Session, entry: Entry, kind: str, *, sheet_text: str | None,
-                   inbound_id: int | None, now: dt.datetime,
-                   ttl: dt.timedelta) -> tuple[PendingChange, str]:
+def request_change(
+    session: Session,
+    entry: Entry,
+    kind: str,
+    *,
+    sheet_text: str | None,
+    inbound_id: int | None,
+    now: dt.datetime,
+    ttl: dt.timedelta,
+) -> tuple[PendingChange, str]:
     """Keep a change of ``entry`` (``kind`` ``replace`` with ``sheet_text``, ``withdraw``, or
     ``orders`` with the orders text in ``sheet_text``, for a ruleset that takes orders) until
     its owner confirms it: earlier pending changes of the entry of the same family (an entry
@@ -86,14 +97,26 @@ def request_change(session: Session, entry: Entry, kind: str, *, sheet_text: str
     if kind not in ("replace", "withdraw", "orders"):
         raise ValueError(f"unknown change {kind!r}")
     family = ("orders",) if kind == "orders" else ("replace", "withdraw")
-    session.execute(update(PendingChange)
-                    .where(PendingChange.entry_id == entry.id, PendingChange.state == "pending",
-                           PendingChange.kind.in_(family))
-                    .values(state="superseded", done_at=now))
+    session.execute(
+        update(PendingChange)
+        .where(
+            PendingChange.entry_id == entry.id,
+            PendingChange.state == "pending",
+            PendingChange.kind.in_(family),
+        )
+        .values(state="superseded", done_at=now)
+    )
     token = secrets.token_hex(16)
-    row = PendingChange(entry_id=entry.id, kind=kind, sheet_text=sheet_text,
-                        token_hash=token_hash(token), inbound_id=inbound_id, state="pending",
-                        created_at=now, expires_at=now + ttl)
+    row = PendingChange(
+        entry_id=entry.id,
+        kind=kind,
+        sheet_text=sheet_text,
+        token_hash=token_hash(token),
+        inbound_id=inbound_id,
+        state="pending",
+        created_at=now,
+        expires_at=now + ttl,
+    )
     session.add(row)
     session.flush()
     return row, token
@@ -103,7 +126,9 @@ def find_change(session: Session, token: str) -> PendingChange | None:
     """The change a confirmation token stands for (any state), or ``None``."""
     if not token or len(token) > 128:
         return None
-    return session.scalar(select(PendingChange).where(PendingChange.token_hash == token_hash(token)))
+    return session.scalar(
+        select(PendingChange).where(PendingChange.token_hash == token_hash(token))
+    )
 
 
 def is_expired(change: PendingChange, now: dt.datetime) -> bool:
@@ -114,7 +139,9 @@ def is_expired(change: PendingChange, now: dt.datetime) -> bool:
     return now >= at
 
 
-def mark_done(change: PendingChange, state: str, now: dt.datetime, detail: str | None = None) -> None:
+def mark_done(
+    change: PendingChange, state: str, now: dt.datetime, detail: str | None = None
+) -> None:
     """End ``change`` in ``state`` (``done``, ``expired``, ``refused``) at ``now``."""
     if state not in STATES:
         raise ValueError(f"unknown state {state!r}")
@@ -126,9 +153,13 @@ def expire_pending(session: Session, league: League, now: dt.datetime) -> int:
     closing: neither can be made any more; orders waiting for confirmation stay). Returns how
     many were expired."""
     ids = select(Entry.id).where(Entry.league_id == league.id)
-    result = session.execute(update(PendingChange)
-                             .where(PendingChange.entry_id.in_(ids), PendingChange.state == "pending",
-                                    PendingChange.kind.in_(("replace", "withdraw")))
-                             .values(state="expired", done_at=now,
-                                     detail="entries closed before it was confirmed"))
+    result = session.execute(
+        update(PendingChange)
+        .where(
+            PendingChange.entry_id.in_(ids),
+            PendingChange.state == "pending",
+            PendingChange.kind.in_(("replace", "withdraw")),
+        )
+        .values(state="expired", done_at=now, detail="entries closed before it was confirmed")
+    )
     return int(getattr(result, "rowcount", 0) or 0)

@@ -106,13 +106,17 @@ def decision_text(cast: Cast, round_number: int, b: Board, lang: str) -> str:
     if fmt is None or not fmt.decides_draws or b.winner is not None or b.reason is None:
         return ""
     margin = b.margin if b.margin is not None else int(b.hp_a or 0) - int(b.hp_b or 0)
-    d = fmt.decide(round_number, Game(Pairing(b.board, b.entry_a_id, b.entry_b_id),
-                                      Result(None, int(margin))))
+    d = fmt.decide(
+        round_number, Game(Pairing(b.board, b.entry_a_id, b.entry_b_id), Result(None, int(margin)))
+    )
     if d is None:
         return ""
     unit = cast.unit(b.sheet_a_id if d.winner == b.entry_a_id else b.sheet_b_id)
-    return fmt.decision_text(d, lang).format(winner=cast.rules.label(unit), loser="") + \
-        ("。" if lang == "ja" else ". ") + fmt.draw_rule(lang)
+    return (
+        fmt.decision_text(d, lang).format(winner=cast.rules.label(unit), loser="")
+        + ("。" if lang == "ja" else ". ")
+        + fmt.draw_rule(lang)
+    )
 
 
 #: a round in which some player fights more battles than this is mailed as digests (one mail
@@ -129,16 +133,24 @@ def digest_round(session: Session, fmt: Any, round_id: int) -> bool:
     if fmt is not None and fmt.all_play_all:
         return True
     counts: dict[int, int] = {}
-    for a, b in session.execute(select(Battle.entry_a_id, Battle.entry_b_id).where(
-            Battle.round_id == round_id, Battle.entry_b_id.is_not(None))):
+    for a, b in session.execute(
+        select(Battle.entry_a_id, Battle.entry_b_id).where(
+            Battle.round_id == round_id, Battle.entry_b_id.is_not(None)
+        )
+    ):
         counts[a] = counts.get(a, 0) + 1
         counts[b] = counts.get(b, 0) + 1
     return max(counts.values(), default=0) > DIGEST_AFTER
 
 
-def _fight(cast: Cast, mail: Notices | None, round_number: int, pending: list[Board],
-           now: dt.datetime, digest: bool = False,
-           ) -> list[tuple[int, dict[str, Any], list[dict[str, Any]]]]:
+def _fight(
+    cast: Cast,
+    mail: Notices | None,
+    round_number: int,
+    pending: list[Board],
+    now: dt.datetime,
+    digest: bool = False,
+) -> list[tuple[int, dict[str, Any], list[dict[str, Any]]]]:
     """Fight ``pending`` battles: for each, ``(battle id, column values, mail rows)`` (the
     rows of ``mail.report_rows`` — none in a ``digest`` round, whose digests are queued when
     it closes — or of ``mail.checkpoint_rows`` for a battle of a ruleset with
@@ -160,18 +172,26 @@ def _fight(cast: Cast, mail: Notices | None, round_number: int, pending: list[Bo
             until = now + dt.timedelta(seconds=cast.checkpoint_wait_s or CHECKPOINT_WAIT_S)
             values = paused_values(rules, p.inputs, turn, until, version)
             paused = dataclasses.replace(p, inputs=values["inputs"], stop_turn=turn)
-            rows = mail.checkpoint_rows(cast, round_number, paused, result, until, now) \
-                if mail else []
+            rows = (
+                mail.checkpoint_rows(cast, round_number, paused, result, until, now) if mail else []
+            )
             out.append((p.id, values, rows))
             continue
         values = battle_values(rules, result, version)
-        fought = dataclasses.replace(p, winner=values["winner"], reason=values["reason"],
-                                     turns=values["turns"], hp_a=values["hp_a"],
-                                     hp_b=values["hp_b"], margin=values["margin"],
-                                     engine_version=version)
+        fought = dataclasses.replace(
+            p,
+            winner=values["winner"],
+            reason=values["reason"],
+            turns=values["turns"],
+            hp_a=values["hp_a"],
+            hp_b=values["hp_b"],
+            margin=values["margin"],
+            engine_version=version,
+        )
         values.update(state="done", inputs=p.inputs, stop_turn=None, stop_until=None)
-        rows = mail.report_rows(cast, round_number, fought, result, now) \
-            if mail and not digest else []
+        rows = (
+            mail.report_rows(cast, round_number, fought, result, now) if mail and not digest else []
+        )
         out.append((p.id, values, rows))
     return out
 
@@ -180,8 +200,9 @@ def _fight(cast: Cast, mail: Notices | None, round_number: int, pending: list[Bo
 _WORKER_CASTS: dict[int, Cast] = {}
 
 
-def _worker_fight(args: tuple[int, bytes, Notices | None, int, list[Board], dt.datetime,
-                                bool]) -> list[tuple[int, dict[str, Any], list[dict[str, Any]]]]:
+def _worker_fight(
+    args: tuple[int, bytes, Notices | None, int, list[Board], dt.datetime, bool],
+) -> list[tuple[int, dict[str, Any], list[dict[str, Any]]]]:
     """:func:`_fight` in a worker process. The cast (units parsed, ≈ 70 KB pickled at 100
     entries) travels pickled once by the parent as ``bytes`` with every task of its league and
     is unpickled once per worker (kept by its key), not once per task."""
@@ -201,19 +222,26 @@ def _workers(pending: int) -> int:
     return min(8, os.cpu_count() or 1) if pending >= 500 else 0
 
 
-def _apply(session: Session, mail: Notices | None,
-           results: list[tuple[int, dict[str, Any], list[dict[str, Any]]]],
-           now: dt.datetime, counter: list[int],
-           expected: dict[int, tuple[str, int | None]] | None = None) -> None:
+def _apply(
+    session: Session,
+    mail: Notices | None,
+    results: list[tuple[int, dict[str, Any], list[dict[str, Any]]]],
+    now: dt.datetime,
+    counter: list[int],
+    expected: dict[int, tuple[str, int | None]] | None = None,
+) -> None:
     """Store fought battles and queue their mails (``mail.queue_rows``), in the caller's
     transaction. A battle is stored only when it is still as it was loaded (``expected``:
     battle id → ``(state, stop_turn)``; default: ``pending``): one another runner fought
     meanwhile is skipped, and so are mail keys already queued."""
     ids = [bid for bid, _, _ in results]
-    seen = {bid: (state, stop) for bid, state, stop in session.execute(
-        select(Battle.id, Battle.state, Battle.stop_turn).where(Battle.id.in_(ids)))}
-    fresh = [r for r in results
-             if seen.get(r[0]) == (expected or {}).get(r[0], ("pending", None))]
+    seen = {
+        bid: (state, stop)
+        for bid, state, stop in session.execute(
+            select(Battle.id, Battle.state, Battle.stop_turn).where(Battle.id.in_(ids))
+        )
+    }
+    fresh = [r for r in results if seen.get(r[0]) == (expected or {}).get(r[0], ("pending", None))]
     updates: list[dict[str, Any]] = []
     out: list[dict[str, Any]] = []
     for bid, values, rows in fresh:
@@ -255,10 +283,16 @@ def _chunk_size(pending: int, workers: int) -> int:
     return size
 
 
-def _prepare_rounds(factory: sessionmaker[Session], league_id: int,
-                    round_ids: list[int], size: int,
-                    casts: dict[int, Cast] | None = None, *, now: dt.datetime | None = None,
-                    force: bool = False) -> list[_Prepared]:
+def _prepare_rounds(
+    factory: sessionmaker[Session],
+    league_id: int,
+    round_ids: list[int],
+    size: int,
+    casts: dict[int, Cast] | None = None,
+    *,
+    now: dt.datetime | None = None,
+    force: bool = False,
+) -> list[_Prepared]:
     """Load the battles to fight of rounds ``round_ids`` of league ``league_id`` (in that
     order) in chunks of ``size`` (:func:`_chunk_size`), in one transaction (one lock, one
     query for every round's battles: a 99-round Berger table is prepared before the first
@@ -275,9 +309,14 @@ def _prepare_rounds(factory: sessionmaker[Session], league_id: int,
 
     with transaction(factory) as session:
         league = lock_league(session, league_id)
-        stored = {r.id: r for r in session.scalars(
-            select(Round).where(Round.id.in_(round_ids))
-            .execution_options(populate_existing=True))}
+        stored = {
+            r.id: r
+            for r in session.scalars(
+                select(Round)
+                .where(Round.id.in_(round_ids))
+                .execution_options(populate_existing=True)
+            )
+        }
         todo = [stored[rid] for rid in round_ids if rid in stored and stored[rid].state != "done"]
         if not todo:
             return []
@@ -296,30 +335,61 @@ def _prepare_rounds(factory: sessionmaker[Session], league_id: int,
         pending: dict[int, list[Board]] = {rnd.id: [] for rnd in todo}
         expected: dict[int, tuple[str, int | None]] = {}
         for round_id, state, until, *row in session.execute(
-                select(Battle.round_id, Battle.state, Battle.stop_until, Battle.id, Battle.board,
-                       Battle.entry_a_id, Battle.entry_b_id, Battle.sheet_a_id,
-                       Battle.sheet_b_id, Battle.winner, Battle.reason, Battle.turns,
-                       Battle.hp_a, Battle.hp_b, Battle.engine_version, Battle.margin,
-                       Battle.inputs, Battle.stop_turn)
-                .where(Battle.round_id.in_(list(pending)), Battle.state.in_(states))
-                .order_by(Battle.round_id, Battle.board)).all():
+            select(
+                Battle.round_id,
+                Battle.state,
+                Battle.stop_until,
+                Battle.id,
+                Battle.board,
+                Battle.entry_a_id,
+                Battle.entry_b_id,
+                Battle.sheet_a_id,
+                Battle.sheet_b_id,
+                Battle.winner,
+                Battle.reason,
+                Battle.turns,
+                Battle.hp_a,
+                Battle.hp_b,
+                Battle.engine_version,
+                Battle.margin,
+                Battle.inputs,
+                Battle.stop_turn,
+            )
+            .where(Battle.round_id.in_(list(pending)), Battle.state.in_(states))
+            .order_by(Battle.round_id, Battle.board)
+        ).all():
             board = Board(*row)
-            if state == "paused" and not force and not resumable(
-                    _Row(board.inputs, until), at):
+            if state == "paused" and not force and not resumable(_Row(board.inputs, until), at):
                 continue
             expected[board.id] = (state, board.stop_turn)
             pending[round_id].append(board)
-        assert all(b.entry_b_id is not None and b.sheet_a_id and b.sheet_b_id
-                   for battles in pending.values() for b in battles)
+        assert all(
+            b.entry_b_id is not None and b.sheet_a_id and b.sheet_b_id
+            for battles in pending.values()
+            for b in battles
+        )
         if rules.takes_orders:
             fresh = [b for battles in pending.values() for b in battles if b.inputs is None]
-            texts = standing_orders(session, {e for b in fresh
-                                              for e in (b.entry_a_id, b.entry_b_id)})
+            texts = standing_orders(
+                session, {e for b in fresh for e in (b.entry_a_id, b.entry_b_id)}
+            )
             for rid, battles in pending.items():
-                pending[rid] = [dataclasses.replace(b, inputs=board_inputs(
-                    rules, cast.seed, texts.get(b.entry_a_id), texts.get(b.entry_b_id),
-                    cast.label(b.sheet_a_id), cast.label(b.sheet_b_id)).to_json())
-                    if b.inputs is None else b for b in battles]
+                pending[rid] = [
+                    dataclasses.replace(
+                        b,
+                        inputs=board_inputs(
+                            rules,
+                            cast.seed,
+                            texts.get(b.entry_a_id),
+                            texts.get(b.entry_b_id),
+                            cast.label(b.sheet_a_id),
+                            cast.label(b.sheet_b_id),
+                        ).to_json(),
+                    )
+                    if b.inputs is None
+                    else b
+                    for b in battles
+                ]
         share = sharing(factory) and not rules.takes_orders
         big = _env_int("AMARYLLIS_LEAGUE_SHARE_MIN", SHARE_MIN, 1)
         shared = {rnd.id for rnd in todo if share and len(pending[rnd.id]) >= big}
@@ -329,18 +399,33 @@ def _prepare_rounds(factory: sessionmaker[Session], league_id: int,
         numbers = [(rnd.id, rnd.number) for rnd in todo]
         digests = {rnd.id: digest_round(session, cast.fmt, rnd.id) for rnd in todo}
         name = league.name
-    for sid in sorted({s for battles in pending.values() for b in battles
-                       for s in (b.sheet_a_id, b.sheet_b_id)}):
+    for sid in sorted(
+        {s for battles in pending.values() for b in battles for s in (b.sheet_a_id, b.sheet_b_id)}
+    ):
         cast.unit(sid)
-    return [_Prepared(league_id, name, rid, number, cast,
-                      [pending[rid][i:i + size] for i in range(0, len(pending[rid]), size)],
-                      expected={b.id: expected[b.id] for b in pending[rid]},
-                      digest=digests[rid], shared=rid in shared)
-            for rid, number in numbers]
+    return [
+        _Prepared(
+            league_id,
+            name,
+            rid,
+            number,
+            cast,
+            [pending[rid][i : i + size] for i in range(0, len(pending[rid]), size)],
+            expected={b.id: expected[b.id] for b in pending[rid]},
+            digest=digests[rid],
+            shared=rid in shared,
+        )
+        for rid, number in numbers
+    ]
 
 
-def _refresh_sheets(session: Session, round_id: int | None = None, *,
-                    league_id: int | None = None, entries: set[int] | None = None) -> None:
+def _refresh_sheets(
+    session: Session,
+    round_id: int | None = None,
+    *,
+    league_id: int | None = None,
+    entries: set[int] | None = None,
+) -> None:
     """Pending battles fight the units as they are when they are played: those of round
     ``round_id`` (a format that ``replaces_between_rounds``: a replacement since the round was
     paired counts), or those of league ``league_id`` with one of ``entries`` (entries just
@@ -358,9 +443,14 @@ def _refresh_sheets(session: Session, round_id: int | None = None, *,
     eids = {e for b in rows for e in (b.entry_a_id, b.entry_b_id) if e is not None}
     if not eids:
         return
-    active = {eid: sid for eid, sid in session.execute(
-        select(SheetVersion.entry_id, SheetVersion.id).where(SheetVersion.entry_id.in_(eids),
-                                                             SheetVersion.active))}
+    active = {
+        eid: sid
+        for eid, sid in session.execute(
+            select(SheetVersion.entry_id, SheetVersion.id).where(
+                SheetVersion.entry_id.in_(eids), SheetVersion.active
+            )
+        )
+    }
     for b in rows:
         b.sheet_a_id = active.get(b.entry_a_id, b.sheet_a_id)
         if b.entry_b_id is not None:
@@ -368,9 +458,16 @@ def _refresh_sheets(session: Session, round_id: int | None = None, *,
     session.flush()
 
 
-def _store_chunk(factory: sessionmaker[Session], mail: Notices | None, prep: _Prepared,
-                 results: list[tuple[int, dict[str, Any], list[dict[str, Any]]]],
-                 now: dt.datetime, counter: list[int], *, last: bool = False) -> bool:
+def _store_chunk(
+    factory: sessionmaker[Session],
+    mail: Notices | None,
+    prep: _Prepared,
+    results: list[tuple[int, dict[str, Any], list[dict[str, Any]]]],
+    now: dt.datetime,
+    counter: list[int],
+    *,
+    last: bool = False,
+) -> bool:
     """Store one chunk of fought battles with their reports in one transaction. Returns False
     when the round was finished meanwhile (by another runner), or, for the ``last`` chunk, when
     battles of the round wait at a checkpoint (the round stays open: a later run goes on).
@@ -414,18 +511,34 @@ def sharing(factory: sessionmaker[Session]) -> bool:
     several of them share, ``docs/deploy.md``) unless ``AMARYLLIS_LEAGUE_SHARED=0``. On SQLite
     one process plays a round as before."""
     bind = factory.kw.get("bind")
-    return (getattr(getattr(bind, "dialect", None), "name", "") == "postgresql"
-            and os.environ.get(SHARED_ENV, "1") != "0")
+    return (
+        getattr(getattr(bind, "dialect", None), "name", "") == "postgresql"
+        and os.environ.get(SHARED_ENV, "1") != "0"
+    )
 
 
-_BOARD_COLUMNS = (Battle.id, Battle.board, Battle.entry_a_id, Battle.entry_b_id, Battle.sheet_a_id,
-                  Battle.sheet_b_id, Battle.winner, Battle.reason, Battle.turns, Battle.hp_a,
-                  Battle.hp_b, Battle.engine_version, Battle.margin, Battle.inputs,
-                  Battle.stop_turn)
+_BOARD_COLUMNS = (
+    Battle.id,
+    Battle.board,
+    Battle.entry_a_id,
+    Battle.entry_b_id,
+    Battle.sheet_a_id,
+    Battle.sheet_b_id,
+    Battle.winner,
+    Battle.reason,
+    Battle.turns,
+    Battle.hp_a,
+    Battle.hp_b,
+    Battle.engine_version,
+    Battle.margin,
+    Battle.inputs,
+    Battle.stop_turn,
+)
 
 
-def _claim(factory: sessionmaker[Session], round_id: int, size: int) -> tuple[
-        list[Board], int, bool]:
+def _claim(
+    factory: sessionmaker[Session], round_id: int, size: int
+) -> tuple[list[Board], int, bool]:
     """Claim up to ``size`` pending battles of round ``round_id`` for this process, in board
     order: those nobody claimed and those whose claim may be taken over (an expired claim, or
     one of a dead process of this host: ``app.db.leases.lease_over``), picked with
@@ -441,21 +554,30 @@ def _claim(factory: sessionmaker[Session], round_id: int, size: int) -> tuple[
             return [], 0, True
         pending = Battle.round_id.in_([round_id]) & (Battle.state == "pending")
         left = session.scalar(select(func.count()).select_from(Battle).where(pending)) or 0
-        owners = session.execute(select(Battle.claim_owner, func.max(Battle.claim_until))
-                                 .where(pending, Battle.claim_owner.is_not(None))
-                                 .group_by(Battle.claim_owner)).all()
+        owners = session.execute(
+            select(Battle.claim_owner, func.max(Battle.claim_until))
+            .where(pending, Battle.claim_owner.is_not(None))
+            .group_by(Battle.claim_owner)
+        ).all()
         free = [o for o, until in owners if o != me and lease_over(o, until, at)]
         cond: Any = Battle.claim_owner.is_(None)
         if free:
             cond = cond | Battle.claim_owner.in_(free)
-        rows = session.execute(select(*_BOARD_COLUMNS).where(pending, cond)
-                               .order_by(Battle.board).limit(size)
-                               .with_for_update(skip_locked=True)).all()
+        rows = session.execute(
+            select(*_BOARD_COLUMNS)
+            .where(pending, cond)
+            .order_by(Battle.board)
+            .limit(size)
+            .with_for_update(skip_locked=True)
+        ).all()
         if rows:
             until = at + dt.timedelta(seconds=_env_int("AMARYLLIS_LEAGUE_CLAIM_S", CLAIM_S, 1))
-            session.execute(update(Battle).where(Battle.id.in_([r[0] for r in rows]))
-                            .values(claim_owner=me, claim_until=until)
-                            .execution_options(synchronize_session=False))
+            session.execute(
+                update(Battle)
+                .where(Battle.id.in_([r[0] for r in rows]))
+                .values(claim_owner=me, claim_until=until)
+                .execution_options(synchronize_session=False)
+            )
     return [Board(*r) for r in rows], int(left), False
 
 
@@ -465,16 +587,26 @@ def _release_claims(factory: sessionmaker[Session], round_id: int) -> None:
     from app.db.leases import owner_id
 
     with transaction(factory) as session:
-        session.execute(update(Battle).where(Battle.round_id == round_id,
-                                             Battle.state == "pending",
-                                             Battle.claim_owner == owner_id())
-                        .values(claim_owner=None, claim_until=None)
-                        .execution_options(synchronize_session=False))
+        session.execute(
+            update(Battle)
+            .where(
+                Battle.round_id == round_id,
+                Battle.state == "pending",
+                Battle.claim_owner == owner_id(),
+            )
+            .values(claim_owner=None, claim_until=None)
+            .execution_options(synchronize_session=False)
+        )
 
 
-def _store_shared(factory: sessionmaker[Session], mail: Notices | None, prep: _Prepared,
-                  results: list[tuple[int, dict[str, Any], list[dict[str, Any]]]],
-                  now: dt.datetime, counter: list[int]) -> str:
+def _store_shared(
+    factory: sessionmaker[Session],
+    mail: Notices | None,
+    prep: _Prepared,
+    results: list[tuple[int, dict[str, Any], list[dict[str, Any]]]],
+    now: dt.datetime,
+    counter: list[int],
+) -> str:
     """Store a claimed chunk of a shared round with its reports (:func:`_apply`: a battle
     stored meanwhile by another process is skipped; the claims are cleared) in one transaction
     under the league lock, and close the round (:func:`_finish_round`) in it when no battle of
@@ -500,9 +632,16 @@ def _store_shared(factory: sessionmaker[Session], mail: Notices | None, prep: _P
 SHARED_POLL_S = 0.05
 
 
-def _play_shared(factory: sessionmaker[Session], mail: Notices | None, prep: _Prepared,
-                 now: dt.datetime, stop: Any, counter: list[int], pool: Any = None,
-                 blob: bytes | None = None) -> str | None:
+def _play_shared(
+    factory: sessionmaker[Session],
+    mail: Notices | None,
+    prep: _Prepared,
+    now: dt.datetime,
+    stop: Any,
+    counter: list[int],
+    pool: Any = None,
+    blob: bytes | None = None,
+) -> str | None:
     """Play shared round ``prep`` with whichever other processes play it: claim a chunk
     (:func:`_claim`), fight it (:func:`_fight`, in ``pool`` with one chunk ahead per worker
     when given; ``blob``: the pickled cast), store it (:func:`_store_shared`), until no battle
@@ -512,11 +651,20 @@ def _play_shared(factory: sessionmaker[Session], mail: Notices | None, prep: _Pr
     from collections import deque
 
     with transaction(factory) as session:
-        pending = session.scalar(select(func.count()).select_from(Battle).where(
-            Battle.round_id == prep.round_id, Battle.state == "pending")) or 0
+        pending = (
+            session.scalar(
+                select(func.count())
+                .select_from(Battle)
+                .where(Battle.round_id == prep.round_id, Battle.state == "pending")
+            )
+            or 0
+        )
     batch = _batch_size()  # a set AMARYLLIS_LEAGUE_BATCH is the chunk; else about 12 chunks
-    size = batch if "AMARYLLIS_LEAGUE_BATCH" in os.environ else \
-        max(batch // 4, min(batch, -(-pending // 12)))
+    size = (
+        batch
+        if "AMARYLLIS_LEAGUE_BATCH" in os.environ
+        else max(batch // 4, min(batch, -(-pending // 12)))
+    )
     depth = (getattr(pool, "_processes", 1) + 1) if pool is not None else 1
     inflight: deque[Any] = deque()
     try:
@@ -528,11 +676,14 @@ def _play_shared(factory: sessionmaker[Session], mail: Notices | None, prep: _Pr
                 if not boards:
                     break
                 if pool is not None:
-                    inflight.append(pool.apply_async(_worker_fight, ((
-                        id(prep.cast), blob, mail, prep.number, boards, now, prep.digest),)))
+                    inflight.append(
+                        pool.apply_async(
+                            _worker_fight,
+                            ((id(prep.cast), blob, mail, prep.number, boards, now, prep.digest),),
+                        )
+                    )
                 else:
-                    inflight.append(_fight(prep.cast, mail, prep.number, boards, now,
-                                           prep.digest))
+                    inflight.append(_fight(prep.cast, mail, prep.number, boards, now, prep.digest))
             if inflight:
                 got = inflight.popleft()
                 results = got.get() if pool is not None else got
@@ -555,8 +706,14 @@ def _play_shared(factory: sessionmaker[Session], mail: Notices | None, prep: _Pr
         _release_claims(factory, prep.round_id)
 
 
-def help_rounds(factory: sessionmaker[Session], mail: Notices | None, league_id: int, *,
-                now: dt.datetime, stop: Any = None) -> list[int]:
+def help_rounds(
+    factory: sessionmaker[Session],
+    mail: Notices | None,
+    league_id: int,
+    *,
+    now: dt.datetime,
+    stop: Any = None,
+) -> list[int]:
     """Help play league ``league_id``'s rounds that another process (the play lease holder)
     has opened to sharing (``rounds.shared``): claim and fight chunks of its first open round
     (:func:`_play_shared`) and go on with the next one while it is shared too. Returns the
@@ -568,16 +725,27 @@ def help_rounds(factory: sessionmaker[Session], mail: Notices | None, league_id:
     counter = [0]
     while not (stop is not None and stop.is_set()):
         with transaction(factory) as session:
-            rnd = session.scalar(select(Round).where(Round.league_id == league_id,
-                                                     Round.state != "done")
-                                 .order_by(Round.number).limit(1))
+            rnd = session.scalar(
+                select(Round)
+                .where(Round.league_id == league_id, Round.state != "done")
+                .order_by(Round.number)
+                .limit(1)
+            )
             if rnd is None or not rnd.shared:
                 break
             league = session.get(League, league_id)
             assert league is not None
             cast = load_cast(session, league)
-            prep = _Prepared(league_id, league.name, rnd.id, rnd.number, cast, [], shared=True,
-                             digest=digest_round(session, cast.fmt, rnd.id))
+            prep = _Prepared(
+                league_id,
+                league.name,
+                rnd.id,
+                rnd.number,
+                cast,
+                [],
+                shared=True,
+                digest=digest_round(session, cast.fmt, rnd.id),
+            )
         if cast.rules.takes_orders:
             break
         got = _play_shared(factory, mail, prep, now, stop, counter)
@@ -591,23 +759,29 @@ def help_rounds(factory: sessionmaker[Session], mail: Notices | None, league_id:
 def _pending(session: Session, round_id: int) -> tuple[int, int]:
     """The numbers of pending and of paused (at a checkpoint) battles of round
     ``round_id``."""
-    counts: dict[str, int] = {state: int(n) for state, n in session.execute(select(
-        Battle.state, func.count()).where(
-        Battle.round_id == round_id, Battle.state.in_(("pending", "paused")))
-        .group_by(Battle.state))}
+    counts: dict[str, int] = {
+        state: int(n)
+        for state, n in session.execute(
+            select(Battle.state, func.count())
+            .where(Battle.round_id == round_id, Battle.state.in_(("pending", "paused")))
+            .group_by(Battle.state)
+        )
+    }
     return int(counts.get("pending", 0)), int(counts.get("paused", 0))
 
 
-def _close_round(factory: sessionmaker[Session], mail: Notices | None, prep: _Prepared,
-                 now: dt.datetime) -> bool:
+def _close_round(
+    factory: sessionmaker[Session], mail: Notices | None, prep: _Prepared, now: dt.datetime
+) -> bool:
     """Finish a round whose battles are all stored (:func:`_finish_round`) in one transaction:
     :func:`_store_chunk` with no battles. Returns False when it was done already. Raises
     :class:`BadState` if battles are pending."""
     return _store_chunk(factory, mail, prep, [], now, [0], last=True)
 
 
-def apply_rewrites(session: Session, league: League, rnd: Round,
-                   cast: Cast | None = None) -> tuple[RewriteNotice, ...]:
+def apply_rewrites(
+    session: Session, league: League, rnd: Round, cast: Cast | None = None
+) -> tuple[RewriteNotice, ...]:
     """Apply the entry rewrites the battles of ``rnd`` ask for (``Ruleset.rewrite_request``,
     ``rules/margaret-hundred.md`` H58), when the league's format plays later battles
     (``Format.applies_rewrites``): in the published pairing order (board order), an entry's
@@ -623,10 +797,11 @@ def apply_rewrites(session: Session, league: League, rnd: Round,
         return ()
     rules = cast.rules if cast is not None else league_rules(league)
     chosen: dict[int, tuple[Battle, int]] = {}  # entry -> (battle, source sheet id)
-    for b in session.scalars(select(Battle).where(Battle.round_id == rnd.id,
-                                                  Battle.state == "done",
-                                                  Battle.entry_b_id.is_not(None))
-                             .order_by(Battle.board)):
+    for b in session.scalars(
+        select(Battle)
+        .where(Battle.round_id == rnd.id, Battle.state == "done", Battle.entry_b_id.is_not(None))
+        .order_by(Battle.board)
+    ):
         if not b.outcome:
             continue
         request = rules.rewrite_request(Outcome.from_json(b.outcome))
@@ -640,31 +815,66 @@ def apply_rewrites(session: Session, league: League, rnd: Round,
         chosen[target] = (b, sheet)
     if not chosen:
         return ()
-    sheets = {sv.id: sv for sv in session.scalars(select(SheetVersion).where(
-        SheetVersion.id.in_({sid for _, sid in chosen.values()})
-        | (SheetVersion.entry_id.in_(chosen) & SheetVersion.active)))}
+    sheets = {
+        sv.id: sv
+        for sv in session.scalars(
+            select(SheetVersion).where(
+                SheetVersion.id.in_({sid for _, sid in chosen.values()})
+                | (SheetVersion.entry_id.in_(chosen) & SheetVersion.active)
+            )
+        )
+    }
     names = entry_names(session, set(chosen))
     notices = []
     for target, (b, sid) in sorted(chosen.items(), key=lambda kv: kv[1][0].board):
         src = sheets[sid]
         old = next((sv for sv in sheets.values() if sv.entry_id == target and sv.active), None)
-        top = session.scalar(select(func.max(SheetVersion.version))
-                             .where(SheetVersion.entry_id == target)) or 0
+        top = (
+            session.scalar(
+                select(func.max(SheetVersion.version)).where(SheetVersion.entry_id == target)
+            )
+            or 0
+        )
         if old is not None:
             old.active = False
-        session.add(SheetVersion(entry_id=target, version=top + 1, text=src.text,
-                                 normalized=src.normalized, unit_name=src.unit_name,
-                                 lang=src.lang, active=True, inbound_id=None, created_at=rnd.done_at))
-        notices.append(RewriteNotice(rnd.number, b.board, target, names.get(target, "?"),
-                                     old.unit_name if old is not None else "",
-                                     src.entry_id, src.unit_name))
+        session.add(
+            SheetVersion(
+                entry_id=target,
+                version=top + 1,
+                text=src.text,
+                normalized=src.normalized,
+                unit_name=src.unit_name,
+                lang=src.lang,
+                active=True,
+                inbound_id=None,
+                created_at=rnd.done_at,
+            )
+        )
+        notices.append(
+            RewriteNotice(
+                rnd.number,
+                b.board,
+                target,
+                names.get(target, "?"),
+                old.unit_name if old is not None else "",
+                src.entry_id,
+                src.unit_name,
+            )
+        )
     session.flush()
     _refresh_sheets(session, league_id=league.id, entries=set(chosen))
     return tuple(notices)
 
 
-def _finish_round(session: Session, mail: Notices | None, league: League, rnd: Round,
-                  now: dt.datetime, cast: Cast, history: HistoryCache | None = None) -> None:
+def _finish_round(
+    session: Session,
+    mail: Notices | None,
+    league: League,
+    rnd: Round,
+    now: dt.datetime,
+    cast: Cast,
+    history: HistoryCache | None = None,
+) -> None:
     """Close a round whose battles are all done: mark it done, rate it (one rating period,
     ``app.league.ratings``), apply the entry rewrites its battles ask for
     (:func:`apply_rewrites`), store the next round as the format pairs it after these results
@@ -679,12 +889,14 @@ def _finish_round(session: Session, mail: Notices | None, league: League, rnd: R
     session.flush()
     rate_round(session, league, rnd)
     rewrites = apply_rewrites(session, league, rnd, cast)
-    nxt = session.scalar(select(Round).where(Round.league_id == league.id,
-                                             Round.state != "done", Round.id != rnd.id)
-                         .order_by(Round.number).limit(1))
+    nxt = session.scalar(
+        select(Round)
+        .where(Round.league_id == league.id, Round.state != "done", Round.id != rnd.id)
+        .order_by(Round.number)
+        .limit(1)
+    )
     if nxt is None:
-        answer = advance(session, league, scheduled_at=next_scheduled_at(league, rnd, now),
-                         now=now)
+        answer = advance(session, league, scheduled_at=next_scheduled_at(league, rnd, now), now=now)
         nxt = None if isinstance(answer, str) else answer
     if nxt is None:
         league.state = "finished"
@@ -695,20 +907,41 @@ def _finish_round(session: Session, mail: Notices | None, league: League, rnd: R
     if mail is not None:
         seated: frozenset[int] = frozenset()
         if digest_round(session, cast.fmt, rnd.id):
-            seated = mail.queue_digests(session, league, rnd, now=now,
-                                        cast=load_cast(session, league) if rewrites else cast,
-                                        history=history, rewrites=rewrites)
-        mail.queue_standings(session, league, rnd.number, now=now,
-                             cast=load_cast(session, league) if rewrites else cast,
-                             history=history, rewrites=rewrites, skip_entries=seated)
+            seated = mail.queue_digests(
+                session,
+                league,
+                rnd,
+                now=now,
+                cast=load_cast(session, league) if rewrites else cast,
+                history=history,
+                rewrites=rewrites,
+            )
+        mail.queue_standings(
+            session,
+            league,
+            rnd.number,
+            now=now,
+            cast=load_cast(session, league) if rewrites else cast,
+            history=history,
+            rewrites=rewrites,
+            skip_entries=seated,
+        )
         if nxt is not None and cast.rules.takes_orders:
-            mail.queue_pairings(session, league, nxt, now=now,
-                                cast=load_cast(session, league) if rewrites else cast)
+            mail.queue_pairings(
+                session, league, nxt, now=now, cast=load_cast(session, league) if rewrites else cast
+            )
 
 
-def run_round(factory: sessionmaker[Session], mail: Notices | None, league_name: str, *,
-              all_rounds: bool = False, round_number: int | None = None,
-              now: dt.datetime, stop: Any = None) -> list[int]:
+def run_round(
+    factory: sessionmaker[Session],
+    mail: Notices | None,
+    league_name: str,
+    *,
+    all_rounds: bool = False,
+    round_number: int | None = None,
+    now: dt.datetime,
+    stop: Any = None,
+) -> list[int]:
     """Play the next round of ``league_name`` (all remaining rounds with ``all_rounds``; only
     round ``round_number`` when given), whatever their scheduled time; ``mail`` (the mail
     layer's :class:`~app.league.notify.Notices`) queues the reports and standings, ``None``
@@ -722,8 +955,9 @@ def run_round(factory: sessionmaker[Session], mail: Notices | None, league_name:
     with transaction(factory) as session:
         league = get_league(session, league_name)
         if league.state == "open":
-            raise BadState(f"entries to {league.name!r} are still open: close them first",
-                           "entries-open")
+            raise BadState(
+                f"entries to {league.name!r} are still open: close them first", "entries-open"
+            )
         q = select(Round).where(Round.league_id == league.id).order_by(Round.number)
         rounds = list(session.scalars(q))
         if round_number is not None:
@@ -736,16 +970,22 @@ def run_round(factory: sessionmaker[Session], mail: Notices | None, league_name:
         todo = [(league.id, league.name, r.id, r.number) for r in chosen if r.state != "done"]
     played = [number for _, _, number in _play_rounds(factory, mail, todo, now, stop, force=True)]
     # the format pairs each round after the one before: keep asking while rounds appear
-    while all_rounds and round_number is None and played and not (stop is not None and stop.is_set()):
+    while (
+        all_rounds and round_number is None and played and not (stop is not None and stop.is_set())
+    ):
         with transaction(factory) as session:
             league = get_league(session, league_name)
-            more = [(league.id, league.name, r.id, r.number) for r in session.scalars(
-                select(Round).where(Round.league_id == league.id, Round.state != "done")
-                .order_by(Round.number))]
+            more = [
+                (league.id, league.name, r.id, r.number)
+                for r in session.scalars(
+                    select(Round)
+                    .where(Round.league_id == league.id, Round.state != "done")
+                    .order_by(Round.number)
+                )
+            ]
         if not more:
             break
-        got = [number for _, _, number in _play_rounds(factory, mail, more, now, stop,
-                                                        force=True)]
+        got = [number for _, _, number in _play_rounds(factory, mail, more, now, stop, force=True)]
         if not got:
             break
         played += got
@@ -764,8 +1004,9 @@ def claim_play(factory: sessionmaker[Session], league_id: int) -> bool:
 
     me, now = owner_id(), dt.datetime.now(dt.timezone.utc)
     with transaction(factory) as session:
-        row = session.execute(select(League.play_owner, League.play_until)
-                              .where(League.id == league_id)).one_or_none()
+        row = session.execute(
+            select(League.play_owner, League.play_until).where(League.id == league_id)
+        ).one_or_none()
         if row is None:
             return False
         owner, until = row
@@ -773,8 +1014,10 @@ def claim_play(factory: sessionmaker[Session], league_id: int) -> bool:
             return False
         cond = League.play_owner.is_(None) if owner is None else League.play_owner == owner
         result = session.execute(
-            update(League).where(League.id == league_id, cond)
-            .values(play_owner=me, play_until=now + dt.timedelta(seconds=PLAY_LEASE_S)))
+            update(League)
+            .where(League.id == league_id, cond)
+            .values(play_owner=me, play_until=now + dt.timedelta(seconds=PLAY_LEASE_S))
+        )
         return bool(getattr(result, "rowcount", 0))
 
 
@@ -783,18 +1026,22 @@ def release_play(factory: sessionmaker[Session], league_id: int) -> None:
     from app.db.leases import owner_id
 
     with transaction(factory) as session:
-        session.execute(update(League).where(League.id == league_id,
-                                             League.play_owner == owner_id())
-                        .values(play_owner=None, play_until=None))
+        session.execute(
+            update(League)
+            .where(League.id == league_id, League.play_owner == owner_id())
+            .values(play_owner=None, play_until=None)
+        )
 
 
 def _renew_play(session: Session, league_id: int) -> None:
     from app.db.leases import owner_id
 
-    session.execute(update(League).where(League.id == league_id, League.play_owner == owner_id())
-                    .values(play_until=dt.datetime.now(dt.timezone.utc)
-                            + dt.timedelta(seconds=PLAY_LEASE_S))
-                    .execution_options(synchronize_session=False))
+    session.execute(
+        update(League)
+        .where(League.id == league_id, League.play_owner == owner_id())
+        .values(play_until=dt.datetime.now(dt.timezone.utc) + dt.timedelta(seconds=PLAY_LEASE_S))
+        .execution_options(synchronize_session=False)
+    )
 
 
 #: how much lower the CPU priority of round workers is than the parent's (``os.nice``)
@@ -824,10 +1071,15 @@ def _pool_init() -> None:
         pass
 
 
-def _play_rounds(factory: sessionmaker[Session], mail: Notices | None,
-                 todo: list[tuple[int, str, int, int]],
-                 now: dt.datetime, stop: Any = None, *,
-                 force: bool = False) -> list[tuple[int, str, int]]:
+def _play_rounds(
+    factory: sessionmaker[Session],
+    mail: Notices | None,
+    todo: list[tuple[int, str, int, int]],
+    now: dt.datetime,
+    stop: Any = None,
+    *,
+    force: bool = False,
+) -> list[tuple[int, str, int]]:
     """Play rounds ``(league id, league name, round id, round number)`` in order; returns those
     actually played as ``(league id, league name, round number)``.
 
@@ -845,8 +1097,16 @@ def _play_rounds(factory: sessionmaker[Session], mail: Notices | None,
     if not todo:
         return []
     with transaction(factory) as session:
-        pending = session.scalar(select(func.count()).select_from(Battle).where(
-            Battle.round_id.in_([rid for _, _, rid, _ in todo]), Battle.state == "pending")) or 0
+        pending = (
+            session.scalar(
+                select(func.count())
+                .select_from(Battle)
+                .where(
+                    Battle.round_id.in_([rid for _, _, rid, _ in todo]), Battle.state == "pending"
+                )
+            )
+            or 0
+        )
     workers = _workers(pending)
     casts: dict[int, Cast] = {}
     size = _chunk_size(pending, workers)
@@ -860,8 +1120,9 @@ def _play_rounds(factory: sessionmaker[Session], mail: Notices | None,
     try:
         preps: list[_Prepared] = []
         for lid, group in itertools.groupby(todo, key=lambda t: t[0]):
-            preps += _prepare_rounds(factory, lid, [rid for _, _, rid, _ in group], size, casts,
-                                     now=now, force=force)
+            preps += _prepare_rounds(
+                factory, lid, [rid for _, _, rid, _ in group], size, casts, now=now, force=force
+            )
         caches: dict[int, HistoryCache] = {}
         for prep in preps:
             prep.history = caches.setdefault(prep.league_id, HistoryCache())
@@ -870,21 +1131,45 @@ def _play_rounds(factory: sessionmaker[Session], mail: Notices | None,
             for prep in preps:  # once per cast (every round of a league shares one)
                 if id(prep.cast) not in blobs:
                     blobs[id(prep.cast)] = pickle.dumps(prep.cast)
-            results: Iterator[list[tuple[int, dict[str, Any], list[dict[str, Any]]]]] = \
-                pool.imap(_worker_fight, [(id(prep.cast), blobs[id(prep.cast)], mail, prep.number,
-                                           chunk, now, prep.digest)
-                                          for prep in preps if not prep.shared
-                                          for chunk in prep.chunks])
+            results: Iterator[list[tuple[int, dict[str, Any], list[dict[str, Any]]]]] = pool.imap(
+                _worker_fight,
+                [
+                    (
+                        id(prep.cast),
+                        blobs[id(prep.cast)],
+                        mail,
+                        prep.number,
+                        chunk,
+                        now,
+                        prep.digest,
+                    )
+                    for prep in preps
+                    if not prep.shared
+                    for chunk in prep.chunks
+                ],
+            )
         else:
-            results = (_fight(prep.cast, mail, prep.number, chunk, now, prep.digest)
-                       for prep in preps if not prep.shared for chunk in prep.chunks)
+            results = (
+                _fight(prep.cast, mail, prep.number, chunk, now, prep.digest)
+                for prep in preps
+                if not prep.shared
+                for chunk in prep.chunks
+            )
         blocked: set[int] = set()  # leagues with a round left open (battles at a checkpoint)
         for prep in preps:
             if prep.shared:  # claimed chunk by chunk, with any other serve (PostgreSQL)
                 if prep.league_id in blocked:
                     continue
-                got = _play_shared(factory, mail, prep, now, stop, counter, pool,
-                                   blobs.get(id(prep.cast)) if pool is not None else None)
+                got = _play_shared(
+                    factory,
+                    mail,
+                    prep,
+                    now,
+                    stop,
+                    counter,
+                    pool,
+                    blobs.get(id(prep.cast)) if pool is not None else None,
+                )
                 if got is None:  # stopped
                     return played
                 if got in ("closed", "done"):
@@ -901,8 +1186,9 @@ def _play_rounds(factory: sessionmaker[Session], mail: Notices | None,
                 if i < len(prep.chunks) - 1:
                     alive = _store_chunk(factory, mail, prep, chunk_results, now, counter)
                 else:  # the last chunk closes the round in its transaction
-                    alive = closed = _store_chunk(factory, mail, prep, chunk_results, now,
-                                                  counter, last=True)
+                    alive = closed = _store_chunk(
+                        factory, mail, prep, chunk_results, now, counter, last=True
+                    )
             if not prep.chunks and alive:  # stored already (a resumed round): close it alone
                 if stop is not None and stop.is_set():
                     return played
@@ -916,4 +1202,3 @@ def _play_rounds(factory: sessionmaker[Session], mail: Notices | None,
             pool.terminate()
             pool.join()
     return played
-

@@ -53,17 +53,29 @@ def latest(session: Session, player_ids: list[int] | set[int], ruleset: str) -> 
         return {}
 
     def last(column: Any) -> Any:
-        return (select(column).where(RatingChange.player_id == Player.id,
-                                     RatingChange.ruleset == ruleset)
-                .order_by(RatingChange.id.desc()).limit(1).correlate(Player).scalar_subquery())
+        return (
+            select(column)
+            .where(RatingChange.player_id == Player.id, RatingChange.ruleset == ruleset)
+            .order_by(RatingChange.id.desc())
+            .limit(1)
+            .correlate(Player)
+            .scalar_subquery()
+        )
 
-    return {pid: Rating(mu, sigma) for pid, mu, sigma in session.execute(
-        select(Player.id, last(RatingChange.mu), last(RatingChange.sigma))
-        .where(Player.id.in_(ids))) if mu is not None}
+    return {
+        pid: Rating(mu, sigma)
+        for pid, mu, sigma in session.execute(
+            select(Player.id, last(RatingChange.mu), last(RatingChange.sigma)).where(
+                Player.id.in_(ids)
+            )
+        )
+        if mu is not None
+    }
 
 
-def current(session: Session, player_ids: list[int] | set[int],
-            ruleset: str) -> dict[int, PlayerRating]:
+def current(
+    session: Session, player_ids: list[int] | set[int], ruleset: str
+) -> dict[int, PlayerRating]:
     """The current rating in ``ruleset`` of each of ``player_ids`` that has been rated in it
     (others are absent: a new player, ordinal 0): the latest row's ``mu``/``sigma``
     (:func:`latest`) with the number of periods and games rated."""
@@ -71,18 +83,25 @@ def current(session: Session, player_ids: list[int] | set[int],
     if not ids:
         return {}
     latest_of = latest(session, ids, ruleset)
-    counts = {pid: (int(p), int(g or 0)) for pid, p, g in session.execute(
-        select(RatingChange.player_id, func.count(), func.sum(RatingChange.games))
-        .where(RatingChange.player_id.in_(ids), RatingChange.ruleset == ruleset)
-        .group_by(RatingChange.player_id))}
+    counts = {
+        pid: (int(p), int(g or 0))
+        for pid, p, g in session.execute(
+            select(RatingChange.player_id, func.count(), func.sum(RatingChange.games))
+            .where(RatingChange.player_id.in_(ids), RatingChange.ruleset == ruleset)
+            .group_by(RatingChange.player_id)
+        )
+    }
     return {pid: PlayerRating(pid, r.mu, r.sigma, *counts[pid]) for pid, r in latest_of.items()}
 
 
 def rulesets_of(session: Session, player_id: int) -> list[str]:
     """The rulesets the player has a rating in, in the order they were first rated."""
-    first = (select(RatingChange.ruleset, func.min(RatingChange.id).label("first"))
-             .where(RatingChange.player_id == player_id).group_by(RatingChange.ruleset)
-             .subquery())
+    first = (
+        select(RatingChange.ruleset, func.min(RatingChange.id).label("first"))
+        .where(RatingChange.player_id == player_id)
+        .group_by(RatingChange.ruleset)
+        .subquery()
+    )
     return list(session.scalars(select(first.c.ruleset).order_by(first.c.first)))
 
 
@@ -91,21 +110,32 @@ def rate_round(session: Session, league: League, rnd: Round) -> int:
     from each player's current rating in the league's ruleset; store one row per player, marked
     with that ruleset. Returns the rows written (0 when the round was rated already or has no
     game)."""
-    if session.scalar(select(func.count()).select_from(RatingChange)
-                      .where(RatingChange.round_id == rnd.id)):
+    if session.scalar(
+        select(func.count()).select_from(RatingChange).where(RatingChange.round_id == rnd.id)
+    ):
         return 0
     rows = session.execute(
         select(Battle.entry_a_id, Battle.entry_b_id, Battle.winner)
-        .where(Battle.round_id == rnd.id, Battle.state == "done", Battle.entry_b_id.is_not(None),
-               Battle.reason != "bye")
-        .order_by(Battle.board)).all()
+        .where(
+            Battle.round_id == rnd.id,
+            Battle.state == "done",
+            Battle.entry_b_id.is_not(None),
+            Battle.reason != "bye",
+        )
+        .order_by(Battle.board)
+    ).all()
     eids = {e for a, b, _ in rows for e in (a, b)}
     if not eids:
         return 0
-    owner: dict[int, int] = {eid: pid for eid, pid in session.execute(
-        select(Entry.id, Entry.player_id).where(Entry.id.in_(eids)))}
-    games = tuple(RatedGame(owner[a], owner[b], w) for a, b, w in rows
-                  if owner[a] != owner[b] and w in (0, 1, None))
+    owner: dict[int, int] = {
+        eid: pid
+        for eid, pid in session.execute(select(Entry.id, Entry.player_id).where(Entry.id.in_(eids)))
+    }
+    games = tuple(
+        RatedGame(owner[a], owner[b], w)
+        for a, b, w in rows
+        if owner[a] != owner[b] and w in (0, 1, None)
+    )
     if not games:
         return 0
     players = {p for g in games for p in (g.a, g.b)}
@@ -116,10 +146,22 @@ def rate_round(session: Session, league: League, rnd: Round) -> int:
     values = []
     for pid, changes in sorted(result.history.items()):
         (c,) = changes
-        values.append(dict(player_id=pid, round_id=rnd.id, period=key, ruleset=game,
-                           mu_before=c.before.mu, sigma_before=c.before.sigma,
-                           mu=c.after.mu, sigma=c.after.sigma, games=c.games,
-                           wins=c.wins, draws=c.draws, losses=c.losses))
+        values.append(
+            dict(
+                player_id=pid,
+                round_id=rnd.id,
+                period=key,
+                ruleset=game,
+                mu_before=c.before.mu,
+                sigma_before=c.before.sigma,
+                mu=c.after.mu,
+                sigma=c.after.sigma,
+                games=c.games,
+                wins=c.wins,
+                draws=c.draws,
+                losses=c.losses,
+            )
+        )
     # one COPY on PostgreSQL, one executemany elsewhere (Core: no ORM objects), ids in player order
     bulk_insert(session, RatingChange, values)
     return len(values)
@@ -146,12 +188,29 @@ class HistoryLine:
 
 def history(session: Session, player_id: int, ruleset: str | None = None) -> list[HistoryLine]:
     """The player's rating history, oldest first: in ``ruleset``, or in every ruleset."""
-    q = (select(RatingChange, League.name, Round.number)
-         .join(Round, RatingChange.round_id == Round.id)
-         .join(League, Round.league_id == League.id)
-         .where(RatingChange.player_id == player_id).order_by(RatingChange.id))
+    q = (
+        select(RatingChange, League.name, Round.number)
+        .join(Round, RatingChange.round_id == Round.id)
+        .join(League, Round.league_id == League.id)
+        .where(RatingChange.player_id == player_id)
+        .order_by(RatingChange.id)
+    )
     if ruleset is not None:
         q = q.where(RatingChange.ruleset == ruleset)
-    return [HistoryLine(c.ruleset, c.period, name, number, c.mu_before - 3 * c.sigma_before,
-                        c.mu - 3 * c.sigma, c.mu, c.sigma, c.games, c.wins, c.draws, c.losses)
-            for c, name, number in session.execute(q)]
+    return [
+        HistoryLine(
+            c.ruleset,
+            c.period,
+            name,
+            number,
+            c.mu_before - 3 * c.sigma_before,
+            c.mu - 3 * c.sigma,
+            c.mu,
+            c.sigma,
+            c.games,
+            c.wins,
+            c.draws,
+            c.losses,
+        )
+        for c, name, number in session.execute(q)
+    ]

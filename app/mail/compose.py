@@ -101,15 +101,15 @@ JIS_EQUIVALENTS: dict[int, str] = {
     0x2014: "\u2015",  # EM DASH -> HORIZONTAL BAR (JIS 1-29, "—" in reports and subjects)
     0x2013: "\u2015",  # EN DASH -> HORIZONTAL BAR
     0xFF0D: "\u2212",  # FULLWIDTH HYPHEN-MINUS -> MINUS SIGN (JIS 1-61, "ＨＰ－１")
-    0xFF5E: "\u301C",  # FULLWIDTH TILDE -> WAVE DASH (JIS 1-33)
+    0xFF5E: "\u301c",  # FULLWIDTH TILDE -> WAVE DASH (JIS 1-33)
     0x2225: "\u2016",  # PARALLEL TO -> DOUBLE VERTICAL LINE (JIS 1-34)
-    0xFFE0: "\u00A2",  # FULLWIDTH CENT SIGN -> CENT SIGN (JIS 1-81)
-    0xFFE1: "\u00A3",  # FULLWIDTH POUND SIGN -> POUND SIGN (JIS 1-82)
-    0xFFE2: "\u00AC",  # FULLWIDTH NOT SIGN -> NOT SIGN (JIS 2-44)
+    0xFFE0: "\u00a2",  # FULLWIDTH CENT SIGN -> CENT SIGN (JIS 1-81)
+    0xFFE1: "\u00a3",  # FULLWIDTH POUND SIGN -> POUND SIGN (JIS 1-82)
+    0xFFE2: "\u00ac",  # FULLWIDTH NOT SIGN -> NOT SIGN (JIS 2-44)
     0x00A0: " ",  # NO-BREAK SPACE -> SPACE
-    0x00B7: "\u30FB",  # MIDDLE DOT -> KATAKANA MIDDLE DOT (JIS 1-6)
-    0x2022: "\u30FB",  # BULLET -> KATAKANA MIDDLE DOT
-    0xFF02: "\u201D",  # FULLWIDTH QUOTATION MARK -> RIGHT DOUBLE QUOTATION MARK
+    0x00B7: "\u30fb",  # MIDDLE DOT -> KATAKANA MIDDLE DOT (JIS 1-6)
+    0x2022: "\u30fb",  # BULLET -> KATAKANA MIDDLE DOT
+    0xFF02: "\u201d",  # FULLWIDTH QUOTATION MARK -> RIGHT DOUBLE QUOTATION MARK
     0xFF07: "\u2019",  # FULLWIDTH APOSTROPHE -> RIGHT SINGLE QUOTATION MARK
 }
 
@@ -122,11 +122,12 @@ def to_jis(text: str) -> str:
     are. Never raises."""
     out = text
     for ch, equivalent in _JIS_PAIRS:  # a C scan per pair: str.translate with a dict calls a
-        if ch in out:                  # lookup per character (ten times slower on a report)
+        if ch in out:  # lookup per character (ten times slower on a report)
             out = out.replace(ch, equivalent)
     if _HALF_WIDTH_KANA.search(out):
-        out = "".join(unicodedata.normalize("NFKC", ch) if "\uff61" <= ch <= "\uff9f" else ch
-                      for ch in out)
+        out = "".join(
+            unicodedata.normalize("NFKC", ch) if "\uff61" <= ch <= "\uff9f" else ch for ch in out
+        )
         out = unicodedata.normalize("NFC", out)  # カ + ゛ -> ガ
     return out
 
@@ -203,8 +204,9 @@ class _HeaderCharset(Charset):
             if first and not lines and lo == start:
                 lines.append(None)
             else:
-                lines.append(module.header_encode(_charset_encode(string[start:lo], codec),
-                                                  charset=codec))
+                lines.append(
+                    module.header_encode(_charset_encode(string[start:lo], codec), charset=codec)
+                )
             start, first = lo, False
             maxlen = next(maxlengths) - extra
         lines.append(module.header_encode(_charset_encode(string[start:], codec), charset=codec))
@@ -310,8 +312,9 @@ class _FastCharset(Charset):
 
     def body_encode(self, string: str | bytes) -> str:  # type: ignore[override]
         if self.body_encoding is QP:
-            data = string.encode(self.output_charset or "utf-8") if isinstance(string, str) \
-                else string
+            data = (
+                string.encode(self.output_charset or "utf-8") if isinstance(string, str) else string
+            )
             return binascii.b2a_qp(data, istext=True).decode("ascii")
         return super().body_encode(string)  # type: ignore[arg-type, no-any-return]
 
@@ -323,8 +326,7 @@ class _Compat32(Compat32):
     every other field is folded by compat32 (RFC 5322 §2.2.3)."""
 
     def _fold(self, name: str, value: Any, sanitize: bool) -> str:
-        if isinstance(value, str) and value.isascii() and "\n" not in value \
-                and "\r" not in value:
+        if isinstance(value, str) and value.isascii() and "\n" not in value and "\r" not in value:
             width = len(name) + 2 + len(value)
             if width <= 78 or (width <= 998 and max(map(len, value.split()), default=0) > 70):
                 # short, or a word too long to fold before: one line (at most 998 characters,
@@ -430,8 +432,9 @@ def shared_bytes(
         # a boundary from the parts' own SHA-256 digest: a text that holds the digest of itself
         # cannot be made, so the generator need not search the text for a free boundary (a
         # regex compiled per message), and equal messages are equal bytes (stored once)
-        digest = hashlib.sha256(text.encode("utf-8", "surrogatepass") + b"\0"
-                                + html.encode("utf-8", "surrogatepass")).hexdigest()[:40]
+        digest = hashlib.sha256(
+            text.encode("utf-8", "surrogatepass") + b"\0" + html.encode("utf-8", "surrogatepass")
+        ).hexdigest()[:40]
         msg: Message = MIMEMultipart("alternative", boundary=f"=_{digest}")
         parts = [plain, _text_part("html", *_body_charset(html))]
         for part in parts:
@@ -486,11 +489,22 @@ def build_message(
     References keeps the first and the last ``MAX_REFERENCES - 1`` ids. Raises ``ValueError``
     for an address that cannot be parsed.
     """
-    raw = shared_bytes(sender=sender, sender_name=sender_name, subject=subject, text=text,
-                       html=html, charset=charset, auto_submitted=auto_submitted, now=now,
-                       log_to=to, list_id=list_id, list_unsubscribe=list_unsubscribe)
-    msg = message_from_bytes(raw, _class=EmailMessage,
-                             policy=_POLICY if to.isascii() else _POLICY_UTF8)
+    raw = shared_bytes(
+        sender=sender,
+        sender_name=sender_name,
+        subject=subject,
+        text=text,
+        html=html,
+        charset=charset,
+        auto_submitted=auto_submitted,
+        now=now,
+        log_to=to,
+        list_id=list_id,
+        list_unsubscribe=list_unsubscribe,
+    )
+    msg = message_from_bytes(
+        raw, _class=EmailMessage, policy=_POLICY if to.isascii() else _POLICY_UTF8
+    )
     assert isinstance(msg, EmailMessage)
     msg["To"] = to  # an internationalized address as UTF-8 (RFC 6532 §3.2, sent with SMTPUTF8)
     msg["Message-ID"] = make_msgid(domain=sender_address(sender).domain or "localhost")
@@ -499,7 +513,7 @@ def build_message(
         refs = [r for ref in references for r in msg_ids(ref) if r != parent[0]] + parent
         refs = list(dict.fromkeys(refs))
         if len(refs) > MAX_REFERENCES:
-            refs = refs[:1] + refs[-(MAX_REFERENCES - 1):]
+            refs = refs[:1] + refs[-(MAX_REFERENCES - 1) :]
         msg.set_raw("In-Reply-To", parent[0])
         msg.set_raw("References", fold_ids("References", refs))
     return msg

@@ -103,8 +103,15 @@ def decode_iso2022jp(data: bytes) -> str:
         if m:
             seq = m.group(1)
             mode = {
-                b"(B": "ascii", b"(J": "ascii", b"(I": "kana", b"$@": "jis", b"$B": "jis",
-                b"$(Q": "jis", b"$(O": "jis", b"&@\x1b$B": "jis", b"$(D": "jis0212",
+                b"(B": "ascii",
+                b"(J": "ascii",
+                b"(I": "kana",
+                b"$@": "jis",
+                b"$B": "jis",
+                b"$(Q": "jis",
+                b"$(O": "jis",
+                b"&@\x1b$B": "jis",
+                b"$(D": "jis0212",
             }[seq]
             pos = m.end()
             continue
@@ -123,7 +130,9 @@ def decode_iso2022jp(data: bytes) -> str:
             pos += 1
             continue
         if shifted or mode == "kana":
-            out.append(bytes((b | 0x80,)).decode("cp932", "replace") if 0x21 <= b <= 0x5F else chr(b))
+            out.append(
+                bytes((b | 0x80,)).decode("cp932", "replace") if 0x21 <= b <= 0x5F else chr(b)
+            )
             pos += 1
         elif mode == "jis" and pos + 1 < n and 0x21 <= b <= 0x7E and 0x21 <= data[pos + 1] <= 0x7E:
             out.append(_jis_to_sjis(b, data[pos + 1]).decode("cp932", "replace"))
@@ -186,7 +195,9 @@ def _decode_bytes(data: bytes, declared: str | None) -> tuple[str, str, list[str
             notes.append(f"unknown charset {declared!r}, detected instead")
     if codec:
         text = _try(data, codec)
-        if text is not None and (codec != "iso-2022-jp" or b"\x1b" in data or max(data, default=0) < 0x80):
+        if text is not None and (
+            codec != "iso-2022-jp" or b"\x1b" in data or max(data, default=0) < 0x80
+        ):
             return text, codec, notes
         if text is None:
             notes.append(f"bytes are not valid {declared}, detected instead")
@@ -215,7 +226,9 @@ def _decode_bytes(data: bytes, declared: str | None) -> tuple[str, str, list[str
         best = None
     if best is not None:
         enc = best.encoding
-        name = {"cp932": "cp932", "euc_jp": "euc-jp", "utf_8": "utf-8", "cp1252": "cp1252"}.get(enc, enc)
+        name = {"cp932": "cp932", "euc_jp": "euc-jp", "utf_8": "utf-8", "cp1252": "cp1252"}.get(
+            enc, enc
+        )
         text = _try(data, name)
         if text is not None:
             return text, name, notes
@@ -281,7 +294,9 @@ def _header(msg: Message, name: str) -> str:
     return str(value) if value is not None else ""
 
 
-_JIS_WORD = re.compile(r"=\?(?:iso-2022-jp[-0-9]*|cp5022[012]|csiso2022jp)(?:\*[^?]*)?\?[bq]\?", re.I)
+_JIS_WORD = re.compile(
+    r"=\?(?:iso-2022-jp[-0-9]*|cp5022[012]|csiso2022jp)(?:\*[^?]*)?\?[bq]\?", re.I
+)
 
 
 def _jis_words(msg: Message, name: str) -> str:
@@ -301,8 +316,11 @@ def _jis_words(msg: Message, name: str) -> str:
             out.append(chunk)
             continue
         codec = _ALIASES.get((charset or "us-ascii").lower().partition("*")[0], "")
-        out.append(decode_iso2022jp(chunk) if codec == "iso-2022-jp"
-                   else chunk.decode(codec or "latin-1", "replace"))
+        out.append(
+            decode_iso2022jp(chunk)
+            if codec == "iso-2022-jp"
+            else chunk.decode(codec or "latin-1", "replace")
+        )
     return "".join(out)
 
 
@@ -352,7 +370,7 @@ def _scan_mailbox(value: str) -> tuple[list[str], str | None, list[str]] | None:
             i = j + 1
         elif c == "<":
             end = value.find(">", i + 1)
-            inner = value[i + 1:end] if end > 0 else ""
+            inner = value[i + 1 : end] if end > 0 else ""
             if end < 0 or any(ch in inner for ch in '<"()'):
                 return None
             angle = inner.strip()
@@ -379,8 +397,10 @@ def _domain_ok(domain: str) -> bool:
         # special-use names (localhost, *.test, *.local) are fine for a server on loopback
         if "special-use" not in str(exc):
             return False
-    return all(re.fullmatch(r"[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?", label)
-               for label in domain.lower().split("."))
+    return all(
+        re.fullmatch(r"[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?", label)
+        for label in domain.lower().split(".")
+    )
 
 
 def check_addr_spec(addr: str) -> str:
@@ -475,9 +495,32 @@ def unflow(text: str, delsp: bool) -> str:
 class _HtmlText(HTMLParser):
     """One pass over HTML collecting the visible text (see :func:`html_to_text`)."""
 
-    BLOCKS = frozenset({"p", "div", "li", "tr", "h1", "h2", "h3", "h4", "h5", "h6", "pre", "table",
-                        "ul", "ol", "dl", "dt", "dd", "section", "article", "header", "footer",
-                        "title"})
+    BLOCKS = frozenset(
+        {
+            "p",
+            "div",
+            "li",
+            "tr",
+            "h1",
+            "h2",
+            "h3",
+            "h4",
+            "h5",
+            "h6",
+            "pre",
+            "table",
+            "ul",
+            "ol",
+            "dl",
+            "dt",
+            "dd",
+            "section",
+            "article",
+            "header",
+            "footer",
+            "title",
+        }
+    )
     HIDDEN = frozenset({"script", "style", "head", "blockquote", "template", "noscript"})
 
     def __init__(self) -> None:
@@ -543,7 +586,9 @@ def html_to_text(html: str) -> str:
 
 # the end of an attribution line ("… wrote:", "…より:", "… <a@b>:"): looked for in the last
 # 100 characters of a line only, so a long line costs nothing
-_ATTRIBUTION = re.compile(r"(?:(?:wrote|writes|書きました|書いています|より)[ \t]*[:：]?|>[ \t]*[:：])\Z", re.I)
+_ATTRIBUTION = re.compile(
+    r"(?:(?:wrote|writes|書きました|書いています|より)[ \t]*[:：]?|>[ \t]*[:：])\Z", re.I
+)
 _ORIGINAL = re.compile(r"-{3,}[ \t]*(?:original message|元のメッセージ)", re.I)
 
 
@@ -654,8 +699,10 @@ def bounded_raw(raw: bytes) -> tuple[bytes, list[str]]:
                 header_len += len(line)
                 if header_len > MAX_HEADER:
                     if not dropping:
-                        notes.append("a header was too long; only its first "
-                                     f"{MAX_HEADER} characters were read")
+                        notes.append(
+                            "a header was too long; only its first "
+                            f"{MAX_HEADER} characters were read"
+                        )
                     dropping = True
                     continue
             else:
@@ -697,8 +744,14 @@ PARSE_POLICY = ParsedOncePolicy()
 """The policy inbound mail is parsed with (:class:`ParsedOncePolicy`)."""
 
 
-def decode_message(raw: bytes, *, max_lines: int = 500, max_bytes: int = 1_000_000,
-                   max_line_chars: int = 1000, omitted: list[dict] | None = None) -> DecodedMail:
+def decode_message(
+    raw: bytes,
+    *,
+    max_lines: int = 500,
+    max_bytes: int = 1_000_000,
+    max_line_chars: int = 1000,
+    omitted: list[dict] | None = None,
+) -> DecodedMail:
     """Decode one raw mail into the text the commands are read from.
 
     Args:
@@ -733,19 +786,29 @@ def decode_message(raw: bytes, *, max_lines: int = 500, max_bytes: int = 1_000_0
         subject = ""
     if "\x1b" in subject:  # raw ISO-2022-JP bytes in a header, not encoded-words
         subject = decode_iso2022jp(subject.encode("latin-1", "replace"))
-    subject = " ".join(scrub(subject)[:4 * 998].split())[:998]
+    subject = " ".join(scrub(subject)[: 4 * 998].split())[:998]
     address, display_name = parse_sender(msg)
     result = DecodedMail(
-        message=msg, subject=subject, sender=address, too_large=too_large,
-        size=len(raw), notes=notes, display_name=display_name, partial=bool(omitted),
+        message=msg,
+        subject=subject,
+        sender=address,
+        too_large=too_large,
+        size=len(raw),
+        notes=notes,
+        display_name=display_name,
+        partial=bool(omitted),
     )
     if too_large:
         return result
     if omitted:
-        shown = ", ".join(f"{o.get('name') or o.get('type', '?')} ({int(o.get('size', 0)):,} bytes)"
-                          for o in omitted[:5])
-        notes.append(f"the mail is larger than {max_bytes:,} bytes: only its text was read; "
-                     f"not read: {shown}" + (" …" if len(omitted) > 5 else ""))
+        shown = ", ".join(
+            f"{o.get('name') or o.get('type', '?')} ({int(o.get('size', 0)):,} bytes)"
+            for o in omitted[:5]
+        )
+        notes.append(
+            f"the mail is larger than {max_bytes:,} bytes: only its text was read; "
+            f"not read: {shown}" + (" …" if len(omitted) > 5 else "")
+        )
 
     plain: tuple[str, str] | None = None
     html: tuple[str, str] | None = None
@@ -782,7 +845,9 @@ def decode_message(raw: bytes, *, max_lines: int = 500, max_bytes: int = 1_000_0
             elif ctype == "text/html" and html is None:
                 text, used = _part_text(part, notes)
                 if len(text) > MAX_HTML:
-                    notes.append(f"the HTML part is long; only its first {MAX_HTML:,} characters were read")
+                    notes.append(
+                        f"the HTML part is long; only its first {MAX_HTML:,} characters were read"
+                    )
                     text = _cut_html(text)
                 html = (html_to_text(text), used)
             elif ctype == "message/rfc822":
@@ -795,11 +860,17 @@ def decode_message(raw: bytes, *, max_lines: int = 500, max_bytes: int = 1_000_0
     if plain is None and html is None and not attachments and truncated:
         # the text lies beyond the parts read (e.g. nested 60 multiparts deep): say so rather
         # than read the raw MIME structure as if it were the sheet
-        notes.append(f"no text part was found within the first {MAX_PARTS} MIME parts (the mail "
-                     "is nested too deeply or has too many parts): send the sheet as plain text")
+        notes.append(
+            f"no text part was found within the first {MAX_PARTS} MIME parts (the mail "
+            "is nested too deeply or has too many parts): send the sheet as plain text"
+        )
     elif plain is None and html is None and not attachments and msg.defects:
         # broken multipart (no boundary found): read the body as plain text
-        body = source_bytes.split(b"\r\n\r\n", 1) if b"\r\n\r\n" in source_bytes else source_bytes.split(b"\n\n", 1)
+        body = (
+            source_bytes.split(b"\r\n\r\n", 1)
+            if b"\r\n\r\n" in source_bytes
+            else source_bytes.split(b"\n\n", 1)
+        )
         if len(body) == 2:
             text, used, more = decode_bytes(body[1], msg.get_content_charset())
             notes.extend(more)
@@ -815,14 +886,17 @@ def decode_message(raw: bytes, *, max_lines: int = 500, max_bytes: int = 1_000_0
     text, result.long_lines = cap_lines(scrub(text), max_line_chars)
     if result.long_lines:
         where = ", ".join(str(n) for n in result.long_lines[:10])
-        notes.append(f"line {where}{' …' if len(result.long_lines) > 10 else ''}: longer than "
-                     f"{max_line_chars} characters; only the first {max_line_chars} were read")
+        notes.append(
+            f"line {where}{' …' if len(result.long_lines) > 10 else ''}: longer than "
+            f"{max_line_chars} characters; only the first {max_line_chars} were read"
+        )
     text = strip_quotes_and_signature(text)
     lines = text.split("\n") if text else []
     if len(lines) > max_lines:
         result.cut_lines = len(lines) - max_lines
         lines = lines[:max_lines]
     result.text = "\n".join(lines)
-    result.attachments = [strip_quotes_and_signature(cap_lines(scrub(a), max_line_chars)[0])
-                          for a in attachments]
+    result.attachments = [
+        strip_quotes_and_signature(cap_lines(scrub(a), max_line_chars)[0]) for a in attachments
+    ]
     return result

@@ -36,8 +36,9 @@ Vocabulary = Mapping[str, Sequence[str]]
 #: characters of a subject that are read (the rest is ignored)
 MAX_SUBJECT = 998
 
-_REPLY_PREFIX = re.compile(r"[ \t]*(?:(?:re|fwd?|aw|sv|転送|返信)[ \t]*(?:\[\d{1,4}\][ \t]*)?[:：][ \t]*)+",
-                           re.I)
+_REPLY_PREFIX = re.compile(
+    r"[ \t]*(?:(?:re|fwd?|aw|sv|転送|返信)[ \t]*(?:\[\d{1,4}\][ \t]*)?[:：][ \t]*)+", re.I
+)
 _TAG = re.compile(r"\[([^\]\s]{1,64})\]")
 
 
@@ -88,13 +89,15 @@ def match_command(line: str, vocabulary: Vocabulary) -> tuple[str, str, list[str
                 if best is None or len(word) > len(best[1]):
                     best = (name, word)
             elif not word.isascii() and text.startswith(word):
-                rest = text[len(word):]
-                if rest[:1] not in (":", "/", "(", "<") and (best is None or len(word) > len(best[1])):
+                rest = text[len(word) :]
+                if rest[:1] not in (":", "/", "(", "<") and (
+                    best is None or len(word) > len(best[1])
+                ):
                     best = (name, word)
     if best is None:
         return None
     name, word = best
-    args = text[len(word):].replace("\u3000", " ").split()
+    args = text[len(word) :].replace("\u3000", " ").split()
     return name, word, args
 
 
@@ -130,7 +133,7 @@ def strip_subject(subject: str) -> tuple[str, str | None]:
     m = _TAG.search(s)
     if m:
         tag = m.group(1)
-        s = (s[: m.start()] + s[m.end():]).strip()
+        s = (s[: m.start()] + s[m.end() :]).strip()
         s = _REPLY_PREFIX.sub("", s, count=1)
     return s.strip(), tag
 
@@ -174,11 +177,21 @@ def parse_command(subject: str, body: str, vocabulary: Vocabulary) -> Command:
     text = "\n".join(kept).rstrip("\n")
     if not text.strip():
         text = ""
-    extra: dict[str, Any] = dict(password=found_lines.get("password"), key=found_lines.get("key"),
-                 display_name=found_lines.get("name"), tag=tag)
+    extra: dict[str, Any] = dict(
+        password=found_lines.get("password"),
+        key=found_lines.get("key"),
+        display_name=found_lines.get("name"),
+        tag=tag,
+    )
     if found is None:
         name = "entry" if text.strip() else "help"
         return Command(name=name, source="default", body=text, **extra)
     name, word, args = found
-    return Command(name=name, args=args, source=source, lang="en" if word.isascii() else "ja",
-                   body=text, **extra)
+    return Command(
+        name=name,
+        args=args,
+        source=source,
+        lang="en" if word.isascii() else "ja",
+        body=text,
+        **extra,
+    )

@@ -69,8 +69,8 @@ def _header_value(block: bytes, name: bytes) -> bytes | None:
                 value.append(line)
                 continue
             break
-        if line[:len(name)].lower() == name:
-            value = [line[len(name):]]
+        if line[: len(name)].lower() == name:
+            value = [line[len(name) :]]
     return b" ".join(value) if value is not None else None
 
 
@@ -101,7 +101,7 @@ def _subject(raw: bytes) -> str:
     try:
         msg = email.message_from_bytes(_header_block(raw), policy=email.policy.default)
         subject = str(msg.get("Subject") or "")[:4000]
-    except Exception:  # noqa: BLE001 - a bad header never stops storing
+    except Exception:
         return ""
     if "\x1b" in subject:
         subject = decode_iso2022jp(subject.encode("latin-1", "replace"))
@@ -110,9 +110,13 @@ def _subject(raw: bytes) -> str:
 
 def _sender(raw: bytes) -> str:
     try:
-        return column_text(sender_address(email.message_from_bytes(
-            _header_block(raw), policy=email.policy.default)), 320)
-    except Exception:  # noqa: BLE001
+        return column_text(
+            sender_address(
+                email.message_from_bytes(_header_block(raw), policy=email.policy.default)
+            ),
+            320,
+        )
+    except Exception:
         return ""
 
 
@@ -149,7 +153,9 @@ def _text_parts(structure: object, limit: int) -> tuple[list[str], list[dict]]:
             keep.append(path)
             budget[0] -= size
         else:
-            omitted.append({"part": path, "type": ctype, "name": column_text(name, 200), "size": size})
+            omitted.append(
+                {"part": path, "type": ctype, "name": column_text(name, 200), "size": size}
+            )
 
     if not getattr(structure, "is_multipart", False):
         return [], []
@@ -187,8 +193,9 @@ def connect(settings: Settings, *, timeout: float | None = None) -> IMAPClient:
     ep = settings.imap
     ctx = ssl.create_default_context()
     timeout = settings.imap_timeout if timeout is None else timeout
-    client = sockets.TrackedIMAPClient(ep.host, port=ep.port, ssl=ep.security == "tls",
-                                       ssl_context=ctx, timeout=timeout)
+    client = sockets.TrackedIMAPClient(
+        ep.host, port=ep.port, ssl=ep.security == "tls", ssl_context=ctx, timeout=timeout
+    )
     with contextlib.suppress(OSError):
         client.socket().setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
     if ep.security == "starttls":
@@ -271,14 +278,20 @@ class Poller:
                 state = MailboxState(mailbox=self.mailbox, uidvalidity=uidvalidity, last_uid=0)
                 s.add(state)
             elif state.uidvalidity != uidvalidity:
-                log.warning("UIDVALIDITY of %s changed %s -> %s: rescanning (Message-ID dedupe)",
-                            self.mailbox, state.uidvalidity, uidvalidity)
+                log.warning(
+                    "UIDVALIDITY of %s changed %s -> %s: rescanning (Message-ID dedupe)",
+                    self.mailbox,
+                    state.uidvalidity,
+                    uidvalidity,
+                )
                 state.uidvalidity, state.last_uid = uidvalidity, 0
             state.last_poll_at = now
             last = int(state.last_uid)
         return last
 
-    def _batch(self, client: IMAPClient, uidvalidity: int, uids: list[int], now: dt.datetime) -> int:
+    def _batch(
+        self, client: IMAPClient, uidvalidity: int, uids: list[int], now: dt.datetime
+    ) -> int:
         sizes = client.fetch(uids, ["RFC822.SIZE"])
         limit = self.settings.max_mail_bytes
         small = [u for u in uids if u in sizes and int(sizes[u].get(b"RFC822.SIZE", 0)) <= limit]
@@ -294,25 +307,41 @@ class Poller:
                 raws[uid] = header
                 try:
                     keep, left = _text_parts(data.get(b"BODYSTRUCTURE"), limit)
-                except Exception:  # noqa: BLE001 - an odd structure: headers only, as before
+                except Exception:
                     keep, left = [], []
                 if not keep:
                     continue
                 items = [f"BODY.PEEK[{p}.MIME]" for p in keep] + [f"BODY.PEEK[{p}]" for p in keep]
                 got = client.fetch([uid], items).get(uid, {})
-                parts = [(got.get(f"BODY[{p}.MIME]".encode()) or b"", got.get(f"BODY[{p}]".encode()) or b"")
-                         for p in keep]
+                parts = [
+                    (
+                        got.get(f"BODY[{p}.MIME]".encode()) or b"",
+                        got.get(f"BODY[{p}]".encode()) or b"",
+                    )
+                    for p in keep
+                ]
                 raws[uid] = _partial_raw(header, parts)
                 omitted[uid] = left
         keyed = [(uid, message_key(raws[uid]), raws[uid]) for uid in sorted(raws)]
-        stored = self._store(keyed, uidvalidity, {u: int(sizes[u].get(b"RFC822.SIZE", 0)) for u in raws}, now,
-                             omitted)
+        stored = self._store(
+            keyed,
+            uidvalidity,
+            {u: int(sizes[u].get(b"RFC822.SIZE", 0)) for u in raws},
+            now,
+            omitted,
+        )
         crash_point("after-store")
         self._mark(client, sorted(raws))
         return stored
 
-    def _store(self, keyed: list[tuple[int, str, bytes]], uidvalidity: int, sizes: dict[int, int],
-               now: dt.datetime, omitted: dict[int, list[dict]] | None = None) -> int:
+    def _store(
+        self,
+        keyed: list[tuple[int, str, bytes]],
+        uidvalidity: int,
+        sizes: dict[int, int],
+        now: dt.datetime,
+        omitted: dict[int, list[dict]] | None = None,
+    ) -> int:
         """Insert rows for new keys, each in its own savepoint, and advance the stored UID, in one
         committed transaction. A row the database refuses (:meth:`_quarantine`) never stops the
         rows behind it."""
@@ -321,17 +350,29 @@ class Poller:
         omitted = omitted or {}
         with transaction(self.factory) as s:
             keys = {k for _, k, _ in keyed}
-            known = set(s.scalars(sql_select(InboundMessage.message_key)
-                                  .where(InboundMessage.message_key.in_(keys))))
+            known = set(
+                s.scalars(
+                    sql_select(InboundMessage.message_key).where(
+                        InboundMessage.message_key.in_(keys)
+                    )
+                )
+            )
             stored = 0
             for uid, key, raw in keyed:
                 if key in known:
                     continue
                 known.add(key)
                 row = InboundMessage(
-                    message_key=column_text(key, 998), uidvalidity=uidvalidity, uid=uid,
-                    mailbox=self.mailbox, sender=_sender(raw), subject=_subject(raw), raw=raw,
-                    size=sizes.get(uid, len(raw)), status="stored", received_at=now,
+                    message_key=column_text(key, 998),
+                    uidvalidity=uidvalidity,
+                    uid=uid,
+                    mailbox=self.mailbox,
+                    sender=_sender(raw),
+                    subject=_subject(raw),
+                    raw=raw,
+                    size=sizes.get(uid, len(raw)),
+                    status="stored",
+                    received_at=now,
                     omitted=omitted.get(uid) or None,
                 )
                 try:
@@ -339,8 +380,10 @@ class Poller:
                         s.add(row)
                 except IntegrityError:
                     continue
-                except Exception as exc:  # noqa: BLE001 - the database refused this one mail
-                    if self._quarantine(s, uid, uidvalidity, raw, sizes.get(uid, len(raw)), exc, now):
+                except Exception as exc:
+                    if self._quarantine(
+                        s, uid, uidvalidity, raw, sizes.get(uid, len(raw)), exc, now
+                    ):
                         stored += 1
                     continue
                 stored += 1
@@ -350,8 +393,16 @@ class Poller:
                 state.last_uid = top
         return stored
 
-    def _quarantine(self, s: Session, uid: int, uidvalidity: int, raw: bytes, size: int,
-                    exc: BaseException, now: dt.datetime) -> bool:
+    def _quarantine(
+        self,
+        s: Session,
+        uid: int,
+        uidvalidity: int,
+        raw: bytes,
+        size: int,
+        exc: BaseException,
+        now: dt.datetime,
+    ) -> bool:
         """Keep a mail the database would not store as read: its raw bytes in a row of status
         ``quarantined`` keyed by their hash (nothing else taken from it), else a file in
         ``data_dir/quarantine/``; logged at ERROR and reported to the organizers. Returns True
@@ -360,15 +411,29 @@ class Poller:
 
         digest = hashlib.sha256(raw).hexdigest()
         reason = column_text(f"{type(exc).__name__}: {exc}", 2000)
-        log.error("inbound UID %s could not be stored (%s); quarantined", uid, reason.splitlines()[0])
+        log.error(
+            "inbound UID %s could not be stored (%s); quarantined", uid, reason.splitlines()[0]
+        )
         stored = False
         try:
             with s.begin_nested():
-                s.add(InboundMessage(message_key=f"sha256:{digest}", uidvalidity=uidvalidity, uid=uid,
-                                     mailbox=self.mailbox, sender="", subject="", raw=raw, size=size,
-                                     status="quarantined", error=reason, received_at=now))
+                s.add(
+                    InboundMessage(
+                        message_key=f"sha256:{digest}",
+                        uidvalidity=uidvalidity,
+                        uid=uid,
+                        mailbox=self.mailbox,
+                        sender="",
+                        subject="",
+                        raw=raw,
+                        size=size,
+                        status="quarantined",
+                        error=reason,
+                        received_at=now,
+                    )
+                )
             stored = True
-        except Exception:  # noqa: BLE001 - even that failed: keep the bytes on disk
+        except Exception:
             folder = self.settings.data_dir / "quarantine"
             folder.mkdir(parents=True, exist_ok=True)
             (folder / f"{digest}.eml").write_bytes(raw)
@@ -376,13 +441,19 @@ class Poller:
         try:
             with s.begin_nested():
                 notify_organizers(
-                    s, self.settings, key=f"quarantine:{digest}", now=now,
+                    s,
+                    self.settings,
+                    key=f"quarantine:{digest}",
+                    now=now,
                     subject="[amaryllis] a mail could not be stored",
-                    text=(f"The mail with IMAP UID {uid} (UIDVALIDITY {uidvalidity}, SHA-256 {digest}) "
-                          f"could not be stored as read: {reason}\nIts raw bytes are kept "
-                          f"({'inbound status quarantined' if stored else 'data_dir/quarantine/'}); "
-                          "it was not answered. The mails behind it were processed.\n"))
-        except Exception:  # noqa: BLE001
+                    text=(
+                        f"The mail with IMAP UID {uid} (UIDVALIDITY {uidvalidity}, SHA-256 {digest}) "
+                        f"could not be stored as read: {reason}\nIts raw bytes are kept "
+                        f"({'inbound status quarantined' if stored else 'data_dir/quarantine/'}); "
+                        "it was not answered. The mails behind it were processed.\n"
+                    ),
+                )
+        except Exception:
             log.exception("could not record the quarantine notice")
         return stored
 
@@ -404,8 +475,14 @@ class Poller:
             client.add_flags(uids, [b"\\Seen"], silent=True)
 
 
-def poll_once(settings: Settings, factory: sessionmaker[Session], *, now: dt.datetime | None = None,
-              process: bool = True, stop: threading.Event | None = None) -> int:
+def poll_once(
+    settings: Settings,
+    factory: sessionmaker[Session],
+    *,
+    now: dt.datetime | None = None,
+    process: bool = True,
+    stop: threading.Event | None = None,
+) -> int:
     """One pass: connect, store new mail (commit), mark it on the server, disconnect, then process
     every stored row (:func:`app.mail.pipeline.process_pending`). Returns the number of mails
     newly stored. Raises IMAP/socket errors of the connection (nothing is lost: a later pass
@@ -423,8 +500,13 @@ def poll_once(settings: Settings, factory: sessionmaker[Session], *, now: dt.dat
     return stored
 
 
-def run_forever(settings: Settings, factory: sessionmaker[Session], *,
-                stop: threading.Event | None = None, idle_slice: float = 60.0) -> None:
+def run_forever(
+    settings: Settings,
+    factory: sessionmaker[Session],
+    *,
+    stop: threading.Event | None = None,
+    idle_slice: float = 60.0,
+) -> None:
     """Poll, process and wait until ``stop`` is set (or forever): the wait is IDLE as a doorbell in
     slices of ``idle_slice`` seconds where the server has IDLE, else a ``poll_interval`` sleep.
     Reconnects with a doubling pause (1 s to 5 min) after connection errors."""

@@ -78,9 +78,12 @@ class LeagueMail:
     @classmethod
     def of(cls, settings: Any) -> LeagueMail:
         """The mails of the server configured by ``settings`` (:class:`app.config.Settings`)."""
-        return cls(sender=settings.server_address, sender_name=settings.server_name,
-                   public_url=getattr(settings, "public_url", "") or "",
-                   max_lines=int(getattr(settings, "max_lines", 0) or 0))
+        return cls(
+            sender=settings.server_address,
+            sender_name=settings.server_name,
+            public_url=getattr(settings, "public_url", "") or "",
+            max_lines=int(getattr(settings, "max_lines", 0) or 0),
+        )
 
     def list_headers(self, league_id: int, league_name: str) -> dict[str, str]:
         """The list header fields of league ``league_name``'s mail, as keyword arguments of
@@ -90,17 +93,33 @@ class LeagueMail:
         it sets the player's preference to ``none`` and confirms it)."""
         domain = self.sender.rpartition("@")[2] or "localhost"
         label = league_name if _LABEL.fullmatch(league_name) else f"league-{league_id}"
-        phrase = league_name if league_name.isascii() and league_name.isprintable() \
-            and '"' not in league_name and "\\" not in league_name else label
-        return dict(list_id=f'"{phrase}" <{label.lower()}.{domain}>',
-                    list_unsubscribe=f"<mailto:{self.sender}?subject=unsubscribe>")
+        phrase = (
+            league_name
+            if league_name.isascii()
+            and league_name.isprintable()
+            and '"' not in league_name
+            and "\\" not in league_name
+            else label
+        )
+        return dict(
+            list_id=f'"{phrase}" <{label.lower()}.{domain}>',
+            list_unsubscribe=f"<mailto:{self.sender}?subject=unsubscribe>",
+        )
 
     # -- battle reports -----------------------------------------------------------------------
 
-    def report_rows(self, cast: Any, round_number: int, battle: Any, result: Any,
-                    now: dt.datetime, *, key_suffix: str = "",
-                    notes: Mapping[str, tuple[str, bool]] | None = None,
-                    skip: frozenset[str] = frozenset()) -> list[dict[str, Any]]:
+    def report_rows(
+        self,
+        cast: Any,
+        round_number: int,
+        battle: Any,
+        result: Any,
+        now: dt.datetime,
+        *,
+        key_suffix: str = "",
+        notes: Mapping[str, tuple[str, bool]] | None = None,
+        skip: frozenset[str] = frozenset(),
+    ) -> list[dict[str, Any]]:
         """The outbox rows of the battle report to both players (dedupe keys
         ``report:<battle id>:<side><key_suffix>``, those in ``skip`` left out): text and HTML
         in each player's language and charset, threaded under the mail that entered the
@@ -110,23 +129,55 @@ class LeagueMail:
         shown). A non-empty ``key_suffix`` (a resend) marks the subject as resent. A ruleset
         with hidden information renders each player's copy with that player's private block
         only (``Ruleset.report_for``). No database needed."""
-        return self._battle_rows(cast, round_number, battle, result, now, "report",
-                                 key_suffix=key_suffix, notes=notes, skip=skip)
+        return self._battle_rows(
+            cast,
+            round_number,
+            battle,
+            result,
+            now,
+            "report",
+            key_suffix=key_suffix,
+            notes=notes,
+            skip=skip,
+        )
 
-    def checkpoint_rows(self, cast: Any, round_number: int, battle: Any, result: Any,
-                        until: dt.datetime, now: dt.datetime) -> list[dict[str, Any]]:
+    def checkpoint_rows(
+        self,
+        cast: Any,
+        round_number: int,
+        battle: Any,
+        result: Any,
+        until: dt.datetime,
+        now: dt.datetime,
+    ) -> list[dict[str, Any]]:
         """The outbox rows of a battle stopped at a checkpoint (``battle.stop_turn``), one per
         player (dedupe keys ``stop:<battle id>:<turn>:<side>``): the public log so far, the
         player's own hand and rule trace (their private block) and their rules in force,
         how to revise them or say READY, and when play goes on (``until``). No database."""
-        return self._battle_rows(cast, round_number, battle, result, now,
-                                 f"stop:{battle.id}:{battle.stop_turn}", until=until)
+        return self._battle_rows(
+            cast,
+            round_number,
+            battle,
+            result,
+            now,
+            f"stop:{battle.id}:{battle.stop_turn}",
+            until=until,
+        )
 
-    def _battle_rows(self, cast: Any, round_number: int, battle: Any, result: Any,
-                     now: dt.datetime, family: str, *, key_suffix: str = "",
-                     notes: Mapping[str, tuple[str, bool]] | None = None,
-                     skip: frozenset[str] = frozenset(),
-                     until: dt.datetime | None = None) -> list[dict[str, Any]]:
+    def _battle_rows(
+        self,
+        cast: Any,
+        round_number: int,
+        battle: Any,
+        result: Any,
+        now: dt.datetime,
+        family: str,
+        *,
+        key_suffix: str = "",
+        notes: Mapping[str, tuple[str, bool]] | None = None,
+        skip: frozenset[str] = frozenset(),
+        until: dt.datetime | None = None,
+    ) -> list[dict[str, Any]]:
         from app.league.orders import BoardInputs
         from app.league.play import decision_text, final_lines, report_record
         from app.reports.battle import render_report
@@ -139,10 +190,11 @@ class LeagueMail:
         private = rs.takes_orders  # each copy carries its reader's private block only
         stopped = until is not None
         groups: dict[tuple[str, str, int | None], list[Copy]] = {}
-        for who, entry_id, sheet_id in ((0, b.entry_a_id, b.sheet_a_id),
-                                        (1, b.entry_b_id, b.sheet_b_id)):
-            key = f"{family}:{b.id}:{who}{key_suffix}" if family == "report" \
-                else f"{family}:{who}"
+        for who, entry_id, sheet_id in (
+            (0, b.entry_a_id, b.sheet_a_id),
+            (1, b.entry_b_id, b.sheet_b_id),
+        ):
+            key = f"{family}:{b.id}:{who}{key_suffix}" if family == "report" else f"{family}:{who}"
             if key in skip:
                 continue
             player = cast.player_of(entry_id)
@@ -150,7 +202,8 @@ class LeagueMail:
                 continue
             lang = player.lang if player.lang in ("ja", "en") else "ja"
             groups.setdefault((lang, player.charset, who if private else None), []).append(
-                Copy(key, player.address, cast.thread.get(sheet_id)))
+                Copy(key, player.address, cast.thread.get(sheet_id))
+            )
         ua, ub = cast.unit(b.sheet_a_id), cast.unit(b.sheet_b_id)
         name_a, name_b = rs.label(ua), rs.label(ub)
         winner = {0: "A", 1: "B"}.get(b.winner, "") if b.winner is not None else ""
@@ -162,23 +215,39 @@ class LeagueMail:
         for (lang, charset, side), copies in groups.items():
             if (lang, side) not in parts:
                 note, show_log = (notes or {}).get(lang, ("", True))
-                report = (rs.report_for(ua, ub, result, lang=lang, side=side) if private
-                          else rs.report(ua, ub, result, lang=lang)) if show_log else None
+                report = (
+                    (
+                        rs.report_for(ua, ub, result, lang=lang, side=side)
+                        if private
+                        else rs.report(ua, ub, result, lang=lang)
+                    )
+                    if show_log
+                    else None
+                )
                 record = report_record(rs, lang)
                 if report is not None and record:  # the mail's header prints the record once
-                    report = dataclasses.replace(report, header=tuple(
-                        line for line in report.header if line not in record))
+                    report = dataclasses.replace(
+                        report, header=tuple(line for line in report.header if line not in record)
+                    )
                 entry_id = b.entry_a_id if side == 0 else b.entry_b_id
                 ctx = LeagueBattleContext(
-                    league=cast.league_name, round=round_number, board=b.board,
-                    player_a=cast.name(b.entry_a_id), unit_a=name_a,
-                    player_b=cast.name(b.entry_b_id), unit_b=name_b, winner=winner,
+                    league=cast.league_name,
+                    round=round_number,
+                    board=b.board,
+                    player_a=cast.name(b.entry_a_id),
+                    unit_a=name_a,
+                    player_b=cast.name(b.entry_b_id),
+                    unit_b=name_b,
+                    winner=winner,
                     winner_unit=(name_a if b.winner == 0 else name_b) if winner else "",
-                    reason=b.reason or "", turns=b.turns or 0,
+                    reason=b.reason or "",
+                    turns=b.turns or 0,
                     hp=(int(b.hp_a or 0), int(b.hp_b or 0)),
                     report=render_report(report, fmt="text") if report is not None else "",
-                    engine_version=b.engine_version or "", engine_note=note,
-                    ruleset=rs.name, header=record,
+                    engine_version=b.engine_version or "",
+                    engine_note=note,
+                    ruleset=rs.name,
+                    header=record,
                     finals=final_lines(outcome, lang) if rs.final_lines and outcome else ((), ()),
                     battle=report,
                     url=mail_link(self.public_url, cast.league_name, b.id),
@@ -189,14 +258,25 @@ class LeagueMail:
                     key=cast.entries[entry_id].key if stopped and side is not None else "",
                     orders=(orders[side] or "") if stopped and side is not None else "",
                 )
-                parts[(lang, side)] = (subject(ctx, lang, resent=bool(key_suffix)),
-                                       render_league_battle(ctx, lang=lang, fmt="text"),
-                                       render_league_battle(ctx, lang=lang, fmt="html"))
+                parts[(lang, side)] = (
+                    subject(ctx, lang, resent=bool(key_suffix)),
+                    render_league_battle(ctx, lang=lang, fmt="text"),
+                    render_league_battle(ctx, lang=lang, fmt="html"),
+                )
             subj, text, html = parts[(lang, side)]
             rows += build_rows(
-                copies, kind="report", now=now, sender=self.sender,
-                sender_name=self.sender_name, subject=subj, text=text, html=html,
-                charset=charset, auto_submitted="auto-generated", **lists)
+                copies,
+                kind="report",
+                now=now,
+                sender=self.sender,
+                sender_name=self.sender_name,
+                subject=subj,
+                text=text,
+                html=html,
+                charset=charset,
+                auto_submitted="auto-generated",
+                **lists,
+            )
         return rows
 
     def queue_rows(self, session: Session, rows: list[dict[str, Any]]) -> int:
@@ -209,11 +289,19 @@ class LeagueMail:
 
     # -- standings ----------------------------------------------------------------------------
 
-    def queue_standings(self, session: Session, league: Any, round_number: int, *,
-                        now: dt.datetime, cast: Any = None, key_suffix: str = "",
-                        history: Any = None,
-                        rewrites: tuple[RewriteNotice, ...] = (),
-                        skip_entries: frozenset[int] = frozenset()) -> int:
+    def queue_standings(
+        self,
+        session: Session,
+        league: Any,
+        round_number: int,
+        *,
+        now: dt.datetime,
+        cast: Any = None,
+        key_suffix: str = "",
+        history: Any = None,
+        rewrites: tuple[RewriteNotice, ...] = (),
+        skip_entries: frozenset[int] = frozenset(),
+    ) -> int:
         """Queue the standings after ``round_number`` to every seated active player whose
         preference asks for them (:func:`wants` ``league``), but those of ``skip_entries``
         (they had the standings in their digest), (dedupe
@@ -228,9 +316,9 @@ class LeagueMail:
 
         if cast is None:
             cast = load_cast(session, league)
-        ctx = standings_context(session, league, upto_round=round_number, history=history,
-                                rewrites=rewrites).with_url(
-            mail_link(self.public_url, league.name))
+        ctx = standings_context(
+            session, league, upto_round=round_number, history=history, rewrites=rewrites
+        ).with_url(mail_link(self.public_url, league.name))
         active_sheet_of = {s.entry_id: s.id for s in cast.sheets.values() if s.active}
         groups: dict[tuple[str, str], list[Copy]] = {}
         for row in ctx.rows:
@@ -239,9 +327,13 @@ class LeagueMail:
                 continue
             lang = player.lang if player.lang in ("ja", "en") else "ja"
             sheet_id = active_sheet_of.get(row.entry_id)
-            groups.setdefault((lang, player.charset or "utf-8"), []).append(Copy(
-                f"standings:{league.id}:{round_number}:{row.player_id}{key_suffix}",
-                player.address, cast.thread.get(sheet_id) if sheet_id is not None else None))
+            groups.setdefault((lang, player.charset or "utf-8"), []).append(
+                Copy(
+                    f"standings:{league.id}:{round_number}:{row.player_id}{key_suffix}",
+                    player.address,
+                    cast.thread.get(sheet_id) if sheet_id is not None else None,
+                )
+            )
         known = existing_keys(session, [c.key for copies in groups.values() for c in copies])
         rows: list[dict[str, Any]] = []
         parts: dict[str, tuple[str, str, str]] = {}
@@ -250,24 +342,40 @@ class LeagueMail:
             if not fresh:
                 continue
             if lang not in parts:
-                parts[lang] = (standings_subject(league.name, round_number, lang,
-                                                 final=ctx.finished, cancelled=ctx.cancelled,
-                                                 resent=bool(key_suffix)),
-                               render_standings_context(ctx, lang=lang, fmt="text"),
-                               render_standings_context(ctx, lang=lang, fmt="html"))
+                parts[lang] = (
+                    standings_subject(
+                        league.name,
+                        round_number,
+                        lang,
+                        final=ctx.finished,
+                        cancelled=ctx.cancelled,
+                        resent=bool(key_suffix),
+                    ),
+                    render_standings_context(ctx, lang=lang, fmt="text"),
+                    render_standings_context(ctx, lang=lang, fmt="html"),
+                )
             subj, text, html = parts[lang]
             rows += build_rows(
-                fresh, kind="standings", now=now, sender=self.sender,
-                sender_name=self.sender_name, subject=subj, text=text, html=html,
-                charset=charset, auto_submitted="auto-generated",
-                **self.list_headers(league.id, league.name))
+                fresh,
+                kind="standings",
+                now=now,
+                sender=self.sender,
+                sender_name=self.sender_name,
+                subject=subj,
+                text=text,
+                html=html,
+                charset=charset,
+                auto_submitted="auto-generated",
+                **self.list_headers(league.id, league.name),
+            )
         insert_rows(session, rows)
         return len(rows)
 
     # -- pairings (a ruleset with orders) -----------------------------------------------------
 
-    def queue_pairings(self, session: Session, league: Any, rnd: Any, *,
-                       now: dt.datetime, cast: Any = None) -> int:
+    def queue_pairings(
+        self, session: Session, league: Any, rnd: Any, *, now: dt.datetime, cast: Any = None
+    ) -> int:
         """Queue round ``rnd``'s pairing (``mail/pairing.txt``) to each player seated in it
         (dedupe key ``pairing:<round id>:<entry id>``), threaded under the mail that entered
         their sheet: the opponent's public sheet, the draw, the deadline and how to send
@@ -287,9 +395,17 @@ class LeagueMail:
         if cast is None:
             cast = load_cast(session, league)
         rs = cast.rules
-        boards = list(session.scalars(select(Battle).where(
-            Battle.round_id == rnd.id, Battle.entry_b_id.is_not(None),
-            Battle.state == "pending").order_by(Battle.board)))
+        boards = list(
+            session.scalars(
+                select(Battle)
+                .where(
+                    Battle.round_id == rnd.id,
+                    Battle.entry_b_id.is_not(None),
+                    Battle.state == "pending",
+                )
+                .order_by(Battle.board)
+            )
+        )
         seated = {e for b in boards for e in (b.entry_a_id, b.entry_b_id) if e is not None}
         standing = set(standing_orders(session, seated)) if seated else set()
         keys = [f"pairing:{rnd.id}:{e}" for e in seated]
@@ -300,8 +416,10 @@ class LeagueMail:
             assert b.entry_b_id is not None and b.sheet_a_id and b.sheet_b_id
             ua, ub = cast.unit(b.sheet_a_id), cast.unit(b.sheet_b_id)
             labels = (rs.label(ua), rs.label(ub))
-            for side, me, other in ((0, b.entry_a_id, b.entry_b_id),
-                                    (1, b.entry_b_id, b.entry_a_id)):
+            for side, me, other in (
+                (0, b.entry_a_id, b.entry_b_id),
+                (1, b.entry_b_id, b.entry_a_id),
+            ):
                 key = f"pairing:{rnd.id}:{me}"
                 if key in known or cast.entries[me].status != "active":
                     continue
@@ -310,37 +428,68 @@ class LeagueMail:
                     continue
                 lang = player.lang if player.lang in ("ja", "en") else "ja"
                 _ = gettext(lang)
-                subject = _("[%(league)s] Round %(round)s: %(a)s vs %(b)s — send your "
-                                        "orders") % {"league": league.name, "round": rnd.number,
-                                                     "a": labels[side], "b": labels[1 - side]}
-                context = reply_context("pairing", dict(
-                    name=cast.name(me), league=league.name, round=rnd.number, board=b.board,
-                    side="AB"[side], unit=labels[side], opponent=labels[1 - side],
-                    opponent_player=cast.name(other),
-                    opponent_sheet=rs.public_sheet(ub if side == 0 else ua, lang),
-                    lead=rs.lead_text(cast.seed, labels[0], labels[1], lang),
-                    deadline=human_time(rnd.scheduled_at),
-                    form=rs.orders_form(league.name, cast.entries[me].key or "XXXX-XXXX",
-                                        labels[1 - side], lang),
-                    key=cast.entries[me].key, standing=me in standing,
-                    checkpoints=list(rs.checkpoint_turns())))
-                text = render_mail("pairing", lang, **context, lang=lang, subject="",
-                                   cut_lines=0, max_lines=self.max_lines, notes=[],
-                                   server=self.sender, plus_local=plus_local,
-                                   plus_domain=plus_domain or "localhost")
+                subject = _("[%(league)s] Round %(round)s: %(a)s vs %(b)s — send your orders") % {
+                    "league": league.name,
+                    "round": rnd.number,
+                    "a": labels[side],
+                    "b": labels[1 - side],
+                }
+                context = reply_context(
+                    "pairing",
+                    dict(
+                        name=cast.name(me),
+                        league=league.name,
+                        round=rnd.number,
+                        board=b.board,
+                        side="AB"[side],
+                        unit=labels[side],
+                        opponent=labels[1 - side],
+                        opponent_player=cast.name(other),
+                        opponent_sheet=rs.public_sheet(ub if side == 0 else ua, lang),
+                        lead=rs.lead_text(cast.seed, labels[0], labels[1], lang),
+                        deadline=human_time(rnd.scheduled_at),
+                        form=rs.orders_form(
+                            league.name, cast.entries[me].key or "XXXX-XXXX", labels[1 - side], lang
+                        ),
+                        key=cast.entries[me].key,
+                        standing=me in standing,
+                        checkpoints=list(rs.checkpoint_turns()),
+                    ),
+                )
+                text = render_mail(
+                    "pairing",
+                    lang,
+                    **context,
+                    lang=lang,
+                    subject="",
+                    cut_lines=0,
+                    max_lines=self.max_lines,
+                    notes=[],
+                    server=self.sender,
+                    plus_local=plus_local,
+                    plus_domain=plus_domain or "localhost",
+                )
                 sheet = b.sheet_a_id if side == 0 else b.sheet_b_id
-                n += queue_copies(session, [Copy(key, player.address, cast.thread.get(sheet))],
-                                  kind="standings", now=now, sender=self.sender,
-                                  sender_name=self.sender_name, subject=subject, text=text,
-                                  charset=player.charset or "utf-8",
-                                  auto_submitted="auto-generated",
-                                  **self.list_headers(league.id, league.name))
+                n += queue_copies(
+                    session,
+                    [Copy(key, player.address, cast.thread.get(sheet))],
+                    kind="standings",
+                    now=now,
+                    sender=self.sender,
+                    sender_name=self.sender_name,
+                    subject=subject,
+                    text=text,
+                    charset=player.charset or "utf-8",
+                    auto_submitted="auto-generated",
+                    **self.list_headers(league.id, league.name),
+                )
         return n
 
     # -- arrivals -----------------------------------------------------------------------------
 
-    def queue_pushed_off(self, session: Session, notices: tuple[PushedOffNotice, ...], *,
-                         now: dt.datetime) -> int:
+    def queue_pushed_off(
+        self, session: Session, notices: tuple[PushedOffNotice, ...], *, now: dt.datetime
+    ) -> int:
         """Queue "pushed off" (``mail/hill_off.txt``) to each member in ``notices`` (dedupe key
         ``hill-off:<league id>:<arrival>:<entry id>``). Returns the mails queued."""
         from app.db.models import Player
@@ -357,25 +506,53 @@ class LeagueMail:
             lang = player.lang if player.lang in ("ja", "en") else "ja"
             _ = gettext(lang)
             subject = _("[%(league)s] Pushed off the hill (challenge %(n)s)") % {
-                "league": p.league, "n": p.arrival}
-            context = reply_context("hill_off", dict(
-                name=p.name, league=p.league, size=p.size, number=p.arrival, unit=p.unit,
-                place=p.place, points=p.points, age=p.age))
-            text = render_mail("hill_off", lang, **context, lang=lang, subject="", cut_lines=0,
-                               max_lines=self.max_lines, notes=[], server=self.sender,
-                               plus_local=plus_local, plus_domain=plus_domain or "localhost")
-            n += queue_copies(session, [Copy(f"hill-off:{p.league_id}:{p.arrival}:{p.entry_id}",
-                                             player.address)],
-                              kind="standings", now=now, sender=self.sender,
-                              sender_name=self.sender_name, subject=subject, text=text,
-                              charset=player.charset or "utf-8", auto_submitted="auto-generated",
-                              **self.list_headers(p.league_id, p.league))
+                "league": p.league,
+                "n": p.arrival,
+            }
+            context = reply_context(
+                "hill_off",
+                dict(
+                    name=p.name,
+                    league=p.league,
+                    size=p.size,
+                    number=p.arrival,
+                    unit=p.unit,
+                    place=p.place,
+                    points=p.points,
+                    age=p.age,
+                ),
+            )
+            text = render_mail(
+                "hill_off",
+                lang,
+                **context,
+                lang=lang,
+                subject="",
+                cut_lines=0,
+                max_lines=self.max_lines,
+                notes=[],
+                server=self.sender,
+                plus_local=plus_local,
+                plus_domain=plus_domain or "localhost",
+            )
+            n += queue_copies(
+                session,
+                [Copy(f"hill-off:{p.league_id}:{p.arrival}:{p.entry_id}", player.address)],
+                kind="standings",
+                now=now,
+                sender=self.sender,
+                sender_name=self.sender_name,
+                subject=subject,
+                text=text,
+                charset=player.charset or "utf-8",
+                auto_submitted="auto-generated",
+                **self.list_headers(p.league_id, p.league),
+            )
         return n
 
     # -- digests (a round where players fight many battles) -----------------------------------
 
-    def battle_log(self, cast: Any, battle: Any, side: int, lang: str,
-                   result: Any = None) -> str:
+    def battle_log(self, cast: Any, battle: Any, side: int, lang: str, result: Any = None) -> str:
         """The full log of stored battle ``battle`` (``app.league.cast.Board``) as side
         ``side`` (0: A, 1: B) may read it, in ``lang``: fought again from its sheets and inputs
         (``app.league.orders.fight_board``) unless ``result`` (its logged run) is given. A
@@ -388,12 +565,16 @@ class LeagueMail:
         ua, ub = cast.unit(battle.sheet_a_id), cast.unit(battle.sheet_b_id)
         if result is None:
             result = fight_board(rs, ua, ub, battle.inputs)
-        report = rs.report_for(ua, ub, result, lang=lang, side=side) if rs.takes_orders \
+        report = (
+            rs.report_for(ua, ub, result, lang=lang, side=side)
+            if rs.takes_orders
             else rs.report(ua, ub, result, lang=lang)
+        )
         return str(render_report(report, fmt="text"))
 
-    def digest_lines(self, cast: Any, boards: list[Any], entry_id: int,
-                     lang: str) -> list[dict[str, Any]]:
+    def digest_lines(
+        self, cast: Any, boards: list[Any], entry_id: int, lang: str
+    ) -> list[dict[str, Any]]:
         """The rows of entry ``entry_id``'s results among ``boards`` (its stored battles, in
         board order) for ``mail/digest.txt``: ``board``, ``opponent`` (the player's public
         name), ``unit`` (the opponent's unit), ``result`` (``win``/``loss``/``draw``),
@@ -407,17 +588,31 @@ class LeagueMail:
             other = b.entry_b_id if side == 0 else b.entry_a_id
             own_hp, opp_hp = (b.hp_a, b.hp_b) if side == 0 else (b.hp_b, b.hp_a)
             result = "draw" if b.winner is None else ("win" if b.winner == side else "loss")
-            out.append(dict(board=b.board, opponent=cast.name(other),
-                            unit=cast.label(b.sheet_b_id if side == 0 else b.sheet_a_id),
-                            result=result, turns=int(b.turns or 0),
-                            hp=f"{int(own_hp or 0)} : {int(opp_hp or 0)}",
-                            url=mail_link(self.public_url, cast.league_name, b.id)))
+            out.append(
+                dict(
+                    board=b.board,
+                    opponent=cast.name(other),
+                    unit=cast.label(b.sheet_b_id if side == 0 else b.sheet_a_id),
+                    result=result,
+                    turns=int(b.turns or 0),
+                    hp=f"{int(own_hp or 0)} : {int(opp_hp or 0)}",
+                    url=mail_link(self.public_url, cast.league_name, b.id),
+                )
+            )
         return out
 
-    def queue_digests(self, session: Session, league: Any, rnd: Any, *, now: dt.datetime,
-                      cast: Any = None, history: Any = None,
-                      rewrites: tuple[RewriteNotice, ...] = (),
-                      key_suffix: str = "") -> frozenset[int]:
+    def queue_digests(
+        self,
+        session: Session,
+        league: Any,
+        rnd: Any,
+        *,
+        now: dt.datetime,
+        cast: Any = None,
+        history: Any = None,
+        rewrites: tuple[RewriteNotice, ...] = (),
+        key_suffix: str = "",
+    ) -> frozenset[int]:
         """Queue one digest (``mail/digest.txt``) to each player seated in round ``rnd``
         (dedupe key ``digest:<league id>:<round>:<entry id>``), threaded under the mail that
         entered their active sheet, in place of a report a battle: a table of their results
@@ -442,22 +637,34 @@ class LeagueMail:
 
         if cast is None:
             cast = load_cast(session, league)
-        boards = [Board.of(b) for b in session.scalars(select(Battle).where(
-            Battle.round_id == rnd.id, Battle.state == "done", Battle.entry_b_id.is_not(None))
-            .order_by(Battle.board))]
+        boards = [
+            Board.of(b)
+            for b in session.scalars(
+                select(Battle)
+                .where(
+                    Battle.round_id == rnd.id,
+                    Battle.state == "done",
+                    Battle.entry_b_id.is_not(None),
+                )
+                .order_by(Battle.board)
+            )
+        ]
         mine: dict[int, list[Any]] = {}
         for b in boards:
             mine.setdefault(b.entry_a_id, []).append(b)
             mine.setdefault(b.entry_b_id, []).append(b)
         keys = {e: f"digest:{league.id}:{rnd.number}:{e}{key_suffix}" for e in mine}
         known = existing_keys(session, list(keys.values()))
-        todo = [e for e in sorted(mine) if keys[e] not in known
-                and wants(cast.player_of(e).mail_pref, "own")]
+        todo = [
+            e
+            for e in sorted(mine)
+            if keys[e] not in known and wants(cast.player_of(e).mail_pref, "own")
+        ]
         if not todo:
             return frozenset(mine)
-        ctx = standings_context(session, league, upto_round=rnd.number, history=history,
-                                rewrites=rewrites).with_url(mail_link(self.public_url,
-                                                                      league.name))
+        ctx = standings_context(
+            session, league, upto_round=rnd.number, history=history, rewrites=rewrites
+        ).with_url(mail_link(self.public_url, league.name))
         tables: dict[str, str] = {}
         active_sheet_of = {s.entry_id: s.id for s in cast.sheets.values() if s.active}
         plus_local, _at, plus_domain = self.sender.partition("@")
@@ -478,34 +685,73 @@ class LeagueMail:
 
                 for b in mine[e]:
                     if b.id not in results:
-                        results[b.id] = fight_board(cast.rules, cast.unit(b.sheet_a_id),
-                                                    cast.unit(b.sheet_b_id), b.inputs)
+                        results[b.id] = fight_board(
+                            cast.rules, cast.unit(b.sheet_a_id), cast.unit(b.sheet_b_id), b.inputs
+                        )
                     side = 0 if b.entry_a_id == e else 1
-                    logs.append(dict(board=str(b.board), title=f"{cast.label(b.sheet_a_id)} vs "
-                                     f"{cast.label(b.sheet_b_id)}",
-                                     log=self.battle_log(cast, b, side, lang, results[b.id])))
+                    logs.append(
+                        dict(
+                            board=str(b.board),
+                            title=f"{cast.label(b.sheet_a_id)} vs {cast.label(b.sheet_b_id)}",
+                            log=self.battle_log(cast, b, side, lang, results[b.id]),
+                        )
+                    )
             lines = self.digest_lines(cast, mine[e], e, lang)
             _ = gettext(lang)
             subject = _("[%(league)s] Round %(round)s: your %(n)s battles") % {
-                "league": league.name, "round": rnd.number, "n": len(lines)}
+                "league": league.name,
+                "round": rnd.number,
+                "n": len(lines),
+            }
             if key_suffix:
                 subject += resent_mark(lang)
-            context = reply_context("digest", dict(
-                name=cast.name(e), league=league.name, round=rnd.number,
-                unit=cast.label(active_sheet_of[e]) if e in active_sheet_of else "",
-                rows=lines, standings=standings, url=mail_link(self.public_url, league.name),
-                logs=logs, wins=sum(r["result"] == "win" for r in lines),
-                draws=sum(r["result"] == "draw" for r in lines),
-                losses=sum(r["result"] == "loss" for r in lines)))
-            text = render_mail("digest", lang, **context, lang=lang, subject="", cut_lines=0,
-                               max_lines=self.max_lines, notes=[], server=self.sender,
-                               plus_local=plus_local, plus_domain=plus_domain or "localhost")
+            context = reply_context(
+                "digest",
+                dict(
+                    name=cast.name(e),
+                    league=league.name,
+                    round=rnd.number,
+                    unit=cast.label(active_sheet_of[e]) if e in active_sheet_of else "",
+                    rows=lines,
+                    standings=standings,
+                    url=mail_link(self.public_url, league.name),
+                    logs=logs,
+                    wins=sum(r["result"] == "win" for r in lines),
+                    draws=sum(r["result"] == "draw" for r in lines),
+                    losses=sum(r["result"] == "loss" for r in lines),
+                ),
+            )
+            text = render_mail(
+                "digest",
+                lang,
+                **context,
+                lang=lang,
+                subject="",
+                cut_lines=0,
+                max_lines=self.max_lines,
+                notes=[],
+                server=self.sender,
+                plus_local=plus_local,
+                plus_domain=plus_domain or "localhost",
+            )
             sheet = active_sheet_of.get(e)
             rows += build_rows(
-                [Copy(keys[e], player.address,
-                      cast.thread.get(sheet) if sheet is not None else None)],
-                kind="report", now=now, sender=self.sender, sender_name=self.sender_name,
-                subject=subject, text=text, charset=player.charset or "utf-8",
-                auto_submitted="auto-generated", **lists)
+                [
+                    Copy(
+                        keys[e],
+                        player.address,
+                        cast.thread.get(sheet) if sheet is not None else None,
+                    )
+                ],
+                kind="report",
+                now=now,
+                sender=self.sender,
+                sender_name=self.sender_name,
+                subject=subject,
+                text=text,
+                charset=player.charset or "utf-8",
+                auto_submitted="auto-generated",
+                **lists,
+            )
         insert_rows(session, rows)
         return frozenset(mine)

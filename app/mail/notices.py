@@ -27,16 +27,20 @@ log = logging.getLogger(__name__)
 DIGEST_LINES = 50
 
 
-def notify_organizers(session: Session, settings: Any, *, key: str, subject: str, text: str,
-                      now: dt.datetime) -> int:
+def notify_organizers(
+    session: Session, settings: Any, *, key: str, subject: str, text: str, now: dt.datetime
+) -> int:
     """Record a notice for the organizers (once per ``key``) for the next digest. Returns 1 when
     it was recorded, 0 when ``key`` was recorded before. Without organizers it is logged at
     WARNING (and still recorded: ``amaryllis status`` can show it)."""
     key = column_text(key, 300)
     if session.scalar(select(OrganizerNotice.id).where(OrganizerNotice.key == key)) is not None:
         return 0
-    session.add(OrganizerNotice(key=key, subject=column_text(subject, 300),
-                                text=column_text(text), created_at=now))
+    session.add(
+        OrganizerNotice(
+            key=key, subject=column_text(subject, 300), text=column_text(text), created_at=now
+        )
+    )
     session.flush()
     append_alert(settings, subject=subject, text=text, now=now, key=key)
     if not settings.organizers:
@@ -47,8 +51,9 @@ def notify_organizers(session: Session, settings: Any, *, key: str, subject: str
 ALERTS_FILE = "alerts.log"
 
 
-def append_alert(settings: Any, *, subject: str, text: str, now: dt.datetime,
-                 key: str = "") -> None:
+def append_alert(
+    settings: Any, *, subject: str, text: str, now: dt.datetime, key: str = ""
+) -> None:
     """Append one alert as a JSON line (``time``, ``key``, ``subject``, ``text``) to
     ``data_dir/alerts.log``, so an organizer notice survives a relay that cannot deliver it
     (issue 9.7; appended before the notice is committed: a rolled-back one may be listed too).
@@ -59,8 +64,10 @@ def append_alert(settings: Any, *, subject: str, text: str, now: dt.datetime,
     try:
         folder = Path(settings.data_dir)
         folder.mkdir(parents=True, exist_ok=True)
-        line = json.dumps({"time": now.isoformat(), "key": key, "subject": subject, "text": text},
-                          ensure_ascii=False)
+        line = json.dumps(
+            {"time": now.isoformat(), "key": key, "subject": subject, "text": text},
+            ensure_ascii=False,
+        )
         with open(folder / ALERTS_FILE, "a", encoding="utf-8") as fh:
             fh.write(line + "\n")
     except (OSError, TypeError, ValueError) as exc:
@@ -68,8 +75,11 @@ def append_alert(settings: Any, *, subject: str, text: str, now: dt.datetime,
 
 
 def _last_digest(session: Session) -> dt.datetime | None:
-    last = session.scalar(select(func.max(OutboxMessage.created_at)).where(
-        OutboxMessage.kind == "notice", OutboxMessage.dedupe_key.like("digest:%")))
+    last = session.scalar(
+        select(func.max(OutboxMessage.created_at)).where(
+            OutboxMessage.kind == "notice", OutboxMessage.dedupe_key.like("digest:%")
+        )
+    )
     if last is not None and last.tzinfo is None:
         last = last.replace(tzinfo=dt.timezone.utc)
     return last
@@ -84,8 +94,13 @@ def flush(session: Session, settings: Any, *, now: dt.datetime) -> int:
 
     if not settings.organizers:
         return 0
-    waiting = list(session.scalars(select(OrganizerNotice).where(OrganizerNotice.digest_id.is_(None))
-                                   .order_by(OrganizerNotice.id)))
+    waiting = list(
+        session.scalars(
+            select(OrganizerNotice)
+            .where(OrganizerNotice.digest_id.is_(None))
+            .order_by(OrganizerNotice.id)
+        )
+    )
     if not waiting:
         return 0
     last = _last_digest(session)
@@ -95,19 +110,35 @@ def flush(session: Session, settings: Any, *, now: dt.datetime) -> int:
         subject, body = waiting[0].subject, waiting[0].text
     else:
         subject = f"[amaryllis] {len(waiting)} notices"
-        parts = [f"{i}. {n.subject}\n\n{n.text.rstrip()}\n"
-                 for i, n in enumerate(waiting[:DIGEST_LINES], start=1)]
+        parts = [
+            f"{i}. {n.subject}\n\n{n.text.rstrip()}\n"
+            for i, n in enumerate(waiting[:DIGEST_LINES], start=1)
+        ]
         more = len(waiting) - DIGEST_LINES
         body = "\n".join(parts) + (f"\n… and {more} more (amaryllis status).\n" if more > 0 else "")
-    body += (f"\n-- \nAmaryllis: notices are digested, at most one mail every "
-             f"{settings.notice_digest_minutes} minutes.\n")
+    body += (
+        f"\n-- \nAmaryllis: notices are digested, at most one mail every "
+        f"{settings.notice_digest_minutes} minutes.\n"
+    )
     rows = []
     for addr in settings.organizers:
-        msg = build_message(sender=settings.server_address, sender_name=settings.server_name,
-                            to=addr, subject=subject, text=body, auto_submitted="auto-generated",
-                            now=now)
-        rows.append(enqueue(session, dedupe_key=f"digest:{waiting[0].id}:{addr.lower()}"[:300],
-                            message=msg, kind="notice"))
+        msg = build_message(
+            sender=settings.server_address,
+            sender_name=settings.server_name,
+            to=addr,
+            subject=subject,
+            text=body,
+            auto_submitted="auto-generated",
+            now=now,
+        )
+        rows.append(
+            enqueue(
+                session,
+                dedupe_key=f"digest:{waiting[0].id}:{addr.lower()}"[:300],
+                message=msg,
+                kind="notice",
+            )
+        )
         rows[-1].created_at = now
         rows[-1].next_attempt_at = now
     for n in waiting:

@@ -20,10 +20,9 @@ import datetime as dt
 import hashlib
 import zlib
 from dataclasses import dataclass
+from email.message import EmailMessage
 from email.utils import make_msgid
 from typing import Any
-
-from email.message import EmailMessage
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
@@ -50,7 +49,7 @@ def split_message(raw: bytes) -> tuple[bytes, bytes]:
     ``body`` every other header line and the content. ``head + body`` is the same message
     (RFC 5322 §3.6: the order of header fields is free)."""
     end = raw.find(b"\n\n")
-    header, rest = (raw[:end + 1], raw[end + 1:]) if end >= 0 else (raw, b"")
+    header, rest = (raw[: end + 1], raw[end + 1 :]) if end >= 0 else (raw, b"")
     names = tuple(h.lower().encode() + b":" for h in _PER_RECIPIENT)
     head: list[bytes] = []
     other: list[bytes] = []
@@ -102,14 +101,18 @@ def existing_keys(session: Session, keys: list[str]) -> set[str]:
     """The subset of ``keys`` already in the outbox (queried in chunks of 500)."""
     found: set[str] = set()
     for i in range(0, len(keys), 500):
-        chunk = keys[i:i + 500]
-        found.update(session.scalars(select(OutboxMessage.dedupe_key)
-                                     .where(OutboxMessage.dedupe_key.in_(chunk))))
+        chunk = keys[i : i + 500]
+        found.update(
+            session.scalars(
+                select(OutboxMessage.dedupe_key).where(OutboxMessage.dedupe_key.in_(chunk))
+            )
+        )
     return found
 
 
-def build_rows(copies: list[Copy], *, kind: str, now: dt.datetime,
-               **message: Any) -> list[dict[str, Any]]:
+def build_rows(
+    copies: list[Copy], *, kind: str, now: dt.datetime, **message: Any
+) -> list[dict[str, Any]]:
     """The outbox rows (column values) of one message per copy, without a database: the shared
     body is built once with :func:`app.mail.compose.shared_bytes` and stamped per recipient;
     a copy with unusual headers gets its own :func:`app.mail.compose.build_message`.
@@ -139,14 +142,24 @@ def build_rows(copies: list[Copy], *, kind: str, now: dt.datetime,
             head = [f"To: {c.to}", f"Message-ID: {mid}"]
             if c.in_reply_to:
                 head += [f"In-Reply-To: {c.in_reply_to}", f"References: {c.in_reply_to}"]
-            rows.append(dict(dedupe_key=c.key, message_id=mid, recipient=c.to, sender=sender,
-                             head=("\n".join(head) + "\n").encode("ascii"), _body=shared,
-                             kind=kind, inbound_id=None))
+            rows.append(
+                dict(
+                    dedupe_key=c.key,
+                    message_id=mid,
+                    recipient=c.to,
+                    sender=sender,
+                    head=("\n".join(head) + "\n").encode("ascii"),
+                    _body=shared,
+                    kind=kind,
+                    inbound_id=None,
+                )
+            )
     return rows
 
 
-def queue_copies(session: Session, copies: list[Copy], *, kind: str, now: dt.datetime,
-                 **message: Any) -> int:
+def queue_copies(
+    session: Session, copies: list[Copy], *, kind: str, now: dt.datetime, **message: Any
+) -> int:
     """Queue one message per copy in the caller's transaction (:func:`build_rows`), skipping
     keys queued before — the semantics of :func:`enqueue`, for many
     recipients at once. Returns the number of mails queued."""
@@ -193,8 +206,9 @@ def enqueue(
     return row
 
 
-def outbox_values(message: EmailMessage, *, dedupe_key: str, kind: str,
-                  inbound_id: int | None = None) -> dict[str, object]:
+def outbox_values(
+    message: EmailMessage, *, dedupe_key: str, kind: str, inbound_id: int | None = None
+) -> dict[str, object]:
     """The column values of the outbox row for ``message``: envelope addresses from the ``From``
     and ``To`` headers, its Message-ID, ``head`` (its per-recipient header lines) and ``body``
     (the rest; stored by :func:`store_bodies`)."""

@@ -54,6 +54,7 @@ log = logging.getLogger(__name__)
 
 __all__ = ["Outcome", "handle", "process_one", "process_pending", "requeue_shunted"]
 
+
 def handle(ctx: MailContext) -> Outcome:
     """Handle one stored message (``ctx.row``) in the caller's transaction and return what was
     decided (the reply is queued by :func:`process_one`). The row's ``command`` is set at the
@@ -70,33 +71,54 @@ def _handle(ctx: MailContext) -> Outcome:
 
     settings, row, out = ctx.settings, ctx.row, ctx.out
     ctx.stage = "decode"
-    mail = ctx.mail = decode_message(row.raw, max_lines=settings.max_lines,
-                                     max_bytes=settings.max_mail_bytes,
-                                     max_line_chars=settings.max_line_chars, omitted=row.omitted)
+    mail = ctx.mail = decode_message(
+        row.raw,
+        max_lines=settings.max_lines,
+        max_bytes=settings.max_mail_bytes,
+        max_line_chars=settings.max_line_chars,
+        omitted=row.omitted,
+    )
     ctx.lang = mail.lang
 
     ctx.stage = "grammar"
     cmd = parse_command(mail.subject, mail.text)
     no_command = False
-    if cmd.source == "default" and cmd.name == "help" and any(looks_like_sheet(a) for a in mail.attachments):
+    if (
+        cmd.source == "default"
+        and cmd.name == "help"
+        and any(looks_like_sheet(a) for a in mail.attachments)
+    ):
         cmd.name = "entry"  # only an attached sheet: an entry, like a sheet in the body
-    elif (cmd.source == "default" and cmd.name == "entry" and is_chat(mail.subject, cmd.body)
-          and not looks_like_orders(cmd.body)
-          and not any(looks_like_sheet(a) for a in mail.attachments)):
+    elif (
+        cmd.source == "default"
+        and cmd.name == "entry"
+        and is_chat(mail.subject, cmd.body)
+        and not looks_like_orders(cmd.body)
+        and not any(looks_like_sheet(a) for a in mail.attachments)
+    ):
         # "Great game!" under a quoted battle report: no command, no sheet -> say so, with help
         cmd.name, no_command = "help", True
     ctx.command = column_text(cmd.name, 32)
 
     ctx.stage = "protect"
     organizer = is_organizer(cmd.name)
-    auth = protect.authenticate(mail.message, authserv_id=settings.authserv_id,
-                                from_domain=mail.sender.rpartition("@")[2])
+    auth = protect.authenticate(
+        mail.message, authserv_id=settings.authserv_id, from_domain=mail.sender.rpartition("@")[2]
+    )
     known = ctx.known(mail.sender) if mail.sender else None
     rules_ctx = protect.RuleContext(
-        settings=settings, session=ctx.s, mail=mail, cmd=cmd, size=row.size, now=ctx.now, auth=auth,
-        requires_auth=lambda: ctx.requires_auth(cmd), known_sender=known is not None,
+        settings=settings,
+        session=ctx.s,
+        mail=mail,
+        cmd=cmd,
+        size=row.size,
+        now=ctx.now,
+        auth=auth,
+        requires_auth=lambda: ctx.requires_auth(cmd),
+        known_sender=known is not None,
         organizer=organizer,
-        prove=lambda: protect.proof(ctx.s, settings, mail, cmd, auth, organizer))
+        prove=lambda: protect.proof(ctx.s, settings, mail, cmd, auth, organizer),
+    )
     verdict = protect.run_chain(rules_ctx)
     if verdict is not None:
         out.status = verdict.status
@@ -110,8 +132,11 @@ def _handle(ctx: MailContext) -> Outcome:
     try:
         # a new sender: created_at = the mail's time (counted by the unknown-senders rule)
         ctx.player = known or svc.create_player(
-            ctx.s, mail.sender, created_at=ctx.now,
-            charset="iso-2022-jp" if mail.charset == "iso-2022-jp" else None)
+            ctx.s,
+            mail.sender,
+            created_at=ctx.now,
+            charset="iso-2022-jp" if mail.charset == "iso-2022-jp" else None,
+        )
     except ValueError:  # an address the league layer cannot hold: nobody to answer
         out.status, out.rules = "ignored", ["bad-sender"]
         return out
@@ -140,8 +165,13 @@ def _handle(ctx: MailContext) -> Outcome:
 # driving
 
 
-def process_one(settings: Settings, factory: sessionmaker[Session], inbound_id: int, *,
-                now: dt.datetime | None = None) -> str | None:
+def process_one(
+    settings: Settings,
+    factory: sessionmaker[Session],
+    inbound_id: int,
+    *,
+    now: dt.datetime | None = None,
+) -> str | None:
     """Process one stored message (see the module docstring). Returns its new status, or
     ``None`` when it was not in status ``stored``. Never raises for a bad message."""
     now = now or utcnow()
@@ -162,33 +192,62 @@ def process_one(settings: Settings, factory: sessionmaker[Session], inbound_id: 
             status = out.status
             if out.reply is not None and handler.mail is not None:
                 template, ctx = out.reply
-                queue_reply(s, settings, row, handler.mail, handler.player, handler.lang, template,
-                             ctx, out.html, now, to=out.to, subject=out.subject)
+                queue_reply(
+                    s,
+                    settings,
+                    row,
+                    handler.mail,
+                    handler.player,
+                    handler.lang,
+                    template,
+                    ctx,
+                    out.html,
+                    now,
+                    to=out.to,
+                    subject=out.subject,
+                )
     except Exception as exc:
         stage = handler.stage if handler is not None else "load"
         log.exception("inbound #%s shunted at %s", inbound_id, stage)
         with transaction(factory) as s:
             # only a row still ``stored``: another poller may have processed it meanwhile, and
             # its ``done`` is never overwritten (issue 9.4)
-            shunted = rowcount(s.execute(
-                update(InboundMessage)
-                .where(InboundMessage.id == inbound_id, InboundMessage.status == "stored")
-                .values(status="shunted", processed_at=now,
-                        error=column_text(f"{stage}: {type(exc).__name__}: {exc}", 4000))
-            ))
+            shunted = rowcount(
+                s.execute(
+                    update(InboundMessage)
+                    .where(InboundMessage.id == inbound_id, InboundMessage.status == "stored")
+                    .values(
+                        status="shunted",
+                        processed_at=now,
+                        error=column_text(f"{stage}: {type(exc).__name__}: {exc}", 4000),
+                    )
+                )
+            )
         return "shunted" if shunted else None
     if handler is not None and handler.out.deferred is not None:
         try:
             template, ctx = handler.out.deferred()
         except Exception:
             log.exception("organizer command of inbound #%s failed", inbound_id)
-            ctx, template = {"code": "organizer-failed", "action": handler.stage.rpartition(":")[2],
-                             "detail": "an internal error; it is in the server log"}, "error"
+            ctx, template = (
+                {
+                    "code": "organizer-failed",
+                    "action": handler.stage.rpartition(":")[2],
+                    "detail": "an internal error; it is in the server log",
+                },
+                "error",
+            )
         with transaction(factory) as s:
             row = s.get(InboundMessage, inbound_id)
-            player = s.scalar(select(Player).where(Player.address == (handler.mail.sender if handler.mail else "")))
+            player = s.scalar(
+                select(Player).where(
+                    Player.address == (handler.mail.sender if handler.mail else "")
+                )
+            )
             assert row is not None and handler.mail is not None
-            queue_reply(s, settings, row, handler.mail, player, handler.lang, template, ctx, None, now)
+            queue_reply(
+                s, settings, row, handler.mail, player, handler.lang, template, ctx, None, now
+            )
     return status
 
 
@@ -199,22 +258,33 @@ def _claim(s: Session, inbound_id: int) -> InboundMessage | None:
     our commit it is no longer ``stored``); on SQLite the transaction began with ``BEGIN
     IMMEDIATE`` (``app.db.session``), so no other writer runs until it ends. Two pollers on one
     database never process one mail twice (issue 9.4)."""
-    q = (select(InboundMessage).where(InboundMessage.id == inbound_id,
-                                      InboundMessage.status == "stored")
-         .execution_options(populate_existing=True))
+    q = (
+        select(InboundMessage)
+        .where(InboundMessage.id == inbound_id, InboundMessage.status == "stored")
+        .execution_options(populate_existing=True)
+    )
     if s.get_bind().dialect.name == "postgresql":
         q = q.with_for_update(skip_locked=True)
     return s.scalar(q)
 
 
-def process_pending(settings: Settings, factory: sessionmaker[Session], *,
-                    now: dt.datetime | None = None, limit: int | None = None,
-                    stop: Any = None) -> int:
+def process_pending(
+    settings: Settings,
+    factory: sessionmaker[Session],
+    *,
+    now: dt.datetime | None = None,
+    limit: int | None = None,
+    stop: Any = None,
+) -> int:
     """Process every ``stored`` inbound message in id order, each claimed first
     (:func:`_claim`), until ``stop`` (a ``threading.Event``) is set. Returns how many were
     processed."""
     with factory() as s:
-        q = select(InboundMessage.id).where(InboundMessage.status == "stored").order_by(InboundMessage.id)
+        q = (
+            select(InboundMessage.id)
+            .where(InboundMessage.status == "stored")
+            .order_by(InboundMessage.id)
+        )
         if limit:
             q = q.limit(limit)
         ids = list(s.scalars(q))

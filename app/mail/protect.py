@@ -51,7 +51,14 @@ from app.db.models import SenderCounter
 log = logging.getLogger(__name__)
 
 BOUNCE_LOCALPARTS = ("mailer-daemon", "postmaster", "mail-daemon", "mailer_daemon")
-LIST_HEADERS = ("List-Id", "List-Unsubscribe", "List-Post", "List-Help", "List-Owner", "List-Archive")
+LIST_HEADERS = (
+    "List-Id",
+    "List-Unsubscribe",
+    "List-Post",
+    "List-Help",
+    "List-Owner",
+    "List-Archive",
+)
 #: characters of one ``Authentication-Results`` header that are parsed, and headers looked at
 MAX_AUTH_HEADER = 2000
 MAX_AUTH_HEADERS = 20
@@ -103,10 +110,16 @@ def check_auto_reply(msg: Message, *, ourselves: Iterable[str] = ()) -> list[str
         rules.append("bounce")
     auto = (_get(msg, "Auto-Submitted") or "").strip().lower()
     precedence = (_get(msg, "Precedence") or "").strip().lower()
-    if (auto and not auto.startswith("no")) or _get(msg, "X-Autoreply") is not None \
-            or _get(msg, "X-Autorespond") is not None or precedence == "auto_reply":
+    if (
+        (auto and not auto.startswith("no"))
+        or _get(msg, "X-Autoreply") is not None
+        or _get(msg, "X-Autorespond") is not None
+        or precedence == "auto_reply"
+    ):
         rules.append("auto-submitted")
-    if precedence in ("bulk", "list", "junk") or any(_get(msg, h) is not None for h in LIST_HEADERS):
+    if precedence in ("bulk", "list", "junk") or any(
+        _get(msg, h) is not None for h in LIST_HEADERS
+    ):
         rules.append("list")
     ours = {a.lower() for a in ourselves}
     if sender and sender in ours:
@@ -183,7 +196,9 @@ def aligned(domain: str, from_domain: str) -> bool:
 def _raw_headers(msg: Message, name: str) -> list[str]:
     want = name.lower()
     try:
-        return [str(v)[:4 * MAX_AUTH_HEADER] for k, v in msg.raw_items() if k.lower() == want][:MAX_AUTH_HEADERS]
+        return [str(v)[: 4 * MAX_AUTH_HEADER] for k, v in msg.raw_items() if k.lower() == want][
+            :MAX_AUTH_HEADERS
+        ]
     except Exception:
         return []
 
@@ -247,14 +262,18 @@ def authenticate(msg: Message, *, authserv_id: str, from_domain: str) -> AuthRes
                 mailfrom = _property(r, "smtp", "mailfrom")
                 if aligned(mailfrom.rpartition("@")[2], from_domain):
                     return AuthResult(True, True)
-        failures = [f"{m}-fail" for m in ("dkim", "spf")
-                    if any(mm == m and res in ("fail", "softfail", "permerror") for mm, res, _ in results)]
+        failures = [
+            f"{m}-fail"
+            for m in ("dkim", "spf")
+            if any(mm == m and res in ("fail", "softfail", "permerror") for mm, res, _ in results)
+        ]
         return AuthResult(True, False, tuple(failures) or ("not-aligned",))
     return AuthResult(False, False, ("auth-missing",))
 
 
-def check_authentication(msg: Message, *, authserv_id: str | None = None,
-                         from_domain: str = "") -> list[str]:
+def check_authentication(
+    msg: Message, *, authserv_id: str | None = None, from_domain: str = ""
+) -> list[str]:
     """Rule names of a failed sender authentication (:func:`authenticate`), ``[]`` when the From
     domain passed at our server. Without ``authserv_id`` nothing can be trusted:
     ``["auth-missing"]``."""
@@ -270,8 +289,9 @@ def counter(session: Session, address: str, purpose: str, day: dt.date) -> Sende
     """The counter of ``purpose`` for ``address`` on ``day``, created at 0 when new (an
     ``INSERT … ON CONFLICT DO NOTHING RETURNING`` on SQLite and PostgreSQL: another process may
     create it at the same moment, and then it is read again)."""
-    q = select(SenderCounter).where(SenderCounter.address == address, SenderCounter.day == day,
-                                    SenderCounter.purpose == purpose)
+    q = select(SenderCounter).where(
+        SenderCounter.address == address, SenderCounter.day == day, SenderCounter.purpose == purpose
+    )
     row = session.scalar(q)
     if row is not None:
         return row
@@ -283,8 +303,9 @@ def counter(session: Session, address: str, purpose: str, day: dt.date) -> Sende
         insert: Any = sqlite.insert if dialect == "sqlite" else postgresql.insert
         # the new row comes back from the INSERT itself (RETURNING, SQLite >= 3.35); nothing
         # when another transaction created it first: then it is read below
-        created = session.scalars(insert(SenderCounter).values(**values)
-                                  .on_conflict_do_nothing().returning(SenderCounter)).first()
+        created = session.scalars(
+            insert(SenderCounter).values(**values).on_conflict_do_nothing().returning(SenderCounter)
+        ).first()
         if created is not None:
             return created
     else:  # pragma: no cover - other databases: a savepoint around a plain insert
@@ -300,9 +321,13 @@ def counter(session: Session, address: str, purpose: str, day: dt.date) -> Sende
 
 def locked(session: Session, address: str, purpose: str, now: dt.datetime, limit: int) -> bool:
     """True when ``address`` reached ``limit`` failures of ``purpose`` today."""
-    row = session.scalar(select(SenderCounter).where(
-        SenderCounter.address == address, SenderCounter.day == now.date(),
-        SenderCounter.purpose == purpose))
+    row = session.scalar(
+        select(SenderCounter).where(
+            SenderCounter.address == address,
+            SenderCounter.day == now.date(),
+            SenderCounter.purpose == purpose,
+        )
+    )
     return row is not None and row.count >= limit
 
 
@@ -315,8 +340,9 @@ def lockout_end(now: dt.datetime) -> str:
     return human_time(dt.datetime(day.year, day.month, day.day, tzinfo=dt.timezone.utc))
 
 
-def count_failure(session: Session, settings: Any, address: str, purpose: str,
-                  now: dt.datetime) -> bool:
+def count_failure(
+    session: Session, settings: Any, address: str, purpose: str, now: dt.datetime
+) -> bool:
     """Count one wrong password or key of ``purpose`` from ``address``. When that makes
     ``password_attempts`` today, the lockout starts: one notice to the organizers (digested,
     ``app.mail.notices``). Returns True when the address is now locked out for ``purpose``.
@@ -330,12 +356,18 @@ def count_failure(session: Session, settings: Any, address: str, purpose: str,
     if row.count >= limit and not row.noticed:
         row.noticed = True
         notify_organizers(
-            session, settings, key=f"lockout:{purpose}:{address}:{now.date()}", now=now,
+            session,
+            settings,
+            key=f"lockout:{purpose}:{address}:{now.date()}",
+            now=now,
             subject=f"[amaryllis] {address} locked out ({purpose})",
-            text=(f"{address} sent {row.count} wrong values for {purpose} today (UTC). Mail from "
-                  f"it that needs one is refused without a reply until the next UTC day.\n"
-                  "If the address was forged, turning on require_auth_results (with authserv_id) "
-                  "makes such mail be refused before it counts.\n"))
+            text=(
+                f"{address} sent {row.count} wrong values for {purpose} today (UTC). Mail from "
+                f"it that needs one is refused without a reply until the next UTC day.\n"
+                "If the address was forged, turning on require_auth_results (with authserv_id) "
+                "makes such mail be refused before it counts.\n"
+            ),
+        )
         log.warning("lockout of %s for %s after %d failures", address, purpose, row.count)
     return row.count >= limit
 
@@ -395,8 +427,10 @@ class Rule:
 
 class AutoReply(Rule):
     name = "auto-reply"
-    description = ("bounces, auto-replies, lists, our own mail and mail without a usable sender "
-                   "are never answered (RFC 3834)")
+    description = (
+        "bounces, auto-replies, lists, our own mail and mail without a usable sender "
+        "are never answered (RFC 3834)"
+    )
 
     def check(self, ctx: RuleContext) -> Verdict | None:
         settings = ctx.settings
@@ -412,8 +446,10 @@ class AutoReply(Rule):
 
 class Authentication(Rule):
     name = "authentication"
-    description = ("with require_auth_results (or the league's require_auth), mail whose From "
-                   "domain did not pass DMARC/DKIM/SPF at our receiving server is refused silently")
+    description = (
+        "with require_auth_results (or the league's require_auth), mail whose From "
+        "domain did not pass DMARC/DKIM/SPF at our receiving server is refused silently"
+    )
 
     def check(self, ctx: RuleContext) -> Verdict | None:
         if ctx.auth.passed:
@@ -434,8 +470,10 @@ class Lockout(Rule):
     Passwords stay locked whatever is sent: they are shared (the organizer's, a league's)."""
 
     name = "lockout"
-    description = ("an address with password_attempts wrong organizer passwords, league passwords "
-                   "or entry keys today is refused for that purpose until the next UTC day")
+    description = (
+        "an address with password_attempts wrong organizer passwords, league passwords "
+        "or entry keys today is refused for that purpose until the next UTC day"
+    )
 
     def check(self, ctx: RuleContext) -> Verdict | None:
         limit = ctx.settings.password_attempts
@@ -456,9 +494,11 @@ class Lockout(Rule):
 
 class RateLimit(Rule):
     name = "rate-limit"
-    description = ("every mail counts toward its sender's daily limit (rate_limit_per_day), "
-                   "then one notice; mail with a proof (DMARC, organizer password, entry key, "
-                   "confirmation) is counted apart, so forgeries cannot silence it")
+    description = (
+        "every mail counts toward its sender's daily limit (rate_limit_per_day), "
+        "then one notice; mail with a proof (DMARC, organizer password, entry key, "
+        "confirmation) is counted apart, so forgeries cannot silence it"
+    )
 
     def check(self, ctx: RuleContext) -> Verdict | None:
         """Count this mail for its sender and UTC day, or refuse it when the count reached
@@ -477,15 +517,19 @@ class RateLimit(Rule):
             if row.noticed:
                 return Verdict("refused", ("rate-limit",))
             row.noticed = True
-            return Verdict("refused", ("rate-limit",), ("error", {"code": "rate-limit", "limit": limit}))
+            return Verdict(
+                "refused", ("rate-limit",), ("error", {"code": "rate-limit", "limit": limit})
+            )
         row.count += 1
         return None
 
 
 class UnknownSenders(Rule):
     name = "unknown-senders"
-    description = ("replies to senders the server has never seen, all together, per UTC hour "
-                   "(unknown_replies_per_hour); over it: no reply and one notice per hour")
+    description = (
+        "replies to senders the server has never seen, all together, per UTC hour "
+        "(unknown_replies_per_hour); over it: no reply and one notice per hour"
+    )
 
     def check(self, ctx: RuleContext) -> Verdict | None:
         if ctx.known_sender or ctx.proof() is not None:
@@ -499,8 +543,14 @@ class UnknownSenders(Rule):
         # reply: counting this hour's new players counts those replies, with no shared counter
         # row that every mail would have to lock
         start = ctx.now.astimezone(dt.timezone.utc).replace(minute=0, second=0, microsecond=0)
-        answered = ctx.session.scalar(select(func.count(Player.id)).where(
-            Player.created_at >= start, Player.created_at < start + dt.timedelta(hours=1))) or 0
+        answered = (
+            ctx.session.scalar(
+                select(func.count(Player.id)).where(
+                    Player.created_at >= start, Player.created_at < start + dt.timedelta(hours=1)
+                )
+            )
+            or 0
+        )
         limit = ctx.settings.unknown_replies_per_hour
         if answered < limit:
             return None
@@ -510,13 +560,18 @@ class UnknownSenders(Rule):
         if not row.noticed:
             row.noticed = True
             notify_organizers(
-                ctx.session, ctx.settings, now=ctx.now,
+                ctx.session,
+                ctx.settings,
+                now=ctx.now,
                 key=f"unknown-senders:{start.date()}:{hour:02d}",
                 subject="[amaryllis] replies to unknown senders paused for this hour",
-                text=(f"{limit} mails from addresses the server had never seen were answered "
-                      f"in the hour {start.date()} {hour:02d}:00 UTC; later ones in that hour "
-                      "get no reply (a flood of forged senders would otherwise be answered: "
-                      "backscatter). Raise unknown_replies_per_hour if this is real traffic.\n"))
+                text=(
+                    f"{limit} mails from addresses the server had never seen were answered "
+                    f"in the hour {start.date()} {hour:02d}:00 UTC; later ones in that hour "
+                    "get no reply (a flood of forged senders would otherwise be answered: "
+                    "backscatter). Raise unknown_replies_per_hour if this is real traffic.\n"
+                ),
+            )
         return Verdict("refused", ("unknown-senders",))
 
 
@@ -527,14 +582,23 @@ class TooLarge(Rule):
     def check(self, ctx: RuleContext) -> Verdict | None:
         limit = ctx.settings.max_mail_bytes
         if ctx.mail.too_large or (ctx.size > limit and not ctx.mail.partial):
-            return Verdict("refused", ("too-large",),
-                           ("error", {"code": "too-large", "size": ctx.size, "limit": limit}))
+            return Verdict(
+                "refused",
+                ("too-large",),
+                ("error", {"code": "too-large", "size": ctx.size, "limit": limit}),
+            )
         return None
 
 
 #: the chain, in order (see the module docstring)
-CHAIN: tuple[Rule, ...] = (AutoReply(), Authentication(), Lockout(), RateLimit(), UnknownSenders(),
-                           TooLarge())
+CHAIN: tuple[Rule, ...] = (
+    AutoReply(),
+    Authentication(),
+    Lockout(),
+    RateLimit(),
+    UnknownSenders(),
+    TooLarge(),
+)
 
 
 def run_chain(ctx: RuleContext, chain: Iterable[Rule] = CHAIN) -> Verdict | None:
@@ -546,8 +610,9 @@ def run_chain(ctx: RuleContext, chain: Iterable[Rule] = CHAIN) -> Verdict | None
     return None
 
 
-def proof(session: Session, settings: Any, mail: Any, cmd: Any, auth: AuthResult,
-          organizer: bool) -> str | None:
+def proof(
+    session: Session, settings: Any, mail: Any, cmd: Any, auth: AuthResult, organizer: bool
+) -> str | None:
     """What proves that ``mail`` comes from its From address, or ``None``: ``"dmarc"`` (our
     server's ``Authentication-Results``), ``"organizer-password"`` (an organizer address with the
     organizer password), ``"entry-key"`` (a ``key:`` line matching one of the sender's entries),
@@ -561,12 +626,18 @@ def proof(session: Session, settings: Any, mail: Any, cmd: Any, auth: AuthResult
         return "dmarc"
     sender = str(mail.sender or "")
     pw = settings.organizer_password
-    if organizer and pw and cmd.password is not None and sender in {a.lower() for a in settings.organizers} \
-            and hmac.compare_digest(cmd.password.encode(), pw.encode()):
+    if (
+        organizer
+        and pw
+        and cmd.password is not None
+        and sender in {a.lower() for a in settings.organizers}
+        and hmac.compare_digest(cmd.password.encode(), pw.encode())
+    ):
         return "organizer-password"
     if cmd.key:
-        for entry in session.scalars(select(Entry).join(Player, Player.id == Entry.player_id)
-                                     .where(Player.address == sender)):
+        for entry in session.scalars(
+            select(Entry).join(Player, Player.id == Entry.player_id).where(Player.address == sender)
+        ):
             if ownership.key_matches(entry, cmd.key):
                 return "entry-key"
     if cmd.name == "confirm" and cmd.args:

@@ -515,11 +515,23 @@ class LogsReply:
 
 #: template name (``templates/mail/<name>.txt``) -> its context
 REPLIES: dict[str, type] = {
-    "entry": EntryReply, "check": CheckReply, "test": TestReply, "withdrawn": WithdrawnReply,
-    "standings": StandingsReply, "standings_open": StandingsOpenReply, "help": HelpReply, "confirm": ConfirmReply,
-    "charset": CharsetReply, "organizer": OrganizerReply, "error": ErrorReply,
-    "hill_off": HillOffMail, "pairing": PairingMail, "orders": OrdersReply,
-    "digest": DigestMail, "prefs": PrefsReply, "logs": LogsReply,
+    "entry": EntryReply,
+    "check": CheckReply,
+    "test": TestReply,
+    "withdrawn": WithdrawnReply,
+    "standings": StandingsReply,
+    "standings_open": StandingsOpenReply,
+    "help": HelpReply,
+    "confirm": ConfirmReply,
+    "charset": CharsetReply,
+    "organizer": OrganizerReply,
+    "error": ErrorReply,
+    "hill_off": HillOffMail,
+    "pairing": PairingMail,
+    "orders": OrdersReply,
+    "digest": DigestMail,
+    "prefs": PrefsReply,
+    "logs": LogsReply,
 }
 
 
@@ -529,7 +541,8 @@ def reply_context(template: str, fields: dict[str, Any]) -> dict[str, Any]:
     for a template without a context class and ``TypeError`` for a missing or unknown field."""
     cls = REPLIES[template]
     if cls is TestReply and fields.get("bad"):
-        fields = dict(fields, bad=[b if isinstance(b, BadSheet) else BadSheet(**b)
-                                   for b in fields["bad"]])
+        fields = dict(
+            fields, bad=[b if isinstance(b, BadSheet) else BadSheet(**b) for b in fields["bad"]]
+        )
     obj = cls(**fields)
     return {f.name: getattr(obj, f.name) for f in dataclasses.fields(obj)}

@@ -40,34 +40,66 @@ def record(ctx: Any, league: Any, kind: str, params: dict[str, Any]) -> LeagueRe
     ``run`` fixes the rounds to play now: the next one not done, or all of them. No reply is
     queued here: the scheduler answers when the work is done."""
     if kind == "run":
-        numbers = list(ctx.s.scalars(select(Round.number).where(
-            Round.league_id == league.id, Round.state != "done").order_by(Round.number)))
+        numbers = list(
+            ctx.s.scalars(
+                select(Round.number)
+                .where(Round.league_id == league.id, Round.state != "done")
+                .order_by(Round.number)
+            )
+        )
         params = dict(params, rounds=numbers if params.get("all") else numbers[:1])
-    req = LeagueRequest(league_id=league.id, league_name=league.name, kind=kind, params=params,
-                        inbound_id=ctx.row.id, lang=ctx.lang, state="queued", attempts=0,
-                        created_at=ctx.now)
+    req = LeagueRequest(
+        league_id=league.id,
+        league_name=league.name,
+        kind=kind,
+        params=params,
+        inbound_id=ctx.row.id,
+        lang=ctx.lang,
+        state="queued",
+        attempts=0,
+        created_at=ctx.now,
+    )
     ctx.s.add(req)
     ctx.s.flush()
     return req
 
 
-def _claim(factory: sessionmaker[Session], now: dt.datetime, skip: set[int]) -> LeagueRequest | None:
+def _claim(
+    factory: sessionmaker[Session], now: dt.datetime, skip: set[int]
+) -> LeagueRequest | None:
     me = owner_id()
     with transaction(factory) as s:
-        for req in s.scalars(select(LeagueRequest).where(LeagueRequest.state == "queued",
-                                                         LeagueRequest.id.not_in(skip) if skip
-                                                         else LeagueRequest.id > 0)
-                             .order_by(LeagueRequest.id)):
-            if req.lease_owner is not None and not lease_over(req.lease_owner, req.lease_until, now):
+        for req in s.scalars(
+            select(LeagueRequest)
+            .where(
+                LeagueRequest.state == "queued",
+                LeagueRequest.id.not_in(skip) if skip else LeagueRequest.id > 0,
+            )
+            .order_by(LeagueRequest.id)
+        ):
+            if req.lease_owner is not None and not lease_over(
+                req.lease_owner, req.lease_until, now
+            ):
                 skip.add(req.id)
                 continue
-            cond = (LeagueRequest.lease_owner.is_(None) if req.lease_owner is None
-                    else LeagueRequest.lease_owner == req.lease_owner)
-            got = getattr(s.execute(
-                update(LeagueRequest).where(LeagueRequest.id == req.id,
-                                            LeagueRequest.state == "queued", cond)
-                .values(lease_owner=me, lease_until=now + dt.timedelta(seconds=REQUEST_LEASE_S),
-                        attempts=LeagueRequest.attempts + 1)), "rowcount", 0)
+            cond = (
+                LeagueRequest.lease_owner.is_(None)
+                if req.lease_owner is None
+                else LeagueRequest.lease_owner == req.lease_owner
+            )
+            got = getattr(
+                s.execute(
+                    update(LeagueRequest)
+                    .where(LeagueRequest.id == req.id, LeagueRequest.state == "queued", cond)
+                    .values(
+                        lease_owner=me,
+                        lease_until=now + dt.timedelta(seconds=REQUEST_LEASE_S),
+                        attempts=LeagueRequest.attempts + 1,
+                    )
+                ),
+                "rowcount",
+                0,
+            )
             skip.add(req.id)
             if got:
                 s.refresh(req)
@@ -75,8 +107,13 @@ def _claim(factory: sessionmaker[Session], now: dt.datetime, skip: set[int]) -> 
     return None
 
 
-def _perform(factory: sessionmaker[Session], settings: Any, req: LeagueRequest,
-             now: dt.datetime, stop: Any = None) -> tuple[str, dict[str, Any], str]:
+def _perform(
+    factory: sessionmaker[Session],
+    settings: Any,
+    req: LeagueRequest,
+    now: dt.datetime,
+    stop: Any = None,
+) -> tuple[str, dict[str, Any], str]:
     """Do the request; returns ``(template, context, state)`` of the answer."""
     from app.league import service as svc
     from app.mail.commands.context import error_text
@@ -87,29 +124,60 @@ def _perform(factory: sessionmaker[Session], settings: Any, req: LeagueRequest,
             numbers = [int(n) for n in params.get("rounds", [])]
             played: list[int] = []
             if params.get("all"):  # every round, also those the format pairs after results
-                played = svc.run_round(factory, LeagueMail.of(settings), name, all_rounds=True,
-                                       now=now, stop=stop)
+                played = svc.run_round(
+                    factory, LeagueMail.of(settings), name, all_rounds=True, now=now, stop=stop
+                )
             else:
                 for number in numbers:
-                    played += svc.run_round(factory, LeagueMail.of(settings), name,
-                                            round_number=number, now=now, stop=stop)
+                    played += svc.run_round(
+                        factory,
+                        LeagueMail.of(settings),
+                        name,
+                        round_number=number,
+                        now=now,
+                        stop=stop,
+                    )
             asked = sorted(set(numbers[:1]) | set(played))
-            return "organizer", {"action": "run", "league": name,
-                                 "summary": run_summary(factory, name, asked, lang)}, "done"
+            return (
+                "organizer",
+                {
+                    "action": "run",
+                    "league": name,
+                    "summary": run_summary(factory, name, asked, lang),
+                },
+                "done",
+            )
         number = int(params["round"])
-        n = svc.resend(factory, LeagueMail.of(settings), name, number, now=now,
-                       request_key=f"r{req.id}")
+        n = svc.resend(
+            factory, LeagueMail.of(settings), name, number, now=now, request_key=f"r{req.id}"
+        )
         _ = gettext(lang)
-        summary = _("Round %(number)s of %(name)s sent again: %(n)s mails (reports and "
-                                "standings) queued.") % {"number": number, "name": name, "n": n}
+        summary = _(
+            "Round %(number)s of %(name)s sent again: %(n)s mails (reports and standings) queued."
+        ) % {"number": number, "name": name, "n": n}
         return "organizer", {"action": "resend", "league": name, "summary": summary}, "done"
     except (ValueError, OverflowError, svc.LeagueError) as exc:
-        return "error", {"code": "organizer-failed", "action": req.kind, "league": name,
-                         "detail": error_text(exc)}, "failed"
+        return (
+            "error",
+            {
+                "code": "organizer-failed",
+                "action": req.kind,
+                "league": name,
+                "detail": error_text(exc),
+            },
+            "failed",
+        )
 
 
-def _answer(factory: sessionmaker[Session], settings: Any, req_id: int, template: str,
-            context: dict[str, Any], state: str, now: dt.datetime) -> None:
+def _answer(
+    factory: sessionmaker[Session],
+    settings: Any,
+    req_id: int,
+    template: str,
+    context: dict[str, Any],
+    state: str,
+    now: dt.datetime,
+) -> None:
     """Queue the answer under the organizer's mail and close the request, in one transaction."""
     from app.mail.decode import decode_message
     from app.mail.reply import queue_reply
@@ -120,20 +188,31 @@ def _answer(factory: sessionmaker[Session], settings: Any, req_id: int, template
             return  # taken over meanwhile (our lease ran out): the new owner answers
         row = s.get(InboundMessage, req.inbound_id) if req.inbound_id else None
         if row is not None:
-            mail = decode_message(row.raw, max_lines=settings.max_lines,
-                                  max_bytes=settings.max_mail_bytes,
-                                  max_line_chars=settings.max_line_chars, omitted=row.omitted)
+            mail = decode_message(
+                row.raw,
+                max_lines=settings.max_lines,
+                max_bytes=settings.max_mail_bytes,
+                max_line_chars=settings.max_line_chars,
+                omitted=row.omitted,
+            )
             player = s.scalar(select(Player).where(Player.address == mail.sender))
             queue_reply(s, settings, row, mail, player, req.lang, template, context, None, now)
         req.state, req.done_at = state, now
-        req.result = {"template": template, "summary": str(context.get("summary") or
-                                                           context.get("detail") or "")}
+        req.result = {
+            "template": template,
+            "summary": str(context.get("summary") or context.get("detail") or ""),
+        }
         req.error = str(context.get("detail")) if state == "failed" else None
         req.lease_owner = req.lease_until = None
 
 
-def run_pending(factory: sessionmaker[Session], settings: Any, *, now: dt.datetime | None = None,
-                stop: Any = None) -> list[str]:
+def run_pending(
+    factory: sessionmaker[Session],
+    settings: Any,
+    *,
+    now: dt.datetime | None = None,
+    stop: Any = None,
+) -> list[str]:
     """Perform every queued organizer request this scheduler can claim (oldest first) until
     ``stop`` is set; returns one line per request answered. An unexpected error is logged and
     leaves the request queued (its lease ends, a later tick tries again)."""
@@ -153,9 +232,11 @@ def run_pending(factory: sessionmaker[Session], settings: Any, *, now: dt.dateti
         except Exception:
             log.exception("organizer request #%s failed", req.id)
             with transaction(factory) as s:
-                s.execute(update(LeagueRequest).where(LeagueRequest.id == req.id,
-                                                      LeagueRequest.lease_owner == owner_id())
-                          .values(lease_owner=None, lease_until=None))
+                s.execute(
+                    update(LeagueRequest)
+                    .where(LeagueRequest.id == req.id, LeagueRequest.lease_owner == owner_id())
+                    .values(lease_owner=None, lease_until=None)
+                )
     return done
 
 
@@ -171,23 +252,49 @@ def run_summary(factory: sessionmaker[Session], name: str, done: list[int], lang
             return _("Nothing to run in %(name)s: every round is played.") % {"name": name}
         lines = []
         for number in done:
-            rnd = s.scalar(select(Round).where(Round.league_id == league.id, Round.number == number))
-            battles = [b for b in s.scalars(select(Battle).where(Battle.round_id == rnd.id))
-                       if b.entry_b_id is not None] if rnd is not None else []
+            rnd = s.scalar(
+                select(Round).where(Round.league_id == league.id, Round.number == number)
+            )
+            battles = (
+                [
+                    b
+                    for b in s.scalars(select(Battle).where(Battle.round_id == rnd.id))
+                    if b.entry_b_id is not None
+                ]
+                if rnd is not None
+                else []
+            )
             reports = 0
             for b in battles:
-                reports += len(list(s.scalars(select(OutboxMessage.id).where(
-                    OutboxMessage.dedupe_key.in_([f"report:{b.id}:0", f"report:{b.id}:1"])))))
+                reports += len(
+                    list(
+                        s.scalars(
+                            select(OutboxMessage.id).where(
+                                OutboxMessage.dedupe_key.in_(
+                                    [f"report:{b.id}:0", f"report:{b.id}:1"]
+                                )
+                            )
+                        )
+                    )
+                )
             stopped = sum(1 for b in battles if b.state == "paused")
             if rnd is not None and rnd.state != "done" and stopped:
-                lines.append(_("Round %(number)s of %(name)s: %(n)s battles stopped at a "
-                               "checkpoint; the round goes on when their players are ready or "
-                               "their wait is over (or at the next run).") % {
-                    "number": number, "name": name, "n": stopped})
+                lines.append(
+                    _(
+                        "Round %(number)s of %(name)s: %(n)s battles stopped at a "
+                        "checkpoint; the round goes on when their players are ready or "
+                        "their wait is over (or at the next run)."
+                    )
+                    % {"number": number, "name": name, "n": stopped}
+                )
                 continue
-            lines.append(_("Round %(number)s of %(name)s played: %(battles)s battles, %(reports)s "
-                           "reports queued.") % {"number": number, "name": name,
-                                                 "battles": len(battles), "reports": reports})
+            lines.append(
+                _(
+                    "Round %(number)s of %(name)s played: %(battles)s battles, %(reports)s "
+                    "reports queued."
+                )
+                % {"number": number, "name": name, "battles": len(battles), "reports": reports}
+            )
         state = s.scalar(select(League.state).where(League.id == league.id))
         if state == "finished":
             lines.append(_("Every round is played: the league is finished."))

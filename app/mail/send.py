@@ -102,9 +102,11 @@ class SendReport:
     pruned: int = 0
 
     def __str__(self) -> str:
-        return (f"sent {len(self.sent)}, retry later {len(self.retry)}, failed {len(self.failed)}, "
-                f"unknown outcome {len(self.unknown)}, deferred {len(self.deferred)}, "
-                f"recovered {len(self.recovered)}")
+        return (
+            f"sent {len(self.sent)}, retry later {len(self.retry)}, failed {len(self.failed)}, "
+            f"unknown outcome {len(self.unknown)}, deferred {len(self.deferred)}, "
+            f"recovered {len(self.recovered)}"
+        )
 
 
 def connect_smtp(settings: Settings, timeout: float | None = None) -> smtplib.SMTP:
@@ -118,7 +120,9 @@ def connect_smtp(settings: Settings, timeout: float | None = None) -> smtplib.SM
     ctx = ssl.create_default_context()
     # sockets tracked from the start: serve's stop cuts them (app.mail.sockets)
     if ep.security == "tls":
-        client: smtplib.SMTP = sockets.TrackedSMTP_SSL(ep.host, ep.port, timeout=timeout, context=ctx)
+        client: smtplib.SMTP = sockets.TrackedSMTP_SSL(
+            ep.host, ep.port, timeout=timeout, context=ctx
+        )
     else:
         client = sockets.TrackedSMTP(ep.host, ep.port, timeout=timeout)
     try:
@@ -137,13 +141,16 @@ def connect_smtp(settings: Settings, timeout: float | None = None) -> smtplib.SM
     return client
 
 
-def notify_organizers(session: Session, settings: Settings, *, key: str, subject: str, text: str,
-                      now: dt.datetime) -> int:
+def notify_organizers(
+    session: Session, settings: Settings, *, key: str, subject: str, text: str, now: dt.datetime
+) -> int:
     """Record a notice for the organizers' next digest (``app.mail.notices``; once per ``key``).
     Returns 1 when recorded, 0 when ``key`` was recorded before."""
     from app.mail import notices
 
-    return notices.notify_organizers(session, settings, key=key, subject=subject, text=text, now=now)
+    return notices.notify_organizers(
+        session, settings, key=key, subject=subject, text=text, now=now
+    )
 
 
 def _lease(now: dt.datetime) -> dt.datetime:
@@ -156,8 +163,9 @@ def _lease(now: dt.datetime) -> dt.datetime:
 _UNRECORDED: set[int] = set()
 
 
-def recover(factory: sessionmaker[Session], now: dt.datetime,
-            report: SendReport | None = None) -> list[int]:
+def recover(
+    factory: sessionmaker[Session], now: dt.datetime, report: SendReport | None = None
+) -> list[int]:
     """Queue again every ``sending`` row whose lease is over (:func:`lease_over`), and every row
     of this process whose outcome could not be written (``_UNRECORDED``), charged one attempt,
     unchanged (same bytes, same Message-ID). Rows of live senders are left alone; each row is
@@ -166,23 +174,37 @@ def recover(factory: sessionmaker[Session], now: dt.datetime,
     me = owner_id()
     done: list[int] = []
     with transaction(factory) as s:
-        rows = s.execute(select(OutboxMessage.id, OutboxMessage.lease_owner, OutboxMessage.lease_until)
-                         .where(OutboxMessage.status == "sending")).all()
+        rows = s.execute(
+            select(OutboxMessage.id, OutboxMessage.lease_owner, OutboxMessage.lease_until).where(
+                OutboxMessage.status == "sending"
+            )
+        ).all()
         for row_id, owner, until in rows:
             if owner == me and row_id in _UNRECORDED:
                 pass
             elif owner == me or not lease_over(owner, until, now):
                 continue
-            n = rowcount(s.execute(
-                update(OutboxMessage)
-                .where(OutboxMessage.id == row_id, OutboxMessage.status == "sending",
-                       OutboxMessage.lease_owner.is_(None) if owner is None
-                       else OutboxMessage.lease_owner == owner)
-                .values(status="queued", attempts=OutboxMessage.attempts + 1, next_attempt_at=now,
-                        lease_owner=None, lease_until=None,
+            n = rowcount(
+                s.execute(
+                    update(OutboxMessage)
+                    .where(
+                        OutboxMessage.id == row_id,
+                        OutboxMessage.status == "sending",
+                        OutboxMessage.lease_owner.is_(None)
+                        if owner is None
+                        else OutboxMessage.lease_owner == owner,
+                    )
+                    .values(
+                        status="queued",
+                        attempts=OutboxMessage.attempts + 1,
+                        next_attempt_at=now,
+                        lease_owner=None,
+                        lease_until=None,
                         last_error="outcome unknown: the sender stopped during the SMTP "
-                                   "transaction; sent again with the same Message-ID")
-            ))
+                        "transaction; sent again with the same Message-ID",
+                    )
+                )
+            )
             if n:
                 done.append(row_id)
     _UNRECORDED.difference_update(done)
@@ -201,12 +223,20 @@ def prune(settings: Settings, factory: sessionmaker[Session], now: dt.datetime) 
         return 0
     cutoff = now - dt.timedelta(days=settings.outbox_retention_days)
     with transaction(factory) as s:
-        n = rowcount(s.execute(
-            update(OutboxMessage)
-            .where(OutboxMessage.status == "sent", OutboxMessage.sent_at < cutoff,
-                   OutboxMessage.content_pruned.is_(False))
-            .values(raw_whole=None, head=None, body_sha256=None, content_pruned=True)
-        )) or 0
+        n = (
+            rowcount(
+                s.execute(
+                    update(OutboxMessage)
+                    .where(
+                        OutboxMessage.status == "sent",
+                        OutboxMessage.sent_at < cutoff,
+                        OutboxMessage.content_pruned.is_(False),
+                    )
+                    .values(raw_whole=None, head=None, body_sha256=None, content_pruned=True)
+                )
+            )
+            or 0
+        )
         if n:
             used = select(OutboxMessage.body_sha256).where(OutboxMessage.body_sha256.is_not(None))
             s.execute(delete(OutboxBody).where(OutboxBody.sha256.not_in(used)))
@@ -219,15 +249,27 @@ def _fail(s: Session, settings: Settings, row: OutboxMessage, error: str, now: d
     row.lease_owner = row.lease_until = None
     if row.kind != "notice":
         notify_organizers(
-            s, settings, key=f"notice:failed:{row.id}", now=now,
+            s,
+            settings,
+            key=f"notice:failed:{row.id}",
+            now=now,
             subject=f"[amaryllis] delivery to {row.recipient} failed",
-            text=(f"Outbox row #{row.id} to {row.recipient} failed permanently after "
-                  f"{row.attempts} attempt(s):\n{error}\n\nMessage-ID: {row.message_id}\n"),
+            text=(
+                f"Outbox row #{row.id} to {row.recipient} failed permanently after "
+                f"{row.attempts} attempt(s):\n{error}\n\nMessage-ID: {row.message_id}\n"
+            ),
         )
 
 
-def _temporary(s: Session, settings: Settings, row: OutboxMessage, error: str, now: dt.datetime,
-               report: SendReport, bucket: list[int] | None = None) -> None:
+def _temporary(
+    s: Session,
+    settings: Settings,
+    row: OutboxMessage,
+    error: str,
+    now: dt.datetime,
+    report: SendReport,
+    bucket: list[int] | None = None,
+) -> None:
     row.attempts += 1
     if row.attempts >= settings.smtp_max_attempts:
         _fail(s, settings, row, f"gave up after {row.attempts} attempts: {error}", now)
@@ -240,9 +282,13 @@ def _temporary(s: Session, settings: Settings, row: OutboxMessage, error: str, n
     (report.retry if bucket is None else bucket).append(row.id)
 
 
-def _claim(factory: sessionmaker[Session], now: dt.datetime, me: str,
-           skip: set[int], record: Callable[[Session], None] | None = None,
-           ) -> tuple[int, bytes, str, str] | None:
+def _claim(
+    factory: sessionmaker[Session],
+    now: dt.datetime,
+    me: str,
+    skip: set[int],
+    record: Callable[[Session], None] | None = None,
+) -> tuple[int, bytes, str, str] | None:
     """Claim the next due ``queued`` row (conditional update; ``FOR UPDATE SKIP LOCKED`` on
     PostgreSQL) and return ``(id, raw, sender, recipient)``, or ``None`` when none is due. A row
     another sender claimed first is skipped. When the claim's transaction fails, the database may
@@ -259,9 +305,12 @@ def _claim(factory: sessionmaker[Session], now: dt.datetime, me: str,
                 if record is not None:
                     record(s)
                     record = None
-                q = (select(OutboxMessage.id)
-                     .where(OutboxMessage.status == "queued", OutboxMessage.next_attempt_at <= now)
-                     .order_by(OutboxMessage.id).limit(1))
+                q = (
+                    select(OutboxMessage.id)
+                    .where(OutboxMessage.status == "queued", OutboxMessage.next_attempt_at <= now)
+                    .order_by(OutboxMessage.id)
+                    .limit(1)
+                )
                 if skip:
                     q = q.where(OutboxMessage.id.not_in(skip))
                 if s.get_bind().dialect.name == "postgresql":
@@ -269,11 +318,13 @@ def _claim(factory: sessionmaker[Session], now: dt.datetime, me: str,
                 row_id = s.scalar(q)
                 if row_id is None:
                     return None
-                claimed = rowcount(s.execute(
-                    update(OutboxMessage)
-                    .where(OutboxMessage.id == row_id, OutboxMessage.status == "queued")
-                    .values(status="sending", lease_owner=me, lease_until=_lease(now))
-                ))
+                claimed = rowcount(
+                    s.execute(
+                        update(OutboxMessage)
+                        .where(OutboxMessage.id == row_id, OutboxMessage.status == "queued")
+                        .values(status="sending", lease_owner=me, lease_until=_lease(now))
+                    )
+                )
                 if not claimed:
                     skip.add(row_id)
                     continue
@@ -364,8 +415,14 @@ def _relay_name(settings: Settings) -> str:
     return f"{ep.host}:{ep.port}"[:300]
 
 
-def record_relay(factory: sessionmaker[Session], settings: Settings, now: dt.datetime, *,
-                 ok: bool, error: str | None) -> None:
+def record_relay(
+    factory: sessionmaker[Session],
+    settings: Settings,
+    now: dt.datetime,
+    *,
+    ok: bool,
+    error: str | None,
+) -> None:
     """Record what a pass saw of the relay in ``smtp_relays``: ``ok`` (a mail was accepted)
     resets the failure count; ``error`` (the pass could not connect, or every try failed)
     counts one failing pass."""
@@ -389,18 +446,33 @@ def record_relay(factory: sessionmaker[Session], settings: Settings, now: dt.dat
             if failures == FAILING_PASSES:  # once per failing spell: the notices may not get out
                 from app.mail.notices import ALERTS_FILE, append_alert
 
-                log.error("SMTP relay %s failing for %d passes (%s); organizer notices are kept in "
-                          "%s", name, failures, error, os.path.join(settings.data_dir, ALERTS_FILE))
-                append_alert(settings, subject=f"[amaryllis] SMTP relay {name} failing",
-                             text=f"{failures} outbox passes in a row failed: {error}", now=now,
-                             key=f"relay:{name}")
+                log.error(
+                    "SMTP relay %s failing for %d passes (%s); organizer notices are kept in %s",
+                    name,
+                    failures,
+                    error,
+                    os.path.join(settings.data_dir, ALERTS_FILE),
+                )
+                append_alert(
+                    settings,
+                    subject=f"[amaryllis] SMTP relay {name} failing",
+                    text=f"{failures} outbox passes in a row failed: {error}",
+                    now=now,
+                    key=f"relay:{name}",
+                )
             return
         except IntegrityError:  # another sender created the row at the same moment
             continue
 
 
-def send_once(settings: Settings, factory: sessionmaker[Session], *, now: dt.datetime | None = None,
-              limit: int = 10_000, stop: threading.Event | None = None) -> SendReport:
+def send_once(
+    settings: Settings,
+    factory: sessionmaker[Session],
+    *,
+    now: dt.datetime | None = None,
+    limit: int = 10_000,
+    stop: threading.Event | None = None,
+) -> SendReport:
     """One pass over the outbox: recover rows of dead senders (:func:`recover`), prune old
     delivered bytes (:func:`prune`), then claim and deliver due ``queued`` rows one by one over
     one SMTP connection (reopened after a loss, see the module docstring), at most ``limit``
@@ -429,6 +501,7 @@ def send_once(settings: Settings, factory: sessionmaker[Session], *, now: dt.dat
             row.last_error = None
             row.lease_owner = row.lease_until = None
             report.sent.append(row_id)
+
         return write
 
     try:
@@ -515,7 +588,8 @@ def send_once(settings: Settings, factory: sessionmaker[Session], *, now: dt.dat
                             row = s.get(OutboxMessage, row_id)
                             if row is not None and row.status == "queued":
                                 row.next_attempt_at = now + dt.timedelta(
-                                    seconds=settings.send_interval)
+                                    seconds=settings.send_interval
+                                )
                         break
                     tried -= 1  # not a try of this mail
             elif client is not None:
@@ -530,8 +604,9 @@ def send_once(settings: Settings, factory: sessionmaker[Session], *, now: dt.dat
     # the relay is in trouble when it deferred, lost or refused temporarily (a 5xx for one
     # address is that mail's problem, not the relay's)
     trouble = bool(report.retry or report.deferred or report.unknown or report.reopens)
-    record_relay(factory, settings, now, ok=bool(report.sent),
-                 error=last_error if trouble else None)
+    record_relay(
+        factory, settings, now, ok=bool(report.sent), error=last_error if trouble else None
+    )
     return report
 
 
@@ -539,8 +614,11 @@ def requeue(factory: sessionmaker[Session], ids: list[int]) -> int:
     """Put ``unknown`` or ``failed`` rows back in the queue (an organizer's decision; the same
     bytes, so the same Message-ID). Returns the number of rows changed."""
     with transaction(factory) as s:
-        rows = s.scalars(select(OutboxMessage).where(
-            OutboxMessage.id.in_(ids), OutboxMessage.status.in_(("unknown", "failed")))).all()
+        rows = s.scalars(
+            select(OutboxMessage).where(
+                OutboxMessage.id.in_(ids), OutboxMessage.status.in_(("unknown", "failed"))
+            )
+        ).all()
         for row in rows:
             row.status, row.next_attempt_at, row.last_error = "queued", utcnow(), None
         return len(rows)
@@ -577,8 +655,9 @@ def sender_lock(settings: Settings) -> _Lock:
     return _Lock(os.path.join(os.fspath(settings.data_dir), "sender.lock"))
 
 
-def run_forever(settings: Settings, factory: sessionmaker[Session], *,
-                stop: threading.Event | None = None) -> None:
+def run_forever(
+    settings: Settings, factory: sessionmaker[Session], *, stop: threading.Event | None = None
+) -> None:
     """Send every ``send_interval`` seconds until ``stop`` is set (or forever), holding the
     sender lock. Raises ``RuntimeError`` when another sender holds it."""
     stop = stop or threading.Event()

@@ -80,8 +80,11 @@ def split_sheets_at(text: str, league: Any = None) -> list[tuple[int, int, str]]
     lines around a sheet left out). ``sheet`` is preceded by ``first - 1`` empty lines, so that
     the line numbers the parser reports are those of ``text``. ``league`` may be a league or a
     :class:`Ruleset` (whose ``starts_sheet`` splits)."""
-    split = league.starts_sheet if isinstance(league, Ruleset) else (
-        lambda line: starts_sheet(line, league))
+    split = (
+        league.starts_sheet
+        if isinstance(league, Ruleset)
+        else (lambda line: starts_sheet(line, league))
+    )
     chunks: list[tuple[int, list[str]]] = []
     for number, line in enumerate(text.split("\n"), start=1):
         if split(line) or not chunks:
@@ -94,7 +97,7 @@ def split_sheets_at(text: str, league: Any = None) -> list[tuple[int, int, str]]
         if not filled:
             continue
         first, last = start + filled[0], start + filled[-1]
-        out.append((first, last, "\n" * (first - 1) + "\n".join(lines[filled[0]:filled[-1] + 1])))
+        out.append((first, last, "\n" * (first - 1) + "\n".join(lines[filled[0] : filled[-1] + 1])))
     return out
 
 
@@ -110,8 +113,9 @@ def orders_start(text: str, league: Any = None) -> int | None:
     for ``league``'s ruleset, or (``league=None``) for any registered ruleset that takes orders;
     ``None`` when there is none."""
     pool = (rules(league),) if league is not None else _every()
-    found = [i for rs in pool if _holds_orders(rs, text)
-             and (i := rs.orders_start(text)) is not None]
+    found = [
+        i for rs in pool if _holds_orders(rs, text) and (i := rs.orders_start(text)) is not None
+    ]
     return min(found) if found else None
 
 

@@ -67,7 +67,7 @@ class TrackedIMAPClient(IMAPClient):
     """``imapclient.IMAPClient`` whose socket is tracked (:func:`track`) as soon as it is
     connected, before the server's greeting is read."""
 
-    def _create_IMAP4(self) -> Any:  # noqa: N802 - imapclient's hook name
+    def _create_IMAP4(self) -> Any:
         if self.stream or (self.ssl and not hasattr(self, "ssl_context")):
             return super()._create_IMAP4()
         timeout = getattr(self._timeout, "connect", None)
@@ -85,7 +85,7 @@ class TrackedSMTP(smtplib.SMTP):
         return sock
 
 
-class TrackedSMTP_SSL(smtplib.SMTP_SSL):  # noqa: N801 - smtplib's spelling
+class TrackedSMTP_SSL(smtplib.SMTP_SSL):
     """``smtplib.SMTP_SSL`` whose socket is tracked before the greeting is read."""
 
     def _get_socket(self, host: str, port: int, timeout: float) -> socket.socket:

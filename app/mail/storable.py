@@ -16,8 +16,10 @@ import unicodedata
 #: characters that change how text around them is shown without showing themselves: bidi
 #: embeddings, overrides and isolates (Unicode UAX #9), zero-width and joiner characters, the
 #: word joiner and BOM, soft hyphen, the Mongolian vowel separator; all are category Cf
-_INVISIBLE = frozenset("\u00ad\u180e\u200b\u200c\u200d\u200e\u200f\u202a\u202b\u202c\u202d\u202e"
-                       "\u2060\u2061\u2062\u2063\u2064\u2066\u2067\u2068\u2069\ufeff")
+_INVISIBLE = frozenset(
+    "\u00ad\u180e\u200b\u200c\u200d\u200e\u200f\u202a\u202b\u202c\u202d\u202e"
+    "\u2060\u2061\u2062\u2063\u2064\u2066\u2067\u2068\u2069\ufeff"
+)
 
 
 def scrub(text: str) -> str:

@@ -39,7 +39,15 @@ from importlib.resources import files
 from pathlib import Path
 from typing import Any
 
-__all__ = ["DemoError", "DemoMail", "DemoSummary", "SCRIPT", "REPLACEMENT", "run_demo", "sheet_text"]
+__all__ = [
+    "DemoError",
+    "DemoMail",
+    "DemoSummary",
+    "SCRIPT",
+    "REPLACEMENT",
+    "run_demo",
+    "sheet_text",
+]
 
 MARKER = ".amaryllis-demo"
 LEAGUE = "demo"
@@ -78,8 +86,9 @@ SCRIPT: tuple[DemoMail, ...] = (
     DemoMail("newbie@example.jp", "初心者", "[demo] 登録", "broken.txt", expect="rejected"),
 )
 #: The second wave: Viper's player replaces his sheet before entries close.
-REPLACEMENT = DemoMail("viper@example.org", "Viper player", "[demo] replace", "viper-v2.txt",
-                       expect="replaced")
+REPLACEMENT = DemoMail(
+    "viper@example.org", "Viper player", "[demo] replace", "viper-v2.txt", expect="replaced"
+)
 
 
 def sheet_text(name: str) -> str:
@@ -111,11 +120,20 @@ def script_for(ruleset: str) -> tuple[tuple[DemoMail, ...], DemoMail | None]:
         if parsed.ok and rs.label(parsed.entry) not in chosen:
             chosen[rs.label(parsed.entry)] = text
     picked = list(chosen.items())[:8]
-    mails = [DemoMail(f"player{i + 1}@example.{'jp' if i % 2 == 0 else 'org'}", f"{name}使い" if i % 2 == 0
-                      else f"{name} player", "[demo] 登録" if i % 2 == 0 else "[demo] entry", "",
-                      "iso-2022-jp" if i % 4 == 0 else "utf-8", text=text + "\n")
-             for i, (name, text) in enumerate(picked)]
-    mails.append(DemoMail("newbie@example.jp", "初心者", "[demo] 登録", "grisk.txt", expect="rejected"))
+    mails = [
+        DemoMail(
+            f"player{i + 1}@example.{'jp' if i % 2 == 0 else 'org'}",
+            f"{name}使い" if i % 2 == 0 else f"{name} player",
+            "[demo] 登録" if i % 2 == 0 else "[demo] entry",
+            "",
+            "iso-2022-jp" if i % 4 == 0 else "utf-8",
+            text=text + "\n",
+        )
+        for i, (name, text) in enumerate(picked)
+    ]
+    mails.append(
+        DemoMail("newbie@example.jp", "初心者", "[demo] 登録", "grisk.txt", expect="rejected")
+    )
     return tuple(mails), None
 
 
@@ -147,8 +165,13 @@ def _compose(mail: DemoMail, now: dt.datetime, key: str = "") -> EmailMessage:
     if key:  # the entry key of the acceptance reply: a replacement takes effect at once
         text = f"key: {key}\n{text}"
     if mail.charset == "iso-2022-jp":
-        msg.set_content(text.encode("iso-2022-jp"), maintype="text", subtype="plain", cte="7bit",
-                        params={"charset": "iso-2022-jp"})
+        msg.set_content(
+            text.encode("iso-2022-jp"),
+            maintype="text",
+            subtype="plain",
+            cte="7bit",
+            params={"charset": "iso-2022-jp"},
+        )
     else:
         msg.set_content(text, charset="utf-8")
     return msg
@@ -178,15 +201,22 @@ def _parts() -> tuple[Any, Any, Any, Any]:
         except ImportError as exc:
             missing.append(f"{name} ({exc})")
     if missing:
-        raise DemoError("the demo needs parts of the product that are not there yet: "
-                        + "; ".join(missing))
+        raise DemoError(
+            "the demo needs parts of the product that are not there yet: " + "; ".join(missing)
+        )
     return tuple(mods)  # type: ignore[return-value]
 
 
-def run_demo(out: Path | str = Path("amaryllis-demo"), *, lang: str = "ja",
-             echo: Callable[[str], None] = print, timeout: float = 30.0,
-             web_port: int | None = 8080, keep_web: Callable[[str], None] | None = None,
-             ruleset: str = "") -> DemoSummary:
+def run_demo(
+    out: Path | str = Path("amaryllis-demo"),
+    *,
+    lang: str = "ja",
+    echo: Callable[[str], None] = print,
+    timeout: float = 30.0,
+    web_port: int | None = 8080,
+    keep_web: Callable[[str], None] | None = None,
+    ruleset: str = "",
+) -> DemoSummary:
     """Run the demo (see the module docstring) in ``out`` and return a :class:`DemoSummary`.
 
     ``lang`` is the language of the printed standings (``ja`` or ``en``); ``echo`` receives each progress
@@ -204,8 +234,9 @@ def run_demo(out: Path | str = Path("amaryllis-demo"), *, lang: str = "ja",
     level = root.level
     root.setLevel(logging.WARNING)
     try:
-        return _run(out, lang, echo, timeout, inbound, pipeline, send, service, web_port, keep_web,
-                    ruleset)
+        return _run(
+            out, lang, echo, timeout, inbound, pipeline, send, service, web_port, keep_web, ruleset
+        )
     finally:
         root.setLevel(level)
 
@@ -220,9 +251,19 @@ def _start_web(settings: Any, port: int) -> Any:
         return start_web(settings, host="127.0.0.1", port=0, access_log=False)
 
 
-def _run(out: Path, lang: str, echo: Callable[[str], None], timeout: float, inbound: Any,
-         pipeline: Any, send: Any, service: Any, web_port: int | None = None,
-         keep_web: Callable[[str], None] | None = None, ruleset: str = "") -> DemoSummary:
+def _run(
+    out: Path,
+    lang: str,
+    echo: Callable[[str], None],
+    timeout: float,
+    inbound: Any,
+    pipeline: Any,
+    send: Any,
+    service: Any,
+    web_port: int | None = None,
+    keep_web: Callable[[str], None] | None = None,
+    ruleset: str = "",
+) -> DemoSummary:
     from app.config import load_settings
     from app.db.session import session_factory
     from app.ops.embedded import EmbeddedMailStack
@@ -236,13 +277,20 @@ def _run(out: Path, lang: str, echo: Callable[[str], None], timeout: float, inbo
     with stack:
         db_url = f"sqlite:///{(out / 'data' / 'amaryllis.sqlite3').as_posix()}"
         settings = load_settings(
-            data_dir=out / "data", database_url=db_url, imap_url=stack.imap_url,
-            smtp_url=stack.smtp_url, imap_processed_folder="", server_address=SERVER_ADDRESS,
-            organizers=[ORGANIZER], rate_limit_per_day=1000,
+            data_dir=out / "data",
+            database_url=db_url,
+            imap_url=stack.imap_url,
+            smtp_url=stack.smtp_url,
+            imap_processed_folder="",
+            server_address=SERVER_ADDRESS,
+            organizers=[ORGANIZER],
+            rate_limit_per_day=1000,
         )
         summary = DemoSummary(out=out, mail_dir=mail_dir, database_url=db_url)
         echo(f"Amaryllis demo in {out}")
-        echo(f"  mail server: IMAP {stack.imap_url.replace(':secret@', ':***@')}  SMTP {stack.smtp_url}")
+        echo(
+            f"  mail server: IMAP {stack.imap_url.replace(':secret@', ':***@')}  SMTP {stack.smtp_url}"
+        )
         echo(f"  database:    {db_url}")
         factory = session_factory(db_url)
         web = None
@@ -253,8 +301,21 @@ def _run(out: Path, lang: str, echo: Callable[[str], None], timeout: float, inbo
                 raise DemoError(f"the web view could not start: {exc}") from exc
             echo(f"  web view:    {web.url}/")
         try:
-            summary = _league(out, lang, echo, timeout, inbound, pipeline, send, service,
-                              settings, stack, factory, summary, ruleset)
+            summary = _league(
+                out,
+                lang,
+                echo,
+                timeout,
+                inbound,
+                pipeline,
+                send,
+                service,
+                settings,
+                stack,
+                factory,
+                summary,
+                ruleset,
+            )
             if web is not None:
                 league_url = f"{web.url}/leagues/{LEAGUE}"
                 summary.league_url = league_url
@@ -267,9 +328,21 @@ def _run(out: Path, lang: str, echo: Callable[[str], None], timeout: float, inbo
     return summary
 
 
-def _league(out: Path, lang: str, echo: Callable[[str], None], timeout: float, inbound: Any,
-            pipeline: Any, send: Any, service: Any, settings: Any, stack: Any, factory: Any,
-            summary: DemoSummary, ruleset: str = "") -> DemoSummary:
+def _league(
+    out: Path,
+    lang: str,
+    echo: Callable[[str], None],
+    timeout: float,
+    inbound: Any,
+    pipeline: Any,
+    send: Any,
+    service: Any,
+    settings: Any,
+    stack: Any,
+    factory: Any,
+    summary: DemoSummary,
+    ruleset: str = "",
+) -> DemoSummary:
     """The league itself: entries by mail, closing, every round, the reports (see the module
     docstring); the work folder, mail stack, settings and database are ready."""
     from app.db.session import transaction
@@ -283,13 +356,21 @@ def _league(out: Path, lang: str, echo: Callable[[str], None], timeout: float, i
     rs = door(ruleset)
     now = dt.datetime.now(dt.timezone.utc)
     with transaction(factory) as session:
-        made = service.create_league(session, LEAGUE, entry_deadline=now + dt.timedelta(days=7),
-                                     ruleset=rs.name, options=rs.demo_options(), now=now)
+        made = service.create_league(
+            session,
+            LEAGUE,
+            entry_deadline=now + dt.timedelta(days=7),
+            ruleset=rs.name,
+            options=rs.demo_options(),
+            now=now,
+        )
         record = service.league_ruleset(made).describe("en")
     script, replacement = script_for(rs.name)
     default = rs.name == DEFAULT_RULESET
-    echo(f"\n[organizer] league '{LEAGUE}' opened (entries until {now + dt.timedelta(days=7):%Y-%m-%d}, "
-         f"points 3/1/0)" + ("" if default else f", ruleset {rs.name}"))
+    echo(
+        f"\n[organizer] league '{LEAGUE}' opened (entries until {now + dt.timedelta(days=7):%Y-%m-%d}, "
+        f"points 3/1/0)" + ("" if default else f", ruleset {rs.name}")
+    )
     if not default:
         for line in record:
             echo(f"  {line}")
@@ -302,8 +383,10 @@ def _league(out: Path, lang: str, echo: Callable[[str], None], timeout: float, i
         stored = inbound.poll_once(settings, factory, process=False)
         processed = pipeline.process_pending(settings, factory, now=_now())
         report = send.send_once(settings, factory, now=_now())
-        echo(f"[server] {label}: {stored} mail(s) read over IMAP, {processed} processed, "
-             f"outbox: {report}")
+        echo(
+            f"[server] {label}: {stored} mail(s) read over IMAP, {processed} processed, "
+            f"outbox: {report}"
+        )
         _check_shunted(factory, label)
         if report.failed or report.retry or getattr(report, "unknown", None):
             raise DemoError(f"{label}: the outbox could not deliver everything: {report}")
@@ -346,16 +429,23 @@ def _league(out: Path, lang: str, echo: Callable[[str], None], timeout: float, i
     summary.entries = entries
     echo(f"\n[organizer] entries closed: {entries} units, {rounds_total} rounds (Berger table)")
 
-    summary.rounds = service.run_round(factory, LeagueMail.of(settings), LEAGUE, all_rounds=True,
-                                       now=_now())
+    summary.rounds = service.run_round(
+        factory, LeagueMail.of(settings), LEAGUE, all_rounds=True, now=_now()
+    )
     echo(f"[organizer] rounds played: {', '.join(map(str, summary.rounds)) or 'none'}")
     with factory() as session:
         from sqlalchemy import func, select
 
         from app.db.models import OutboxMessage
 
-        queued = session.scalar(select(func.count()).select_from(OutboxMessage)
-                                .where(OutboxMessage.status == "queued")) or 0
+        queued = (
+            session.scalar(
+                select(func.count())
+                .select_from(OutboxMessage)
+                .where(OutboxMessage.status == "queued")
+            )
+            or 0
+        )
     reports = cycle("reports", int(queued))
     kinds: dict[str, int] = {}
     for mail in reports:
@@ -370,11 +460,16 @@ def _league(out: Path, lang: str, echo: Callable[[str], None], timeout: float, i
 
     echo("\nStandings:\n")
     echo(summary.standings.rstrip())
-    echo(f"\n{len(summary.mails)} mails were delivered to players; each is in {mail_dir}/ "
-         f"as NNNN-<recipient>.eml (raw) and .txt (readable).")
+    echo(
+        f"\n{len(summary.mails)} mails were delivered to players; each is in {mail_dir}/ "
+        f"as NNNN-<recipient>.eml (raw) and .txt (readable)."
+    )
     replies = len(script) + (1 if replacement is not None else 0)
-    grisk_vs_nut = [m for m in summary.mails[replies:] if m.recipient == "grisk@example.jp"
-                    and "グリスク" in m.subject and "ヌト" in m.subject]
+    grisk_vs_nut = [
+        m
+        for m in summary.mails[replies:]
+        if m.recipient == "grisk@example.jp" and "グリスク" in m.subject and "ヌト" in m.subject
+    ]
     if grisk_vs_nut:
         echo(f"The seed's battle グリスク vs ヌト: {grisk_vs_nut[0].txt}")
     return summary
@@ -392,12 +487,17 @@ def _check_shunted(factory: Any, label: str) -> None:
     from app.db.models import InboundMessage
 
     with factory() as session:
-        rows = session.execute(select(InboundMessage.id, InboundMessage.error)
-                               .where(InboundMessage.status == "shunted")).all()
+        rows = session.execute(
+            select(InboundMessage.id, InboundMessage.error).where(
+                InboundMessage.status == "shunted"
+            )
+        ).all()
     if rows:
         first = (rows[0].error or "").strip().splitlines()
-        raise DemoError(f"{label}: the pipeline failed on {len(rows)} mail(s) (shunted); first error: "
-                        f"{first[-1] if first else 'unknown'}")
+        raise DemoError(
+            f"{label}: the pipeline failed on {len(rows)} mail(s) (shunted); first error: "
+            f"{first[-1] if first else 'unknown'}"
+        )
 
 
 def _now() -> dt.datetime:

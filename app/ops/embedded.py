@@ -102,8 +102,16 @@ def message_text(message: EmailMessage) -> str:
 def _readable(message: EmailMessage, index: int, sender: str, recipient: str) -> str:
     """The ``.txt`` twin of a sink mail: envelope, decoded headers, a blank line, the text body."""
     lines = [f"# mail {index:04d}: from <{sender}> to <{recipient}>"]
-    for name in ("Date", "From", "To", "Subject", "Message-ID", "In-Reply-To", "References",
-                 "Auto-Submitted"):
+    for name in (
+        "Date",
+        "From",
+        "To",
+        "Subject",
+        "Message-ID",
+        "In-Reply-To",
+        "References",
+        "Auto-Submitted",
+    ):
         value = message.get(name)
         if value is not None:
             lines.append(f"{name}: {value}")
@@ -243,7 +251,9 @@ class EmbeddedMailStack:
         if self._error is not None:
             self._thread.join(5)
             self._thread = None
-            raise RuntimeError(f"embedded mail stack failed to start: {self._error!r}") from self._error
+            raise RuntimeError(
+                f"embedded mail stack failed to start: {self._error!r}"
+            ) from self._error
         return self
 
     def stop(self, timeout: float = 10.0) -> None:
@@ -295,8 +305,12 @@ class EmbeddedMailStack:
             loop = asyncio.get_running_loop()
             servers.append(
                 await loop.create_server(
-                    lambda: SMTP(self, hostname=self._domain, enable_SMTPUTF8=True,
-                                 ident="Amaryllis embedded SMTP"),
+                    lambda: SMTP(
+                        self,
+                        hostname=self._domain,
+                        enable_SMTPUTF8=True,
+                        ident="Amaryllis embedded SMTP",
+                    ),
                     sock=smtp_sock,
                 )
             )
@@ -319,9 +333,18 @@ class EmbeddedMailStack:
         from pysasl.hashing import Cleartext
 
         args = Namespace(
-            debug=False, host=["127.0.0.1"], port=str(self.imap_port), cert=None, key=None,
-            tls=False, proxy_protocol=None, passlib_cfg=None, inherited_sockets=None,
-            demo_data=False, demo_user=self.user, demo_password=self.password,
+            debug=False,
+            host=["127.0.0.1"],
+            port=str(self.imap_port),
+            cert=None,
+            key=None,
+            tls=False,
+            proxy_protocol=None,
+            passlib_cfg=None,
+            inherited_sockets=None,
+            demo_data=False,
+            demo_user=self.user,
+            demo_password=self.password,
         )
         backend, config = await DictBackend.init(args, hash_context=Cleartext())
         config.apply_context()
@@ -339,7 +362,11 @@ class EmbeddedMailStack:
         return domain == self._domain and local.split("+", 1)[0] == self.user
 
     async def handle_RCPT(
-        self, server: SMTP, session: Session, envelope: Envelope, address: str,
+        self,
+        server: SMTP,
+        session: Session,
+        envelope: Envelope,
+        address: str,
         rcpt_options: list[str],
     ) -> str:
         """Accept every syntactically valid recipient: ours go to IMAP, the rest to the sink."""
@@ -348,9 +375,7 @@ class EmbeddedMailStack:
         envelope.rcpt_tos.append(address)
         return "250 2.1.5 OK"
 
-    async def handle_DATA(
-        self, server: SMTP, session: Session, envelope: Envelope
-    ) -> str:
+    async def handle_DATA(self, server: SMTP, session: Session, envelope: Envelope) -> str:
         """Deliver the message: once into the INBOX if any recipient is ours, and once per other
         recipient into ``out_dir``."""
         raw = envelope.original_content or b""

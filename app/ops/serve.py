@@ -47,8 +47,10 @@ from app.signals import install_stop_handlers, restore_handlers
 __all__ = ["configure_logging", "serve", "Heartbeat", "connect_imap", "HEARTBEAT_FILE"]
 
 #: the hint logged when IMAP or SMTP cannot be reached at all
-UNREACHABLE_HINT = ("no server answers at the imap_url/smtp_url settings: start one (for a trial on "
-                    "this machine: amaryllis mailserver) or set imap_url and smtp_url")
+UNREACHABLE_HINT = (
+    "no server answers at the imap_url/smtp_url settings: start one (for a trial on "
+    "this machine: amaryllis mailserver) or set imap_url and smtp_url"
+)
 HEARTBEAT_FILE = "serve-status.json"
 log = structlog.get_logger("amaryllis.serve")
 
@@ -69,7 +71,8 @@ def configure_logging(*, json_logs: bool | None = None, level: int = logging.INF
     ]
     renderer: Any = (
         structlog.processors.JSONRenderer(ensure_ascii=False)
-        if json_logs else structlog.dev.ConsoleRenderer(colors=sys.stderr.isatty())
+        if json_logs
+        else structlog.dev.ConsoleRenderer(colors=sys.stderr.isatty())
     )
     structlog.configure(
         processors=[*shared, structlog.stdlib.ProcessorFormatter.wrap_for_formatter],
@@ -109,8 +112,9 @@ def connect_imap(endpoint: Endpoint, *, timeout: float = 30.0):  # type: ignore[
     ``OSError`` exceptions when the server is unreachable or refuses the login."""
     from app.mail.sockets import TrackedIMAPClient
 
-    client = TrackedIMAPClient(endpoint.host, port=endpoint.port, ssl=endpoint.security == "tls",
-                               timeout=timeout)
+    client = TrackedIMAPClient(
+        endpoint.host, port=endpoint.port, ssl=endpoint.security == "tls", timeout=timeout
+    )
     try:
         client.socket().setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
         if endpoint.security == "starttls":
@@ -120,7 +124,7 @@ def connect_imap(endpoint: Endpoint, *, timeout: float = 30.0):  # type: ignore[
     except Exception:
         try:
             client.shutdown()
-        except Exception:  # noqa: BLE001 - already broken
+        except Exception:
             pass
         raise
     return client
@@ -136,7 +140,7 @@ def database_identity(url: str) -> str:
 
     try:
         parsed = make_url(url)
-    except Exception:  # noqa: BLE001 - compared as written
+    except Exception:
         return _mask(url)
     backend = parsed.get_backend_name()
     if backend == "sqlite":
@@ -158,8 +162,12 @@ class Heartbeat:
     def __init__(self, path: Path, database: str = "") -> None:
         self.path = path
         self._lock = threading.Lock()
-        self._data: dict[str, Any] = {"pid": os.getpid(), "started_at": utcnow().isoformat(),
-                                      "state": "starting", "workers": {}}
+        self._data: dict[str, Any] = {
+            "pid": os.getpid(),
+            "started_at": utcnow().isoformat(),
+            "state": "starting",
+            "workers": {},
+        }
         if database:
             self._data["database"] = database
 
@@ -197,9 +205,17 @@ class _Worker(threading.Thread):
     """Runs ``unit()`` repeatedly until ``stop`` is set; between units waits ``interval`` seconds or until
     ``bell`` rings. An exception in a unit is logged and retried with exponential backoff (1 s .. 60 s)."""
 
-    def __init__(self, name: str, unit: Callable[[], Any], *, interval: float, stop: threading.Event,
-                 bell: threading.Event | None, heartbeat: Heartbeat,
-                 wait: Callable[[float], None] | None = None) -> None:
+    def __init__(
+        self,
+        name: str,
+        unit: Callable[[], Any],
+        *,
+        interval: float,
+        stop: threading.Event,
+        bell: threading.Event | None,
+        heartbeat: Heartbeat,
+        wait: Callable[[float], None] | None = None,
+    ) -> None:
         super().__init__(name=name, daemon=False)
         self.unit = unit
         self.interval = interval
@@ -216,7 +232,7 @@ class _Worker(threading.Thread):
             started = time.monotonic()
             try:
                 result = self.unit()
-            except Exception as exc:  # noqa: BLE001 - keep serving; the error is logged and retried
+            except Exception as exc:
                 if self.stop.is_set():  # its connection was cut by the stop (app.mail.sockets)
                     logger.info("unit_aborted", error=repr(exc))
                     break
@@ -224,17 +240,23 @@ class _Worker(threading.Thread):
                 backoff = min(60.0, 2.0 ** (self.failures - 1))
                 if isinstance(exc, (ConnectionError, TimeoutError, socket.gaierror)):
                     # a server that is not there: one line, not a traceback at every retry
-                    logger.error("unit_failed", error=repr(exc), retry_in_s=backoff,
-                                 hint=UNREACHABLE_HINT)
+                    logger.error(
+                        "unit_failed", error=repr(exc), retry_in_s=backoff, hint=UNREACHABLE_HINT
+                    )
                 else:
                     logger.exception("unit_failed", error=repr(exc), retry_in_s=backoff)
-                self.heartbeat.update(self.name, last_error=repr(exc), last_error_at=utcnow().isoformat())
+                self.heartbeat.update(
+                    self.name, last_error=repr(exc), last_error_at=utcnow().isoformat()
+                )
                 self.stop.wait(backoff)
                 continue
             self.failures = 0
-            self.heartbeat.update(self.name, last_run_at=utcnow().isoformat(),
-                                  last_result=_summary(result),
-                                  last_duration_ms=round((time.monotonic() - started) * 1000, 1))
+            self.heartbeat.update(
+                self.name,
+                last_run_at=utcnow().isoformat(),
+                last_result=_summary(result),
+                last_duration_ms=round((time.monotonic() - started) * 1000, 1),
+            )
             if self.stop.is_set():
                 break
             if self.wait is not None:
@@ -265,8 +287,14 @@ def _wait_any(stop: threading.Event, bell: threading.Event, timeout: float) -> N
 class _Poller:
     """The poller's unit of work and its IDLE doorbell connection."""
 
-    def __init__(self, settings: Settings, factory: Any, stop: threading.Event,
-                 send_bell: threading.Event, doorbell_slice: float = 1.0) -> None:
+    def __init__(
+        self,
+        settings: Settings,
+        factory: Any,
+        stop: threading.Event,
+        send_bell: threading.Event,
+        doorbell_slice: float = 1.0,
+    ) -> None:
         self.settings = settings
         self.factory = factory
         self.stop = stop
@@ -283,14 +311,16 @@ class _Poller:
         except Exception:
             # IMAP is away (or failed in a later batch): the mail stored already needs no IMAP, so
             # it is answered now, not when the server is back; the poll's error is then raised
-            processed = pipeline.process_pending(self.settings, self.factory, now=utcnow(),
-                                                 stop=self.stop)
+            processed = pipeline.process_pending(
+                self.settings, self.factory, now=utcnow(), stop=self.stop
+            )
             if processed:
                 log.info("processed_without_imap", processed=processed)
                 self.send_bell.set()
             raise
-        processed = pipeline.process_pending(self.settings, self.factory, now=utcnow(),
-                                             stop=self.stop)
+        processed = pipeline.process_pending(
+            self.settings, self.factory, now=utcnow(), stop=self.stop
+        )
         if stored or processed:
             log.info("polled", stored=stored, processed=processed)
             self.send_bell.set()
@@ -313,8 +343,9 @@ class _Poller:
                 return
             try:
                 if self.client is None:
-                    self.client = connect_imap(self.settings.imap,
-                                               timeout=self.settings.imap_timeout)
+                    self.client = connect_imap(
+                        self.settings.imap, timeout=self.settings.imap_timeout
+                    )
                     self.has_idle = b"IDLE" in self.client.capabilities()
                     if not self.has_idle:
                         log.info("imap_without_idle", poll_interval_s=interval)
@@ -325,7 +356,7 @@ class _Poller:
                 if _announces_mail(pending):
                     return
                 responses = inbound.wait_for_mail(self.client, min(self.slice, left))
-            except Exception as exc:  # noqa: BLE001 - drop the doorbell connection, poll again soon
+            except Exception as exc:
                 log.warning("doorbell_failed", error=repr(exc))
                 self.close()
                 self.stop.wait(min(left, 1.0))
@@ -338,10 +369,10 @@ class _Poller:
         if client is not None:
             try:
                 client.logout()
-            except Exception:  # noqa: BLE001 - closing a broken connection
+            except Exception:
                 try:
                     client.shutdown()
-                except Exception:  # noqa: BLE001
+                except Exception:
                     pass
 
 
@@ -353,8 +384,9 @@ def _announces_mail(responses: Any) -> bool:
     return False
 
 
-def serve(settings: Settings, *, stop: threading.Event | None = None,
-          install_signal_handlers: bool = True) -> int:
+def serve(
+    settings: Settings, *, stop: threading.Event | None = None, install_signal_handlers: bool = True
+) -> int:
     """Run the poller, the scheduler and the sender until SIGTERM/SIGINT (or ``stop`` is set).
 
     The signal handlers are installed first, before any import, migration or connection, so a stop
@@ -385,15 +417,20 @@ def _serve(settings: Settings, stop: threading.Event) -> int:
     except ImportError as exc:
         raise ImportError(f"amaryllis serve needs the mail and league parts: {exc}") from exc
 
-    log.info("serve_starting", database=_mask(url), imap=_mask(settings.imap_url),
-             smtp=_mask(settings.smtp_url), server_address=settings.server_address)
+    log.info(
+        "serve_starting",
+        database=_mask(url),
+        imap=_mask(settings.imap_url),
+        smtp=_mask(settings.smtp_url),
+        server_address=settings.server_address,
+    )
     if stop.is_set():  # requested before the handlers above could log it
         log.info("stop_requested", during="start-up")
         log.info("serve_stopped", during="start-up")
         return 0
     try:
         factory = session_factory(url, migrate=True)
-    except Exception as exc:  # noqa: BLE001 - unreachable server, bad URL, failed migration
+    except Exception as exc:
         log.error("database_unavailable", error=repr(exc))
         raise RuntimeError(f"cannot open and migrate the database {_mask(url)}: {exc}") from exc
     log.info("database_migrated")
@@ -422,12 +459,31 @@ def _serve(settings: Settings, stop: threading.Event) -> int:
 
     poller = _Poller(settings, factory, stop, send_bell)
     workers: list[threading.Thread] = [
-        _Worker("poller", poller.unit, interval=settings.poll_interval, stop=stop, bell=None,
-                heartbeat=heartbeat, wait=poller.wait),
-        _Worker("scheduler", tick, interval=settings.tick_interval, stop=stop, bell=None,
-                heartbeat=heartbeat),
-        _Worker("sender", send_pass, interval=settings.send_interval, stop=stop, bell=send_bell,
-                heartbeat=heartbeat),
+        _Worker(
+            "poller",
+            poller.unit,
+            interval=settings.poll_interval,
+            stop=stop,
+            bell=None,
+            heartbeat=heartbeat,
+            wait=poller.wait,
+        ),
+        _Worker(
+            "scheduler",
+            tick,
+            interval=settings.tick_interval,
+            stop=stop,
+            bell=None,
+            heartbeat=heartbeat,
+        ),
+        _Worker(
+            "sender",
+            send_pass,
+            interval=settings.send_interval,
+            stop=stop,
+            bell=send_bell,
+            heartbeat=heartbeat,
+        ),
     ]
     from app.web.server import web_workers
 
@@ -438,7 +494,9 @@ def _serve(settings: Settings, stop: threading.Event) -> int:
         lock.__enter__()
     except RuntimeError as exc:
         log.error("sender_locked", error=str(exc))
-        raise RuntimeError(f"{exc}: another `amaryllis serve` or `send` uses this data_dir") from exc
+        raise RuntimeError(
+            f"{exc}: another `amaryllis serve` or `send` uses this data_dir"
+        ) from exc
 
     try:
         for worker in workers:

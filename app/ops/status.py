@@ -61,7 +61,7 @@ def _sqlite_missing(url: str) -> str | None:
 
     try:
         parsed = make_url(url)
-    except Exception:  # noqa: BLE001 - a bad URL is reported by the connection attempt
+    except Exception:
         return None
     if not parsed.get_backend_name() == "sqlite":
         return None
@@ -78,7 +78,9 @@ def _db_status(url: str) -> tuple[dict[str, Any], Any]:
     engine = None
     missing = _sqlite_missing(url)
     if missing is not None:  # connecting would create the file (and its folder)
-        info.update(missing=True, error=f"no database yet ({missing}; run: amaryllis serve or db upgrade)")
+        info.update(
+            missing=True, error=f"no database yet ({missing}; run: amaryllis serve or db upgrade)"
+        )
         return info, None
     try:
         engine = make_engine(url)
@@ -91,7 +93,7 @@ def _db_status(url: str) -> tuple[dict[str, Any], Any]:
 
         head = ScriptDirectory.from_config(alembic_config(url)).get_current_head()
         info.update(ok=True, revision=revision, head=head, migrated=revision == head)
-    except Exception as exc:  # noqa: BLE001 - reported, not raised
+    except Exception as exc:
         info["error"] = f"{exc.__class__.__name__}: {exc}".splitlines()[0]
     return info, engine
 
@@ -107,15 +109,19 @@ def _mailbox_status(settings: Settings) -> dict[str, Any]:
             folder = endpoint.path or "INBOX"
             st = client.folder_status(folder, ["MESSAGES", "UNSEEN", "UIDVALIDITY"])
             info.update(
-                ok=True, folder=folder,
-                messages=int(st.get(b"MESSAGES", 0)), unseen=int(st.get(b"UNSEEN", 0)),
+                ok=True,
+                folder=folder,
+                messages=int(st.get(b"MESSAGES", 0)),
+                unseen=int(st.get(b"UNSEEN", 0)),
                 uidvalidity=int(st.get(b"UIDVALIDITY", 0)),
                 idle=b"IDLE" in client.capabilities(),
             )
         finally:
             client.logout()
-    except Exception as exc:  # noqa: BLE001 - reported, not raised
-        info["error"] = f"{exc.__class__.__name__}: {exc}".splitlines()[0] if str(exc) else repr(exc)
+    except Exception as exc:
+        info["error"] = (
+            f"{exc.__class__.__name__}: {exc}".splitlines()[0] if str(exc) else repr(exc)
+        )
     return info
 
 
@@ -129,8 +135,10 @@ def _smtp_status(settings: Settings) -> dict[str, Any]:
             if ep.security == "starttls":
                 smtp.starttls()
             info.update(ok=200 <= code < 300, code=code)
-    except Exception as exc:  # noqa: BLE001 - reported, not raised
-        info["error"] = f"{exc.__class__.__name__}: {exc}".splitlines()[0] if str(exc) else repr(exc)
+    except Exception as exc:
+        info["error"] = (
+            f"{exc.__class__.__name__}: {exc}".splitlines()[0] if str(exc) else repr(exc)
+        )
     return info
 
 
@@ -169,9 +177,12 @@ def collect_status(settings: Settings, *, network: bool = True) -> dict[str, Any
     from app.ops.serve import HEARTBEAT_FILE, Heartbeat, _mask, database_identity
 
     out: dict[str, Any] = {
-        "config": {"database": _mask(settings.resolved_database_url),
-                   "imap": _mask(settings.imap_url), "smtp": _mask(settings.smtp_url),
-                   "server_address": settings.server_address},
+        "config": {
+            "database": _mask(settings.resolved_database_url),
+            "imap": _mask(settings.imap_url),
+            "smtp": _mask(settings.smtp_url),
+            "server_address": settings.server_address,
+        },
     }
     db, engine = _db_status(settings.resolved_database_url)
     out["database"] = db
@@ -180,27 +191,44 @@ def collect_status(settings: Settings, *, network: bool = True) -> dict[str, Any
     if db["ok"] and db.get("revision"):
         try:
             with Session(engine) as session:
-                out["queues"] = {"inbound": _counts(session, InboundMessage),
-                                 "outbox": _counts(session, OutboxMessage)}
+                out["queues"] = {
+                    "inbound": _counts(session, InboundMessage),
+                    "outbox": _counts(session, OutboxMessage),
+                }
                 for league in session.scalars(select(League).order_by(League.id)):
-                    entries = session.scalar(select(func.count()).select_from(Entry).where(
-                        Entry.league_id == league.id, Entry.status == "active"))
-                    rounds = session.execute(select(Round.state, func.count()).where(
-                        Round.league_id == league.id).group_by(Round.state)).all()
+                    entries = session.scalar(
+                        select(func.count())
+                        .select_from(Entry)
+                        .where(Entry.league_id == league.id, Entry.status == "active")
+                    )
+                    rounds = session.execute(
+                        select(Round.state, func.count())
+                        .where(Round.league_id == league.id)
+                        .group_by(Round.state)
+                    ).all()
                     by_state = {s: int(n) for s, n in rounds}
-                    out["leagues"].append({
-                        "name": league.name, "state": league.state, "entries": int(entries or 0),
-                        "rounds_done": by_state.get("done", 0),
-                        "rounds_total": sum(by_state.values()),
-                        "entry_deadline": utc_z(league.entry_deadline),
-                        "next_round_at": utc_z(league.next_round_at),
-                    })
+                    out["leagues"].append(
+                        {
+                            "name": league.name,
+                            "state": league.state,
+                            "entries": int(entries or 0),
+                            "rounds_done": by_state.get("done", 0),
+                            "rounds_total": sum(by_state.values()),
+                            "entry_deadline": utc_z(league.entry_deadline),
+                            "next_round_at": utc_z(league.next_round_at),
+                        }
+                    )
                 out["relays"], found = _trouble(session, out["queues"])
                 for mbox in session.scalars(select(MailboxState).order_by(MailboxState.mailbox)):
-                    out["mailboxes"].append({"mailbox": mbox.mailbox, "uidvalidity": mbox.uidvalidity,
-                                             "last_uid": mbox.last_uid,
-                                             "last_poll_at": utc_z(mbox.last_poll_at)})
-        except Exception as exc:  # noqa: BLE001 - a half-migrated database is reported, not raised
+                    out["mailboxes"].append(
+                        {
+                            "mailbox": mbox.mailbox,
+                            "uidvalidity": mbox.uidvalidity,
+                            "last_uid": mbox.last_uid,
+                            "last_poll_at": utc_z(mbox.last_poll_at),
+                        }
+                    )
+        except Exception as exc:
             db["ok"] = False
             db["error"] = f"{exc.__class__.__name__}: {exc}".splitlines()[0]
     if engine is not None:
@@ -213,12 +241,17 @@ def collect_status(settings: Settings, *, network: bool = True) -> dict[str, Any
     ours = database_identity(settings.resolved_database_url)
     if beat is not None and beat.get("database") not in (None, ours):
         # the data folder is shared with a serve of another database: not ours, whatever it does
-        out["serve_elsewhere"] = {"pid": beat.get("pid"), "state": beat.get("state"),
-                                  "database": str(beat.get("database"))}
+        out["serve_elsewhere"] = {
+            "pid": beat.get("pid"),
+            "state": beat.get("state"),
+            "database": str(beat.get("database")),
+        }
         beat = None
     if beat is not None:
         intervals = (settings.poll_interval, settings.tick_interval, settings.send_interval)
-        beat.update(serve_liveness(beat, beat_path, stale_after=max(STALE_AFTER_S, 3 * max(intervals))))
+        beat.update(
+            serve_liveness(beat, beat_path, stale_after=max(STALE_AFTER_S, 3 * max(intervals)))
+        )
     out["serve"] = beat
     out["trouble"] = _failed_checks(out) + found
     return out
@@ -235,20 +268,26 @@ def _failed_checks(status: dict[str, Any]) -> list[str]:
     elif not db.get("revision"):
         lines.append("database: not migrated (run: amaryllis serve or db upgrade)")
     elif not db.get("migrated"):
-        lines.append(f"database: revision {db.get('revision')}, not the head {db.get('head')} "
-                     "(run: amaryllis serve or db upgrade)")
+        lines.append(
+            f"database: revision {db.get('revision')}, not the head {db.get('head')} "
+            "(run: amaryllis serve or db upgrade)"
+        )
     for name in ("mailbox", "smtp"):
         section = status.get(name)
         if section is not None and not section.get("ok"):
             lines.append(f"{name}: {section.get('error', 'unknown error')}")
     beat = status.get("serve") or {}
     if beat.get("stale"):
-        lines.append(f"serve: the status file claims pid {beat.get('pid')}, which is not running "
-                     f"({beat.get('why')})")
+        lines.append(
+            f"serve: the status file claims pid {beat.get('pid')}, which is not running "
+            f"({beat.get('why')})"
+        )
     return lines
 
 
-def _trouble(session: Any, queues: dict[str, dict[str, int]]) -> tuple[list[dict[str, Any]], list[str]]:
+def _trouble(
+    session: Any, queues: dict[str, dict[str, int]]
+) -> tuple[list[dict[str, Any]], list[str]]:
     """``(relays, trouble)``: every relay the senders recorded (``smtp_relays``) with ``failing``,
     and one line per problem an operator must look at (see the module docstring)."""
     from app.db.models import League, OutboxMessage, Round, SmtpRelay
@@ -258,42 +297,73 @@ def _trouble(session: Any, queues: dict[str, dict[str, int]]) -> tuple[list[dict
     trouble: list[str] = []
     for r in session.scalars(select(SmtpRelay).order_by(SmtpRelay.relay)):
         failing = bool(r.failures)
-        relays.append({"relay": r.relay, "failing": failing, "failures": r.failures,
-                       "last_error": r.last_error, "last_error_at": utc_z(r.last_error_at),
-                       "last_ok_at": utc_z(r.last_ok_at)})
+        relays.append(
+            {
+                "relay": r.relay,
+                "failing": failing,
+                "failures": r.failures,
+                "last_error": r.last_error,
+                "last_error_at": utc_z(r.last_error_at),
+                "last_ok_at": utc_z(r.last_ok_at),
+            }
+        )
         if failing:
-            trouble.append(f"relay {r.relay} failing ({r.failures} pass(es)): last error "
-                           f"{utc_z(r.last_error_at)}: {(r.last_error or '').splitlines()[0][:200]}")
+            trouble.append(
+                f"relay {r.relay} failing ({r.failures} pass(es)): last error "
+                f"{utc_z(r.last_error_at)}: {(r.last_error or '').splitlines()[0][:200]}"
+            )
     outbox = queues.get("outbox", {})
     for state in ("failed", "unknown"):
         if outbox.get(state):
             trouble.append(f"outbox: {outbox[state]} {state} row(s) (amaryllis send --requeue ID)")
-    expired = session.scalar(select(func.count()).select_from(OutboxMessage).where(
-        OutboxMessage.status == "sending", OutboxMessage.lease_until < now)) or 0
+    expired = (
+        session.scalar(
+            select(func.count())
+            .select_from(OutboxMessage)
+            .where(OutboxMessage.status == "sending", OutboxMessage.lease_until < now)
+        )
+        or 0
+    )
     if expired:
-        trouble.append(f"outbox: {expired} row(s) sending past their lease (a sender died; the "
-                       "next pass of any sender sends them again)")
+        trouble.append(
+            f"outbox: {expired} row(s) sending past their lease (a sender died; the "
+            "next pass of any sender sends them again)"
+        )
     inbound = queues.get("inbound", {})
     for state in ("shunted", "quarantined"):
         if inbound.get(state):
             trouble.append(f"inbound: {inbound[state]} {state} mail(s)")
     late = now - dt.timedelta(seconds=STUCK_AFTER_S)
     stuck = session.execute(
-        select(League.name, Round.number, Round.scheduled_at).join(Round, Round.league_id == League.id)
-        .where(League.state.in_(("closed", "running")), Round.state != "done",
-               Round.scheduled_at.is_not(None), Round.scheduled_at < late)
-        .order_by(League.name, Round.number)).all()
+        select(League.name, Round.number, Round.scheduled_at)
+        .join(Round, Round.league_id == League.id)
+        .where(
+            League.state.in_(("closed", "running")),
+            Round.state != "done",
+            Round.scheduled_at.is_not(None),
+            Round.scheduled_at < late,
+        )
+        .order_by(League.name, Round.number)
+    ).all()
     for name, number, at in stuck:
         trouble.append(f"league {name}: round {number} due {utc_z(at)} and not played")
     try:
         from app.db.models import LeagueRequest
 
-        waiting = session.scalar(select(func.count()).select_from(LeagueRequest).where(
-            LeagueRequest.state == "queued", LeagueRequest.created_at < late)) or 0
+        waiting = (
+            session.scalar(
+                select(func.count())
+                .select_from(LeagueRequest)
+                .where(LeagueRequest.state == "queued", LeagueRequest.created_at < late)
+            )
+            or 0
+        )
         if waiting:
-            trouble.append(f"organizer requests: {waiting} waiting for more than "
-                           f"{int(STUCK_AFTER_S // 60)} minutes")
-    except Exception:  # noqa: BLE001 - an older schema without the table
+            trouble.append(
+                f"organizer requests: {waiting} waiting for more than "
+                f"{int(STUCK_AFTER_S // 60)} minutes"
+            )
+    except Exception:
         pass
     return relays, trouble
 
@@ -346,8 +416,13 @@ def _pid_alive(pid: int) -> bool:
     return True
 
 
-def serve_liveness(beat: dict[str, Any], path: Path, *, stale_after: float = STALE_AFTER_S,
-                   now: dt.datetime | None = None) -> dict[str, Any]:
+def serve_liveness(
+    beat: dict[str, Any],
+    path: Path,
+    *,
+    stale_after: float = STALE_AFTER_S,
+    now: dt.datetime | None = None,
+) -> dict[str, Any]:
     """Judge the heartbeat ``beat`` read from ``path``. Returns ``running`` (bool: the pid is alive, looks
     like amaryllis, and the file was written less than ``stale_after`` seconds ago), ``stale`` (bool: the
     file says starting/running/stopping but ``running`` is false: the server died without a clean stop
@@ -369,8 +444,11 @@ def serve_liveness(beat: dict[str, Any], path: Path, *, stale_after: float = STA
     elif seen is None or (now - seen).total_seconds() > stale_after:
         why = f"no heartbeat for more than {int(stale_after)} s"
     running = claims and not why
-    out: dict[str, Any] = {"running": running, "stale": claims and not running,
-                           "last_seen": utc_z(seen)}
+    out: dict[str, Any] = {
+        "running": running,
+        "stale": claims and not running,
+        "last_seen": utc_z(seen),
+    }
     if not running:
         out["why"] = why or f"state {beat.get('state')}"
     return out
@@ -413,18 +491,25 @@ def render_status(status: dict[str, Any]) -> str:
     db = status["database"]
     lines.append(f"database  {ok(db)}  {cfg['database']}")
     if db.get("ok"):
-        lines.append(f"          revision {db.get('revision') or 'none (run: amaryllis serve or db upgrade)'}"
-                     f"{'' if db.get('migrated') else ' (head ' + str(db.get('head')) + ')'}")
+        lines.append(
+            f"          revision {db.get('revision') or 'none (run: amaryllis serve or db upgrade)'}"
+            f"{'' if db.get('migrated') else ' (head ' + str(db.get('head')) + ')'}"
+        )
     mb = status.get("mailbox")
     lines.append(f"mailbox   {ok(mb)}  {cfg['imap']}")
     if mb and mb.get("ok"):
-        lines.append(f"          {mb['messages']} messages, {mb['unseen']} unseen in {mb['folder']}, "
-                     f"IDLE {'yes' if mb['idle'] else 'no'}")
+        lines.append(
+            f"          {mb['messages']} messages, {mb['unseen']} unseen in {mb['folder']}, "
+            f"IDLE {'yes' if mb['idle'] else 'no'}"
+        )
     lines.append(f"smtp      {ok(status.get('smtp'))}  {cfg['smtp']}")
     for relay in status.get("relays") or []:
-        state = (f"FAILING ({relay['failures']} pass(es), last error {relay['last_error_at']}: "
-                 f"{(relay['last_error'] or '').splitlines()[0][:200]})" if relay["failing"]
-                 else f"ok (last mail accepted {relay['last_ok_at'] or 'never'})")
+        state = (
+            f"FAILING ({relay['failures']} pass(es), last error {relay['last_error_at']}: "
+            f"{(relay['last_error'] or '').splitlines()[0][:200]})"
+            if relay["failing"]
+            else f"ok (last mail accepted {relay['last_ok_at'] or 'never'})"
+        )
         lines.append(f"relay     {relay['relay']}: {state}")
     queues = status.get("queues") or {}
     for name in ("inbound", "outbox"):
@@ -436,13 +521,17 @@ def render_status(status: dict[str, Any]) -> str:
     lines.append(f"leagues   {len(leagues)}")
     for lg in leagues:
         nxt = f", next round {utc_z(lg['next_round_at'])}" if lg.get("next_round_at") else ""
-        lines.append(f"          {lg['name']}: {lg['state']}, {lg['entries']} entries, "
-                     f"rounds {lg['rounds_done']}/{lg['rounds_total']}{nxt}")
+        lines.append(
+            f"          {lg['name']}: {lg['state']}, {lg['entries']} entries, "
+            f"rounds {lg['rounds_done']}/{lg['rounds_total']}{nxt}"
+        )
     polls = status.get("mailboxes") or []
     if polls:
         for mbox in polls:
-            lines.append(f"last poll {utc_z(mbox['last_poll_at']) or 'never'} ({mbox['mailbox']}, "
-                         f"UIDVALIDITY {mbox['uidvalidity']}, last UID {mbox['last_uid']})")
+            lines.append(
+                f"last poll {utc_z(mbox['last_poll_at']) or 'never'} ({mbox['mailbox']}, "
+                f"UIDVALIDITY {mbox['uidvalidity']}, last UID {mbox['last_uid']})"
+            )
     else:
         lines.append("last poll never")
     trouble = status.get("trouble") or []
@@ -451,22 +540,32 @@ def render_status(status: dict[str, Any]) -> str:
         lines.append(f"          {line}")
     hb = status.get("serve")
     if hb and hb.get("stale"):
-        lines.append(f"serve     not running (stale status file from pid {hb.get('pid')}, last seen "
-                     f"{utc_z(hb.get('last_seen')) or 'never'}: {hb.get('why')})")
+        lines.append(
+            f"serve     not running (stale status file from pid {hb.get('pid')}, last seen "
+            f"{utc_z(hb.get('last_seen')) or 'never'}: {hb.get('why')})"
+        )
     elif hb and not hb.get("running", True):
-        lines.append(f"serve     {hb.get('state')} (pid {hb.get('pid')}, last seen "
-                     f"{utc_z(hb.get('last_seen')) or 'never'})")
+        lines.append(
+            f"serve     {hb.get('state')} (pid {hb.get('pid')}, last seen "
+            f"{utc_z(hb.get('last_seen')) or 'never'})"
+        )
     elif hb:
-        lines.append(f"serve     {hb.get('state')} (pid {hb.get('pid')}, "
-                     f"started {utc_z(hb.get('started_at'))})")
+        lines.append(
+            f"serve     {hb.get('state')} (pid {hb.get('pid')}, "
+            f"started {utc_z(hb.get('started_at'))})"
+        )
         for name, w in sorted((hb.get("workers") or {}).items()):
             err = f", last error {w['last_error']}" if w.get("last_error") else ""
-            lines.append(f"          {name}: last run {utc_z(w.get('last_run_at')) or 'never'}{err}")
+            lines.append(
+                f"          {name}: last run {utc_z(w.get('last_run_at')) or 'never'}{err}"
+            )
     elif status.get("serve_elsewhere"):
         other = status["serve_elsewhere"]
-        lines.append(f"serve     no heartbeat of this database (the data folder's status file is "
-                     f"pid {other.get('pid')}'s, {other.get('state')}, "
-                     f"serving {other.get('database')})")
+        lines.append(
+            f"serve     no heartbeat of this database (the data folder's status file is "
+            f"pid {other.get('pid')}'s, {other.get('state')}, "
+            f"serving {other.get('database')})"
+        )
     else:
         lines.append("serve     no heartbeat (not started here)")
     return "\n".join(lines)

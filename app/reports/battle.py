@@ -54,23 +54,40 @@ class BattleReportView:
     url: str = ""
 
 
-def render_report(report: BattleReport, *, fmt: str = "text", title: str = "",
-                  sheets: bool = True, url: str = "") -> str:
+def render_report(
+    report: BattleReport, *, fmt: str = "text", title: str = "", sheets: bool = True, url: str = ""
+) -> str:
     """Render ``report`` in its language as ``fmt`` (``"text"`` or ``"html"``).
 
     ``sheets=False`` leaves out the two sheets; ``url`` is a link to the battle's page (HTML
     only). Raises ``ValueError`` for an unknown language or format.
     """
     view = BattleReportView(
-        report=report, names=report.names, header=report.header,
-        sheets=report.sheets if sheets else (), turns=report.turns, verdict=report.verdict,
-        explanation=report.explanation, title=title, z=zen if report.lang == "ja" else str,
-        url=url)
+        report=report,
+        names=report.names,
+        header=report.header,
+        sheets=report.sheets if sheets else (),
+        turns=report.turns,
+        verdict=report.verdict,
+        explanation=report.explanation,
+        title=title,
+        z=zen if report.lang == "ja" else str,
+        url=url,
+    )
     return render("battle", view, lang=report.lang, fmt=fmt)
 
 
-def render_battle(a: Any, b: Any, result: Any, *, lang: str, fmt: str = "text",
-                  title: str = "", sheets: bool = True, ruleset: Ruleset | None = None) -> str:
+def render_battle(
+    a: Any,
+    b: Any,
+    result: Any,
+    *,
+    lang: str,
+    fmt: str = "text",
+    title: str = "",
+    sheets: bool = True,
+    ruleset: Ruleset | None = None,
+) -> str:
     """Render the report of ``result``, a logged battle of entry ``a`` against ``b``.
 
     ``ruleset`` is the ruleset that fought it (``Ruleset.report``); without one, the default
@@ -79,5 +96,4 @@ def render_battle(a: Any, b: Any, result: Any, *, lang: str, fmt: str = "text",
     for an unknown language or format, or a result without a log.
     """
     rs = ruleset if ruleset is not None else default_ruleset()
-    return render_report(rs.report(a, b, result, lang=lang), fmt=fmt, title=title,
-                         sheets=sheets)
+    return render_report(rs.report(a, b, result, lang=lang), fmt=fmt, title=title, sheets=sheets)

@@ -129,15 +129,19 @@ def _binds_message_names(tree: nodes.Template) -> bool:
     ``with``, a macro or its parameter, an import): then its calls of those names are not
     the catalog's and nothing is folded."""
     for node in tree.find_all((nodes.Name, nodes.Macro, nodes.Import, nodes.FromImport)):
-        if isinstance(node, nodes.Name) and node.ctx in ("store", "param") \
-                and node.name in _MESSAGE_FUNCTIONS:
+        if (
+            isinstance(node, nodes.Name)
+            and node.ctx in ("store", "param")
+            and node.name in _MESSAGE_FUNCTIONS
+        ):
             return True
         if isinstance(node, nodes.Macro) and node.name in _MESSAGE_FUNCTIONS:
             return True
         if isinstance(node, nodes.Import) and node.target in _MESSAGE_FUNCTIONS:
             return True
         if isinstance(node, nodes.FromImport) and any(
-                (n[1] if isinstance(n, tuple) else n) in _MESSAGE_FUNCTIONS for n in node.names):
+            (n[1] if isinstance(n, tuple) else n) in _MESSAGE_FUNCTIONS for n in node.names
+        ):
             return True
     return False
 
@@ -160,14 +164,20 @@ class _FoldMessages(NodeTransformer):
     def __init__(self, tr: NullTranslations) -> None:
         self.tr = tr
 
-    def visit_Call(self, node: nodes.Call) -> nodes.Node:  # noqa: N802 - NodeVisitor naming
+    def visit_Call(self, node: nodes.Call) -> nodes.Node:
         node = self.generic_visit(node)  # type: ignore[assignment]
         fn = node.node
         args = [a.value for a in node.args if isinstance(a, nodes.Const)]
         keys = [k.key for k in node.kwargs]
-        if (not isinstance(fn, nodes.Name) or node.dyn_args or node.dyn_kwargs
-                or len(args) != len(node.args) or not all(isinstance(a, str) for a in args)
-                or len(set(keys)) != len(keys) or any(k in _RESERVED for k in keys)):
+        if (
+            not isinstance(fn, nodes.Name)
+            or node.dyn_args
+            or node.dyn_kwargs
+            or len(args) != len(node.args)
+            or not all(isinstance(a, str) for a in args)
+            or len(set(keys)) != len(keys)
+            or any(k in _RESERVED for k in keys)
+        ):
             return node
         values: dict[str, nodes.Expr] = {k.key: k.value for k in node.kwargs}
         if fn.name in ("_", "gettext") and len(args) == 1:
@@ -214,9 +224,14 @@ class _TranslatedEnvironment(Environment):
         return folded  # type: ignore[no-any-return]
 
 
-def environment(lang: str, *, kind: str = "html", name: str = "",
-                filters: dict[str, Callable[..., Any]] | None = None,
-                globals: dict[str, Any] | None = None) -> Environment:
+def environment(
+    lang: str,
+    *,
+    kind: str = "html",
+    name: str = "",
+    filters: dict[str, Callable[..., Any]] | None = None,
+    globals: dict[str, Any] | None = None,
+) -> Environment:
     """The Jinja ``Environment`` of ``lang`` over :data:`TEMPLATES` (cached per language,
     ``kind`` and ``name``: a user with its own ``filters``/``globals``, such as the web view's
     ``name="web"``, gets an environment of its own), with ``jinja2.ext.i18n`` installed (new-style gettext: ``_("%(n)s rounds", n=3)``
@@ -239,9 +254,11 @@ def environment(lang: str, *, kind: str = "html", name: str = "",
             env = _TranslatedEnvironment(
                 loader=FileSystemLoader(str(TEMPLATES)),
                 undefined=StrictUndefined,
-                autoescape=(True if kind == "html"
-                            else select_autoescape(enabled_extensions=("html",),
-                                                   default_for_string=False)),
+                autoescape=(
+                    True
+                    if kind == "html"
+                    else select_autoescape(enabled_extensions=("html",), default_for_string=False)
+                ),
                 extensions=["jinja2.ext.i18n"],
                 trim_blocks=True,
                 lstrip_blocks=True,
@@ -278,8 +295,11 @@ def negotiate(accept_language: str | None, available: Iterable[str] = LANGS) -> 
                     q = -1.0
         if not tag or q <= 0 or q > 1:
             continue
-        match = avail[0] if tag == "*" else next(
-            (a for a in avail if tag == a or tag.split("-")[0] == a), None)
+        match = (
+            avail[0]
+            if tag == "*"
+            else next((a for a in avail if tag == a or tag.split("-")[0] == a), None)
+        )
         if match is not None and (best is None or q > best[0]):
             best = (q, index, match)
     return best[2] if best else None
@@ -293,10 +313,12 @@ def human_span(value: dt.timedelta | int, lang: str) -> str:
     if not seconds:
         return ""
     ngettext = translations(lang if lang in LANGS else LANGS[0]).ngettext
-    units = ((86400, lambda n: ngettext("%(n)s day", "%(n)s days", n)),
-             (3600, lambda n: ngettext("%(n)s hour", "%(n)s hours", n)),
-             (60, lambda n: ngettext("%(n)s minute", "%(n)s minutes", n)),
-             (1, lambda n: ngettext("%(n)s second", "%(n)s seconds", n)))
+    units = (
+        (86400, lambda n: ngettext("%(n)s day", "%(n)s days", n)),
+        (3600, lambda n: ngettext("%(n)s hour", "%(n)s hours", n)),
+        (60, lambda n: ngettext("%(n)s minute", "%(n)s minutes", n)),
+        (1, lambda n: ngettext("%(n)s second", "%(n)s seconds", n)),
+    )
     for size, words in units:
         if seconds % size == 0:
             n = seconds // size

@@ -91,8 +91,10 @@ def text_table(rows: Sequence[Sequence[object]], left: Sequence[int] = ()) -> st
     cells = [[str(c) for c in row] for row in rows]
     if not cells:
         return ""
-    widths = [max(text_width(r[i]) for r in cells if i < len(r))
-              for i in range(max(len(r) for r in cells))]
+    widths = [
+        max(text_width(r[i]) for r in cells if i < len(r))
+        for i in range(max(len(r) for r in cells))
+    ]
     out = []
     for row in cells:
         parts = []

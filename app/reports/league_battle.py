@@ -91,13 +91,20 @@ def subject(ctx: LeagueBattleContext, lang: str, *, resent: bool = False) -> str
     ``[LEAGUE] Round 3: Grisk vs Nut — Nut wins``; ``resent`` (a copy queued again by
     ``league resend``) appends ``（再送）`` / `` (resent)``. The words come from the catalogs."""
     _, pgettext = i18n.gettext(lang), i18n.pgettext(lang)
-    verdict = (_("%(unit)s wins") % {"unit": ctx.winner_unit} if ctx.winner_unit
-               else pgettext("a report's subject", "draw"))
+    verdict = (
+        _("%(unit)s wins") % {"unit": ctx.winner_unit}
+        if ctx.winner_unit
+        else pgettext("a report's subject", "draw")
+    )
     if ctx.checkpoint is not None:
         verdict = _("stopped after turn %(turn)s") % {"turn": ctx.checkpoint}
     text = _("[%(league)s] Round %(round)s: %(a)s vs %(b)s — %(verdict)s") % {
-        "league": ctx.league, "round": ctx.round, "a": ctx.unit_a, "b": ctx.unit_b,
-        "verdict": verdict}
+        "league": ctx.league,
+        "round": ctx.round,
+        "a": ctx.unit_a,
+        "b": ctx.unit_b,
+        "verdict": verdict,
+    }
     return text + (resent_mark(lang) if resent else "")
 
 
@@ -114,12 +121,15 @@ def engine_note(recorded: str, current: str, same: bool, lang: str) -> str:
     the log is withheld and the recorded result stands), in ``lang``."""
     _ = i18n.gettext(lang)
     if same:
-        return _("this result was recorded with engine version %(recorded)s; the log was "
-                 "recomputed with engine version %(current)s and gives the same result.") % {
-            "recorded": recorded, "current": current}
-    return _("this result was recorded with engine version %(recorded)s; the current engine "
-             "version %(current)s gives a different result, so the log cannot be shown. The "
-             "recorded result stands.") % {"recorded": recorded, "current": current}
+        return _(
+            "this result was recorded with engine version %(recorded)s; the log was "
+            "recomputed with engine version %(current)s and gives the same result."
+        ) % {"recorded": recorded, "current": current}
+    return _(
+        "this result was recorded with engine version %(recorded)s; the current engine "
+        "version %(current)s gives a different result, so the log cannot be shown. The "
+        "recorded result stands."
+    ) % {"recorded": recorded, "current": current}
 
 
 def render_league_battle(ctx: LeagueBattleContext, *, lang: str, fmt: str = "text") -> str:

@@ -28,9 +28,12 @@ def environment(lang: str = "ja") -> Environment:
     :func:`~app.reports.layout.text_table` globals). Raises ``ValueError`` for an unknown language."""
     from app.reports.layout import text_table, turn_blocks, turn_title
 
-    return i18n.environment(lang, kind="text", name="mail",
-                            globals={"turn_blocks": turn_blocks, "turn_title": turn_title,
-                                     "text_table": text_table})
+    return i18n.environment(
+        lang,
+        kind="text",
+        name="mail",
+        globals={"turn_blocks": turn_blocks, "turn_title": turn_title, "text_table": text_table},
+    )
 
 
 def template_name(name: str, lang: str, fmt: str) -> str:
@@ -43,8 +46,7 @@ def template_name(name: str, lang: str, fmt: str) -> str:
     return f"reports/{name}.{FORMATS[fmt]}"
 
 
-def render(name: str, context: object, *, lang: str, fmt: str = "text",
-           **extra: Any) -> str:
+def render(name: str, context: object, *, lang: str, fmt: str = "text", **extra: Any) -> str:
     """Render template ``name`` (``reports/<name>.<ext>``) in ``lang`` with the fields of the
     dataclass ``context`` as variables (and the object itself as ``ctx``), plus ``extra``.
 

@@ -101,9 +101,17 @@ class StandingsTable:
     def text_cells(self, line: StandingLine, lang: str) -> list[str]:
         """The cells of a text table's row in ``lang``: rank, the primary score, played, W, D,
         L, byes, every column (:meth:`cells`), then the rating when the table shows ratings."""
-        return [line.rank_text, line.points_text, str(line.played), str(line.wins),
-                str(line.draws), str(line.losses), str(line.byes), *self.cells(line, lang),
-                *([line.rating_text] if self.with_ratings else [])]
+        return [
+            line.rank_text,
+            line.points_text,
+            str(line.played),
+            str(line.wins),
+            str(line.draws),
+            str(line.losses),
+            str(line.byes),
+            *self.cells(line, lang),
+            *([line.rating_text] if self.with_ratings else []),
+        ]
 
     def value(self, line: StandingLine, key: str) -> Any:
         """``line``'s value of column ``key``. Raises ``KeyError`` for an unknown column."""
@@ -120,21 +128,44 @@ class StandingsTable:
     def columns_json(self) -> list[dict[str, Any]]:
         """The column list for JSON: ``{"key", "kind", "title": {ja, en}, "short": {ja, en}}``
         for the primary column (``key`` ``points``) and then every other column."""
-        return [{"key": c.key if i else "points", "kind": c.kind, "title": dict(c.titles),
-                 "short": dict(c.short)} for i, c in enumerate((self.primary, *self.columns))]
+        return [
+            {
+                "key": c.key if i else "points",
+                "kind": c.kind,
+                "title": dict(c.titles),
+                "short": dict(c.short),
+            }
+            for i, c in enumerate((self.primary, *self.columns))
+        ]
 
     def line_json(self, line: StandingLine) -> dict[str, Any]:
         """One line's numbers for JSON: ``points`` and ``values`` keyed by column
         (``Column.json_value``) and the rating (``None`` before the first rated game)."""
-        return {"points": fraction_json(line.points),
-                "values": {c.key: c.json_value(v)
-                           for c, v in zip(self.columns, line.values, strict=True)},
-                "rating": None if line.rating is None else round(line.rating, 3)}
+        return {
+            "points": fraction_json(line.points),
+            "values": {
+                c.key: c.json_value(v) for c, v in zip(self.columns, line.values, strict=True)
+            },
+            "rating": None if line.rating is None else round(line.rating, 3),
+        }
 
     def csv_header(self) -> list[str]:
         """The CSV header: the fixed fields, then each column's key, then ``rating``."""
-        return ["rank", "shared", "player_id", "player", "unit", "points", "played", "wins",
-                "draws", "losses", "byes", *(c.key for c in self.columns), "rating"]
+        return [
+            "rank",
+            "shared",
+            "player_id",
+            "player",
+            "unit",
+            "points",
+            "played",
+            "wins",
+            "draws",
+            "losses",
+            "byes",
+            *(c.key for c in self.columns),
+            "rating",
+        ]
 
     def csv_row(self, line: StandingLine, lang: str) -> list[Any]:
         """One CSV row matching :meth:`csv_header` (numbers as ``int``/``float``; codes in
@@ -142,11 +173,22 @@ class StandingsTable:
         vals: list[Any] = []
         for c, v in zip(self.columns, line.values, strict=True):
             j = c.json_value(v)
-            vals.append("" if v is None else c.text(v, lang) if c.kind in ("code", "list")
-                        else j)
-        return [line.rank, int(line.shared), line.player_id, line.name, line.unit,
-                fraction_json(line.points), line.played, line.wins, line.draws, line.losses,
-                line.byes, *vals, "" if line.rating is None else round(line.rating, 3)]
+            vals.append("" if v is None else c.text(v, lang) if c.kind in ("code", "list") else j)
+        return [
+            line.rank,
+            int(line.shared),
+            line.player_id,
+            line.name,
+            line.unit,
+            fraction_json(line.points),
+            line.played,
+            line.wins,
+            line.draws,
+            line.losses,
+            line.byes,
+            *vals,
+            "" if line.rating is None else round(line.rating, 3),
+        ]
 
 
 @dataclass(frozen=True, slots=True)
@@ -226,8 +268,15 @@ class StandingsContext:
         return replace(self, url=url)
 
 
-def standings_subject(league: str, after: int, lang: str, *, final: bool = False,
-                      cancelled: bool = False, resent: bool = False) -> str:
+def standings_subject(
+    league: str,
+    after: int,
+    lang: str,
+    *,
+    final: bool = False,
+    cancelled: bool = False,
+    resent: bool = False,
+) -> str:
     """The subject of the standings mail of ``league`` after round ``after`` in ``lang``:
     ``[L] Standings after round 3 (final)``; ``after == 0`` (sent when entries close): the
     pairings of round 1; ``cancelled``: the league did not take place; ``resent`` appends the

@@ -31,8 +31,19 @@ RULESET_MODULES: tuple[str, ...] = (
 #: the ruleset of a league created without one (``League.ruleset``'s default)
 DEFAULT_RULESET = "amaryllis"
 
-__all__ = ["DEFAULT_RULESET", "RULESETS", "RULESET_MODULES", "Outcome", "Ruleset", "Sheet", "all_rulesets",
-           "find_ruleset", "guess_ruleset", "league_ruleset", "ruleset"]
+__all__ = [
+    "DEFAULT_RULESET",
+    "RULESETS",
+    "RULESET_MODULES",
+    "Outcome",
+    "Ruleset",
+    "Sheet",
+    "all_rulesets",
+    "find_ruleset",
+    "guess_ruleset",
+    "league_ruleset",
+    "ruleset",
+]
 
 
 def _load_all() -> None:

@@ -200,8 +200,14 @@ class Fighter:
     def to_json(self) -> dict[str, Any]:
         """``{"name", "hp", "max_hp", "mp", "alive", "exited", **detail}``: the six fields first
         (a detail key of the same name never overrides them)."""
-        base = {"name": self.name, "hp": self.hp, "max_hp": self.max_hp, "mp": self.mp,
-                "alive": self.alive, "exited": self.exited}
+        base = {
+            "name": self.name,
+            "hp": self.hp,
+            "max_hp": self.max_hp,
+            "mp": self.mp,
+            "alive": self.alive,
+            "exited": self.exited,
+        }
         return {**base, **{k: v for k, v in self.detail.items() if k not in base}}
 
 
@@ -240,8 +246,12 @@ class Outcome:
     def to_json(self) -> dict[str, Any]:
         """JSON-ready form, the inverse of :meth:`from_json` (stored in ``battles.outcome``)."""
         return {
-            "winner": self.winner, "termination": self.termination, "turns": self.turns,
-            "margin": self.margin, "by": self.by, "detail": dict(self.detail),
+            "winner": self.winner,
+            "termination": self.termination,
+            "turns": self.turns,
+            "margin": self.margin,
+            "by": self.by,
+            "detail": dict(self.detail),
             "final": [[f.to_json() for f in side] for side in self.final],
         }
 
@@ -250,16 +260,31 @@ class Outcome:
         """Read :meth:`to_json`'s output back. Raises ``KeyError``/``TypeError`` on other shapes."""
         base = {"name", "hp", "max_hp", "mp", "alive", "exited"}
         parties = tuple(
-            tuple(Fighter(f["name"], int(f["hp"]), int(f["max_hp"]), int(f.get("mp", 0)),
-                          bool(f["alive"]), bool(f.get("exited", False)),
-                          {k: v for k, v in f.items() if k not in base})
-                  for f in side)
-            for side in data["final"])
+            tuple(
+                Fighter(
+                    f["name"],
+                    int(f["hp"]),
+                    int(f["max_hp"]),
+                    int(f.get("mp", 0)),
+                    bool(f["alive"]),
+                    bool(f.get("exited", False)),
+                    {k: v for k, v in f.items() if k not in base},
+                )
+                for f in side
+            )
+            for side in data["final"]
+        )
         if len(parties) != 2:
             raise TypeError("an outcome has exactly two sides")
-        return cls(data["winner"], str(data["termination"]), int(data["turns"]),
-                   int(data["margin"]), (parties[0], parties[1]), data.get("by"),
-                   dict(data.get("detail") or {}))
+        return cls(
+            data["winner"],
+            str(data["termination"]),
+            int(data["turns"]),
+            int(data["margin"]),
+            (parties[0], parties[1]),
+            data.get("by"),
+            dict(data.get("detail") or {}),
+        )
 
 
 def has_stat_slashes(line: str) -> bool:
@@ -592,8 +617,9 @@ class Ruleset(ABC):
         that battle (say, several sections and no default offline). Default: ``None``."""
         return None
 
-    def revise_orders(self, current: Any, text: str, *, from_turn: int,
-                      lang: str | None = None) -> OrdersSheet:
+    def revise_orders(
+        self, current: Any, text: str, *, from_turn: int, lang: str | None = None
+    ) -> OrdersSheet:
         """Orders revised at a checkpoint: ``text`` holds the new version(s) of the rules, in
         force from turn ``from_turn`` (or later); ``current`` is :meth:`orders_for`'s value in
         use. The returned sheet's ``orders`` is the new value for :class:`BattleInputs` (the
@@ -640,8 +666,7 @@ class Ruleset(ABC):
         recompute it. Default: ``0`` (the ruleset has no draw)."""
         return 0
 
-    def fight(self, a: Any, b: Any, inputs: BattleInputs | None = None, *,
-              log: bool = True) -> Any:
+    def fight(self, a: Any, b: Any, inputs: BattleInputs | None = None, *, log: bool = True) -> Any:
         """:meth:`battle` with the per-battle ``inputs`` (orders, lead, checkpoint). Default:
         the inputs are ignored (a ruleset without orders)."""
         return self.battle(a, b, log=log)
@@ -661,8 +686,9 @@ class Ruleset(ABC):
         trace). Default: ``{}``."""
         return {}
 
-    def report_for(self, a: Any, b: Any, result: Any, *, lang: str,
-                   side: int | None = None) -> BattleReport:
+    def report_for(
+        self, a: Any, b: Any, result: Any, *, lang: str, side: int | None = None
+    ) -> BattleReport:
         """The report for ``side``: the public report plus that side's private block
         (``side=None``: the public report). Default: :meth:`report`."""
         return self.report(a, b, result, lang=lang)
@@ -670,7 +696,11 @@ class Ruleset(ABC):
     # -- identity -----------------------------------------------------------------------------
 
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, Ruleset) and type(self) is type(other) and self.options == other.options
+        return (
+            isinstance(other, Ruleset)
+            and type(self) is type(other)
+            and self.options == other.options
+        )
 
     def __hash__(self) -> int:
         return hash((type(self).__name__, repr(sorted(self.options.items()))))

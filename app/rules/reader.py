@@ -25,9 +25,13 @@ HEADER_WORDS: dict[str, tuple[str, ...]] = {
 # ``word [:：=] value``: the word, optional spaces, one separator, the rest (stripped in Python,
 # not by the pattern: ``\s*(\S.*?)\s*$`` backtracked quadratically on a run of spaces)
 _HEADER = re.compile(
-    r"[ \t]*(" + "|".join(sorted((re.escape(w) for ws in HEADER_WORDS.values() for w in ws),
-                                 key=len, reverse=True)) + r")[ \t]*[:：=](.*)\Z",
-    re.I | re.S)
+    r"[ \t]*("
+    + "|".join(
+        sorted((re.escape(w) for ws in HEADER_WORDS.values() for w in ws), key=len, reverse=True)
+    )
+    + r")[ \t]*[:：=](.*)\Z",
+    re.I | re.S,
+)
 _KIND_OF = {w: kind for kind, ws in HEADER_WORDS.items() for w in ws}
 
 
@@ -95,8 +99,9 @@ def skip_greeting(text: str, greeting_lines: int) -> tuple[str, list[int]]:
     return "\n" * greeting_lines + "\n".join(lines[greeting_lines:]), greeting
 
 
-def sheet_text(text: str, starts_sheet: Callable[[str], bool],
-               greeting_lines: Callable[[str], int]) -> SheetText:
+def sheet_text(
+    text: str, starts_sheet: Callable[[str], bool], greeting_lines: Callable[[str], int]
+) -> SheetText:
     """Read a sheet out of ``text`` as mail does: byte-order marks at the start dropped, line
     ends made ``\\n``, header lines blanked (:func:`strip_headers`), a signature cut
     (:func:`strip_signature`), the greeting above the sheet's first line blanked

@@ -54,8 +54,10 @@ SCHEMAS = Path(__file__).resolve().parent / "schemas"
 LANG_COOKIE = "lang"
 
 #: the Content-Security-Policy of every response: nothing runs, styles and images from here only
-CSP = ("default-src 'none'; style-src 'self'; img-src 'self'; base-uri 'none'; "
-       "form-action 'none'; frame-ancestors 'none'")
+CSP = (
+    "default-src 'none'; style-src 'self'; img-src 'self'; base-uri 'none'; "
+    "form-action 'none'; frame-ancestors 'none'"
+)
 SECURITY_HEADERS = (
     (b"content-security-policy", CSP.encode()),
     (b"x-content-type-options", b"nosniff"),
@@ -63,8 +65,12 @@ SECURITY_HEADERS = (
     (b"x-frame-options", b"DENY"),
     (b"cross-origin-opener-policy", b"same-origin"),
 )
-_DATA_TYPES = (b"application/json", b"text/csv", b"application/atom+xml",
-               b"application/schema+json")
+_DATA_TYPES = (
+    b"application/json",
+    b"text/csv",
+    b"application/atom+xml",
+    b"application/schema+json",
+)
 
 
 class SecurityHeaders:
@@ -127,18 +133,24 @@ def cross_cells_html(c: q.CrossTable, prefix: str, letters: dict[str, str]) -> l
             if col.entry_id == rid:
                 parts.append('<td class="self"></td>')
                 continue
-            links = "".join(f'<a class="res {x.result}" href="{pre}{int(x.battle_id)}">'
-                            f'{letter[x.result]}</a>'
-                            for x in c.cells.get((rid, col.entry_id), ()))
+            links = "".join(
+                f'<a class="res {x.result}" href="{pre}{int(x.battle_id)}">{letter[x.result]}</a>'
+                for x in c.cells.get((rid, col.entry_id), ())
+            )
             parts.append(f"<td>{links}</td>")
         rows.append(Markup("".join(parts)))
     return rows
 
 
-GLOBALS: dict[str, Any] = {"urls": urls, "iso": payloads.iso,
-                           "signed": _signed, "duration": _duration,
-                           "CROSS_BLOCK": q.CROSS_BLOCK, "link": lambda path: path,
-                           "cross_cells_html": cross_cells_html}
+GLOBALS: dict[str, Any] = {
+    "urls": urls,
+    "iso": payloads.iso,
+    "signed": _signed,
+    "duration": _duration,
+    "CROSS_BLOCK": q.CROSS_BLOCK,
+    "link": lambda path: path,
+    "cross_cells_html": cross_cells_html,
+}
 FILTERS: dict[str, Any] = {"zen": _zen}
 
 
@@ -155,8 +167,9 @@ def choose_lang(request: Request) -> tuple[str, bool]:
 
 def _switch_links(request: Request) -> dict[str, str]:
     params = {k: v for k, v in request.query_params.items() if k != "lang"}
-    return {lang: request.url.path + "?" + urlencode({**params, "lang": lang})
-            for lang in i18n.LANGS}
+    return {
+        lang: request.url.path + "?" + urlencode({**params, "lang": lang}) for lang in i18n.LANGS
+    }
 
 
 def _finish(request: Request, response: Response, lang: str, asked: bool) -> Response:
@@ -165,8 +178,15 @@ def _finish(request: Request, response: Response, lang: str, asked: bool) -> Res
     response.headers.setdefault("cache-control", "no-cache")
     if asked:
         secure = request.url.scheme == "https"
-        response.set_cookie(LANG_COOKIE, lang, max_age=365 * 86400, path="/", samesite="lax",
-                            httponly=True, secure=secure)
+        response.set_cookie(
+            LANG_COOKIE,
+            lang,
+            max_age=365 * 86400,
+            path="/",
+            samesite="lax",
+            httponly=True,
+            secure=secure,
+        )
     return response
 
 
@@ -229,9 +249,16 @@ def rules_page(name: str, lang: str) -> RulesPage | None:
         normalized = rs.format_sheet(parsed.entry, ex_lang) if parsed.ok else ""
         costs = rs.format_costs(parsed.entry, lang) if parsed.ok else ""
         examples.append(RulesExample(ex_lang, text, normalized, costs))
-    return RulesPage(rs.name, rs.titles.get(lang, rs.name), tuple(rs.aliases),
-                     str(rs.engine_version), bool(rs.party), tuple(rs.describe(lang)),
-                     tuple(examples), tuple(rs.sample_sheets()))
+    return RulesPage(
+        rs.name,
+        rs.titles.get(lang, rs.name),
+        tuple(rs.aliases),
+        str(rs.engine_version),
+        bool(rs.party),
+        tuple(rs.describe(lang)),
+        tuple(examples),
+        tuple(rs.sample_sheets()),
+    )
 
 
 def _ruleset_title(name: str, lang: str) -> str:
@@ -251,8 +278,14 @@ class WebApp:
     makes the links of feeds absolute; ``server_name`` names the feeds' author; ``feed_domain``
     is the authority of the feeds' ``tag:`` ids."""
 
-    def __init__(self, engine: Engine, *, public_url: str = "", server_name: str = NAME,
-                 feed_domain: str = "localhost") -> None:
+    def __init__(
+        self,
+        engine: Engine,
+        *,
+        public_url: str = "",
+        server_name: str = NAME,
+        feed_domain: str = "localhost",
+    ) -> None:
         self.engine = engine
         self.sessions = read_sessions(engine)
         self.public_url = public_url.rstrip("/")
@@ -261,20 +294,25 @@ class WebApp:
 
     # -- rendering ----------------------------------------------------------------------------
 
-    def render(self, request: Request, template: str, status_code: int = 200,
-               **context: Any) -> Response:
+    def render(
+        self, request: Request, template: str, status_code: int = 200, **context: Any
+    ) -> Response:
         lang, asked = choose_lang(request)
         env = i18n.environment(lang, name="web", globals=GLOBALS, filters=FILTERS)
         html = env.get_template(template).render(
-            path=request.url.path, switch=_switch_links(request),
-            ruleset_title=lambda n: _ruleset_title(n, lang), **context)
+            path=request.url.path,
+            switch=_switch_links(request),
+            ruleset_title=lambda n: _ruleset_title(n, lang),
+            **context,
+        )
         return _finish(request, HTMLResponse(html, status_code=status_code), lang, asked)
 
     def json(self, request: Request, doc: dict[str, Any], status: int = 200) -> Response:
         lang, asked = choose_lang(request)
         body = json.dumps(doc, ensure_ascii=False, separators=(",", ":"), default=str)
-        return _finish(request, Response(body, status_code=status,
-                                         media_type="application/json"), lang, asked)
+        return _finish(
+            request, Response(body, status_code=status, media_type="application/json"), lang, asked
+        )
 
     def not_found(self, request: Request, *, as_json: bool = False) -> Response:
         if as_json or request.url.path.endswith(".json"):
@@ -289,16 +327,22 @@ class WebApp:
             return self.public_url
         return f"{request.url.scheme}://{request.url.netloc}{request.scope.get('root_path', '')}"
 
-    def csv(self, request: Request, filename: str, header: list[str],
-            rows: list[list[Any]]) -> Response:
+    def csv(
+        self, request: Request, filename: str, header: list[str], rows: list[list[Any]]
+    ) -> Response:
         buf = io.StringIO()
         buf.write("\ufeff")  # a BOM, so that spreadsheet programs read the UTF-8 (Japanese) right
         writer = csv.writer(buf, lineterminator="\r\n")
         writer.writerow(header)
         writer.writerows([[_cell(v) for v in row] for row in rows])
-        return Response(buf.getvalue(), media_type="text/csv; charset=utf-8", headers={
-            "content-disposition": f"inline; filename=\"{filename}\"",
-            "cache-control": "no-cache"})
+        return Response(
+            buf.getvalue(),
+            media_type="text/csv; charset=utf-8",
+            headers={
+                "content-disposition": f'inline; filename="{filename}"',
+                "cache-control": "no-cache",
+            },
+        )
 
     # -- pages --------------------------------------------------------------------------------
 
@@ -307,8 +351,10 @@ class WebApp:
             leagues = q.list_leagues(s)
         if request.url.path.endswith(".json"):
             return self.json(request, payloads.index(leagues))
-        groups = {phase: [lg for lg in leagues if lg.phase == phase]
-                  for phase in ("open", "running", "finished")}
+        groups = {
+            phase: [lg for lg in leagues if lg.phase == phase]
+            for phase in ("open", "running", "finished")
+        }
         return self.render(request, "web/index.html", leagues=leagues, groups=groups)
 
     def league(self, request: Request) -> Response:
@@ -326,14 +372,20 @@ class WebApp:
                 if request.url.query:
                     target += "?" + request.url.query
                 return RedirectResponse(target, status_code=301)
-            view = q.league_view(s, league.name, row_block=_int_arg(request, "xr"),
-                                 col_block=_int_arg(request, "xc"))
+            view = q.league_view(
+                s, league.name, row_block=_int_arg(request, "xr"), col_block=_int_arg(request, "xc")
+            )
         assert view is not None
         if suffix == ".json":
             return self.json(request, payloads.league(view))
-        return self.render(request, "web/league.html", v=view, s=view.summary,
-                           cfg=view.settings, blocks=range(1, (view.cross.blocks
-                                                               if view.cross else 1) + 1))
+        return self.render(
+            request,
+            "web/league.html",
+            v=view,
+            s=view.summary,
+            cfg=view.settings,
+            blocks=range(1, (view.cross.blocks if view.cross else 1) + 1),
+        )
 
     def round(self, request: Request) -> Response:
         m = re.match(r"^([0-9]{1,6})(\.json)?$", request.path_params["number"])
@@ -371,10 +423,17 @@ class WebApp:
             return self.battle_csv(request, view, computed)
         report = computed.report if computed is not None else None
         chart = charts.hp_chart(report) if report is not None else None
-        narrow = (charts.hp_chart(report, width=charts.PHONE_WIDTH) if report is not None
-                  else None)
-        return self.render(request, "web/battle.html", v=view, b=view.line, c=computed,
-                           report=report, chart=chart, narrow_chart=narrow)
+        narrow = charts.hp_chart(report, width=charts.PHONE_WIDTH) if report is not None else None
+        return self.render(
+            request,
+            "web/battle.html",
+            v=view,
+            b=view.line,
+            c=computed,
+            report=report,
+            chart=chart,
+            narrow_chart=narrow,
+        )
 
     def battle_csv(self, request: Request, view: q.BattleView, computed: Any) -> Response:
         rows: list[list[Any]] = []
@@ -382,22 +441,40 @@ class WebApp:
         for turn in report.turns if report is not None else ():
             for side in (0, 1):
                 for fighter in turn.states[side]:
-                    rows.append([turn.turn, "AB"[side], fighter.name, fighter.hp, fighter.max_hp,
-                                 int(fighter.alive), int(fighter.exited), fighter.text])
-        return self.csv(request, f"battle-{view.line.battle_id}.csv",
-                        ["turn", "side", "fighter", "hp", "max_hp", "alive", "exited", "state"],
-                        rows)
+                    rows.append(
+                        [
+                            turn.turn,
+                            "AB"[side],
+                            fighter.name,
+                            fighter.hp,
+                            fighter.max_hp,
+                            int(fighter.alive),
+                            int(fighter.exited),
+                            fighter.text,
+                        ]
+                    )
+        return self.csv(
+            request,
+            f"battle-{view.line.battle_id}.csv",
+            ["turn", "side", "fighter", "hp", "max_hp", "alive", "exited", "state"],
+            rows,
+        )
 
     def standings_csv(self, request: Request) -> Response:
         with reading(self.sessions) as s:
-            view = q.league_view(s, request.path_params["name"], with_cross=False,
-                                 with_rounds=False)
+            view = q.league_view(
+                s, request.path_params["name"], with_cross=False, with_rounds=False
+            )
         if view is None or view.secret or view.table is None:
             return self.not_found(request)
         lang, _asked = choose_lang(request)
         table = view.table
-        return self.csv(request, "standings.csv", table.csv_header(),
-                        [table.csv_row(x, lang) for x in table.lines])
+        return self.csv(
+            request,
+            "standings.csv",
+            table.csv_header(),
+            [table.csv_row(x, lang) for x in table.lines],
+        )
 
     def battles_csv(self, request: Request) -> Response:
         with reading(self.sessions) as s:
@@ -407,16 +484,49 @@ class WebApp:
         summary, boards = found
         rows = []
         for b in boards:
-            rows.append([b.battle_id, b.round, b.board, b.state, b.a.player.id, b.a.player.name,
-                         b.a.unit, b.b.player.id if b.b else "", b.b.player.name if b.b else "",
-                         b.b.unit if b.b else "", "" if b.winner is None else "AB"[b.winner],
-                         b.reason or "", "" if b.turns is None else b.turns,
-                         b.hp[0] if b.hp else "", b.hp[1] if b.hp else "",
-                         urls.battle(summary.name, b.battle_id) if b.b else ""])
-        return self.csv(request, "battles.csv",
-                        ["battle", "round", "board", "state", "player_a_id", "player_a", "unit_a",
-                         "player_b_id", "player_b", "unit_b", "winner", "reason", "turns", "hp_a",
-                         "hp_b", "url"], rows)
+            rows.append(
+                [
+                    b.battle_id,
+                    b.round,
+                    b.board,
+                    b.state,
+                    b.a.player.id,
+                    b.a.player.name,
+                    b.a.unit,
+                    b.b.player.id if b.b else "",
+                    b.b.player.name if b.b else "",
+                    b.b.unit if b.b else "",
+                    "" if b.winner is None else "AB"[b.winner],
+                    b.reason or "",
+                    "" if b.turns is None else b.turns,
+                    b.hp[0] if b.hp else "",
+                    b.hp[1] if b.hp else "",
+                    urls.battle(summary.name, b.battle_id) if b.b else "",
+                ]
+            )
+        return self.csv(
+            request,
+            "battles.csv",
+            [
+                "battle",
+                "round",
+                "board",
+                "state",
+                "player_a_id",
+                "player_a",
+                "unit_a",
+                "player_b_id",
+                "player_b",
+                "unit_b",
+                "winner",
+                "reason",
+                "turns",
+                "hp_a",
+                "hp_b",
+                "url",
+            ],
+            rows,
+        )
 
     def player(self, request: Request) -> Response:
         m = re.match(r"^([0-9]{1,12})(\.json)?$", request.path_params["pid"])
@@ -444,8 +554,7 @@ class WebApp:
         env = i18n.environment(lang, name="web", globals=GLOBALS, filters=FILTERS)
         prose = f"web/rules/{page.name}.html"
         has_prose = prose in env.list_templates(filter_func=lambda n: n.startswith("web/rules/"))
-        return self.render(request, "web/rules.html", page=page,
-                           prose=prose if has_prose else None)
+        return self.render(request, "web/rules.html", page=page, prose=prose if has_prose else None)
 
     def feed(self, request: Request) -> Response:
         from app.web import feeds
@@ -456,8 +565,9 @@ class WebApp:
             xml = feeds.atom(s, self, base=self.base(request), lang=lang, league_name=name)
         if xml is None:
             return self.not_found(request)
-        return _finish(request, Response(xml, media_type="application/atom+xml; charset=utf-8"),
-                       lang, asked)
+        return _finish(
+            request, Response(xml, media_type="application/atom+xml; charset=utf-8"), lang, asked
+        )
 
     def schema(self, request: Request) -> Response:
         name = request.path_params["file"]
@@ -467,8 +577,11 @@ class WebApp:
         return FileResponse(path, media_type="application/schema+json")
 
     def favicon(self, request: Request) -> Response:
-        return FileResponse(STATIC / "favicon.svg", media_type="image/svg+xml",
-                            headers={"cache-control": "public, max-age=86400"})
+        return FileResponse(
+            STATIC / "favicon.svg",
+            media_type="image/svg+xml",
+            headers={"cache-control": "public, max-age=86400"},
+        )
 
 
 def _cell(value: Any) -> Any:
@@ -479,10 +592,15 @@ def _cell(value: Any) -> Any:
     return value
 
 
-def create_app(*, database_url: str | None = None, engine: Engine | None = None,
-               public_url: str = "", server_name: str = NAME,
-               feed_domain: str = "localhost",
-               allowed_hosts: Sequence[str] | None = None) -> Starlette:
+def create_app(
+    *,
+    database_url: str | None = None,
+    engine: Engine | None = None,
+    public_url: str = "",
+    server_name: str = NAME,
+    feed_domain: str = "localhost",
+    allowed_hosts: Sequence[str] | None = None,
+) -> Starlette:
     """The Starlette application of the web view over ``engine`` (or a new read-only engine on
     ``database_url``). ``allowed_hosts``: the ``Host`` values answered (others get 400;
     ``app.web.server.allowed_hosts`` makes the list from the settings); ``None``: any, for an
@@ -502,15 +620,18 @@ def create_app(*, database_url: str | None = None, engine: Engine | None = None,
             log.error("web_database_unavailable", exc_info=exc)
         else:
             log.error("web_handler_failed path=%s", request.url.path, exc_info=exc)
-        return HTMLResponse("<!DOCTYPE html><title>500</title><p>Internal server error / "
-                            "サーバ内部のエラー</p>", status_code=500)
+        return HTMLResponse(
+            "<!DOCTYPE html><title>500</title><p>Internal server error / サーバ内部のエラー</p>",
+            status_code=500,
+        )
 
     async def http_error(request: Request, exc: Exception) -> Response:
         assert isinstance(exc, HTTPException)
         if exc.status_code == 404:
             return web.not_found(request)
-        return Response(str(exc.detail), status_code=exc.status_code,
-                        headers=getattr(exc, "headers", None))
+        return Response(
+            str(exc.detail), status_code=exc.status_code, headers=getattr(exc, "headers", None)
+        )
 
     routes = [
         Route("/", web.index),
@@ -528,13 +649,16 @@ def create_app(*, database_url: str | None = None, engine: Engine | None = None,
         Route("/rules/{ruleset}", web.rules),
         Mount("/static", app=StaticFiles(directory=str(STATIC)), name="static"),
     ]
-    app = Starlette(routes=routes, exception_handlers={404: not_found, HTTPException: http_error,
-                                                       500: server_error})
+    app = Starlette(
+        routes=routes,
+        exception_handlers={404: not_found, HTTPException: http_error, 500: server_error},
+    )
     app.state.web = web
     if allowed_hosts is not None:
         # before the links: WebApp.base builds feed links from the Host of a request that
         # reached it, so only a Host of this list (RFC 9110 §7.2: the client writes it)
-        app.add_middleware(TrustedHostMiddleware, allowed_hosts=list(allowed_hosts),
-                           www_redirect=False)
+        app.add_middleware(
+            TrustedHostMiddleware, allowed_hosts=list(allowed_hosts), www_redirect=False
+        )
     app.add_middleware(SecurityHeaders)
     return app

@@ -99,9 +99,12 @@ def ruleset_of(view: BattleView) -> Ruleset:
 def _same(view: BattleView, outcome: Outcome) -> bool:
     line = view.line
     hp = line.hp or (0, 0)
-    return (line.winner == outcome.winner and line.reason == outcome.termination
-            and line.turns == outcome.turns
-            and (hp[0], hp[1]) == (outcome.hp(0), outcome.hp(1)))
+    return (
+        line.winner == outcome.winner
+        and line.reason == outcome.termination
+        and line.turns == outcome.turns
+        and (hp[0], hp[1]) == (outcome.hp(0), outcome.hp(1))
+    )
 
 
 def compute(view: BattleView, lang: str) -> ComputedBattle:
@@ -114,9 +117,15 @@ def compute(view: BattleView, lang: str) -> ComputedBattle:
     current = str(rs.engine_version)
     if view.line.state != "done" or view.sheet_a is None or view.sheet_b is None:
         return ComputedBattle(None, None, current, "")
-    key = (view.ruleset, json.dumps(view.options, sort_keys=True, default=str),
-           view.sheet_a.id, view.sheet_b.id, current, lang,
-           json.dumps(view.fought_with, sort_keys=True) if view.fought_with else "")
+    key = (
+        view.ruleset,
+        json.dumps(view.options, sort_keys=True, default=str),
+        view.sheet_a.id,
+        view.sheet_b.id,
+        current,
+        lang,
+        json.dumps(view.fought_with, sort_keys=True) if view.fought_with else "",
+    )
     hit = _cache.get(key)
     if hit is not None:
         return hit
@@ -132,8 +141,11 @@ def compute(view: BattleView, lang: str) -> ComputedBattle:
         note = ""
         if (view.engine_version or current) != current:
             note = "engine-same" if _same(view, outcome) else "engine-differs"
-        report = None if note == "engine-differs" else rs.report(entries[0], entries[1], result,
-                                                                  lang=lang)
+        report = (
+            None
+            if note == "engine-differs"
+            else rs.report(entries[0], entries[1], result, lang=lang)
+        )
         value = ComputedBattle(report, outcome, current, note)
     _cache.put(key, value)
     return value

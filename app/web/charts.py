@@ -112,20 +112,23 @@ def hp_chart(report: BattleReport, *, width: int = WIDTH) -> HpChart | None:
     for key in order:
         side, name = key
         pts = " ".join(f"{x(i):.1f},{y(v):.1f}" for i, v in enumerate(values[key]) if v is not None)
-        series.append(Series(side, index[side], name, pts,
-                             tuple(v for v in values[key] if v is not None)))
+        series.append(
+            Series(side, index[side], name, pts, tuple(v for v in values[key] if v is not None))
+        )
         index[side] += 1
     step = _nice_step(hi - lo)
     first = -(-lo // step) * step
     y_ticks = tuple(Tick(round(y(v), 1), str(v)) for v in range(first, hi + 1, step))
     gap = (right - left) / max(1, n - 1)
-    every = next((e for e in (1, 2, 5, 10, 20, 50, 100, 200, 500) if gap * e >= MIN_LABEL_GAP),
-                 1000)
+    every = next(
+        (e for e in (1, 2, 5, 10, 20, 50, 100, 200, 500) if gap * e >= MIN_LABEL_GAP), 1000
+    )
     shown = [i for i in range(n) if i % every == 0]
     if shown[-1] != n - 1:  # the last turn always, instead of a label too close before it
         if (n - 1 - shown[-1]) * gap < MIN_LABEL_GAP and len(shown) > 1:
             shown.pop()
         shown.append(n - 1)
     x_ticks = tuple(Tick(round(x(i), 1), labels[i] or "·") for i in shown)
-    return HpChart(width, HEIGHT, left, right, top, bottom, round(y(0), 1), x_ticks, y_ticks,
-                   tuple(series))
+    return HpChart(
+        width, HEIGHT, left, right, top, bottom, round(y(0), 1), x_ticks, y_ticks, tuple(series)
+    )

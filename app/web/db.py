@@ -39,8 +39,9 @@ def read_only_engine(url: str) -> Engine:
     connect_args: dict[str, Any] = {}
     if url.startswith("postgresql"):
         connect_args["options"] = "-c default_transaction_read_only=on"
-    engine = create_engine(url, pool_pre_ping=True, pool_size=5, max_overflow=10,
-                           connect_args=connect_args)
+    engine = create_engine(
+        url, pool_pre_ping=True, pool_size=5, max_overflow=10, connect_args=connect_args
+    )
     if engine.dialect.name == "postgresql":
         refuse_non_utf8(engine)  # a database not in UTF8 is refused with the fix, as everywhere
     return engine

@@ -22,8 +22,7 @@ from sqlalchemy.orm import Session
 from app.db.models import League
 from app.league import queries as q
 from app.league.timeparse import as_utc
-from app.reports import i18n
-from app.reports import urls
+from app.reports import i18n, urls
 from app.reports.dates import human_time
 
 #: entries in a feed
@@ -53,8 +52,10 @@ def _round_text(rnd: q.RoundLine, lang: str) -> str:
             result = _("draw")
         else:
             result = _("%(unit)s wins") % {"unit": (b.a if b.winner == 0 else b.b).unit}
-        lines.append(_("Board %(board)s: %(a)s vs %(b)s: %(result)s")
-                     % {"board": b.board, "a": a, "b": other, "result": result})
+        lines.append(
+            _("Board %(board)s: %(a)s vs %(b)s: %(result)s")
+            % {"board": b.board, "a": a, "b": other, "result": result}
+        )
     shown = len(rnd.boards or ())
     total = rnd.battles + sum(1 for b in rnd.boards or () if b.b is None)
     if total > shown:
@@ -62,34 +63,41 @@ def _round_text(rnd: q.RoundLine, lang: str) -> str:
     return "\n".join(lines)
 
 
-def _entries(session: Session, league: League, web: Any, base: str,
-             lang: str) -> list[dict[str, Any]]:
+def _entries(
+    session: Session, league: League, web: Any, base: str, lang: str
+) -> list[dict[str, Any]]:
     _ = i18n.gettext(lang)
     out: list[dict[str, Any]] = []
     created = as_utc(league.created_at) or dt.datetime(2026, 1, 1, tzinfo=dt.timezone.utc)
-    out.append({
-        "id": _tag(web.feed_domain, league, "opened"),
-        "title": _("League %(name)s opened") % {"name": league.name},
-        "link": urls.absolute(base, urls.league(league.name)), "updated": created,
-        "content": _("Entries until %(deadline)s.") % {
-            "deadline": human_time(as_utc(league.entry_deadline) or created)},
-    })
+    out.append(
+        {
+            "id": _tag(web.feed_domain, league, "opened"),
+            "title": _("League %(name)s opened") % {"name": league.name},
+            "link": urls.absolute(base, urls.league(league.name)),
+            "updated": created,
+            "content": _("Entries until %(deadline)s.")
+            % {"deadline": human_time(as_utc(league.entry_deadline) or created)},
+        }
+    )
     if not q.sheets_public(league):
         return out
     for rnd in q.recent_results(session, league.name, rounds=LIMIT, boards_per_round=BOARDS):
-        out.append({
-            "id": _tag(web.feed_domain, league, "rounds", rnd.number),
-            "title": _("League %(name)s: results of round %(n)s") % {"name": league.name,
-                                                                    "n": rnd.number},
-            "link": urls.absolute(base, urls.round_(league.name, rnd.number)),
-            "updated": rnd.done_at or created,
-            "content": _round_text(rnd, lang),
-        })
+        out.append(
+            {
+                "id": _tag(web.feed_domain, league, "rounds", rnd.number),
+                "title": _("League %(name)s: results of round %(n)s")
+                % {"name": league.name, "n": rnd.number},
+                "link": urls.absolute(base, urls.round_(league.name, rnd.number)),
+                "updated": rnd.done_at or created,
+                "content": _round_text(rnd, lang),
+            }
+        )
     return out
 
 
-def atom(session: Session, web: Any, *, base: str, lang: str,
-         league_name: str | None = None) -> bytes | None:
+def atom(
+    session: Session, web: Any, *, base: str, lang: str, league_name: str | None = None
+) -> bytes | None:
     """The Atom document of league ``league_name`` (``None``: every league), or ``None`` when
     there is no such league. ``web`` is the :class:`app.web.app.WebApp` (feed domain, server
     name); ``base`` the absolute base URL of links."""
@@ -119,8 +127,9 @@ def atom(session: Session, web: Any, *, base: str, lang: str,
     fg.link(href=urls.absolute(base, self_path), rel="self", type="application/atom+xml")
     fg.language(lang)
     fg.generator("Amaryllis tournament server")
-    fg.updated(entries[0]["updated"] if entries else dt.datetime(2026, 1, 1,
-                                                                 tzinfo=dt.timezone.utc))
+    fg.updated(
+        entries[0]["updated"] if entries else dt.datetime(2026, 1, 1, tzinfo=dt.timezone.utc)
+    )
     for e in reversed(entries):  # feedgen prepends: the newest ends up first
         fe = fg.add_entry()
         fe.id(e["id"])

@@ -46,8 +46,10 @@ GRACE = 1.0
 #: bytes of a request line and its headers (h11's ``max_incomplete_event_size``); more: 400
 MAX_HEAD_BYTES = 16 * 1024
 #: what a connection over ``web_max_connections`` gets before it is closed
-BUSY = (b"HTTP/1.1 503 Service Unavailable\r\nContent-Type: text/plain; charset=utf-8\r\n"
-        b"Content-Length: 5\r\nRetry-After: 10\r\nConnection: close\r\n\r\nbusy\n")
+BUSY = (
+    b"HTTP/1.1 503 Service Unavailable\r\nContent-Type: text/plain; charset=utf-8\r\n"
+    b"Content-Length: 5\r\nRetry-After: 10\r\nConnection: close\r\n\r\nbusy\n"
+)
 
 
 @dataclass(frozen=True)
@@ -67,9 +69,11 @@ class WebLimits:
         base = cls()
         return cls(
             header_timeout=float(getattr(settings, "web_header_timeout", base.header_timeout)),
-            keepalive_timeout=int(getattr(settings, "web_keepalive_timeout",
-                                          base.keepalive_timeout)),
-            max_connections=int(getattr(settings, "web_max_connections", base.max_connections)))
+            keepalive_timeout=int(
+                getattr(settings, "web_keepalive_timeout", base.keepalive_timeout)
+            ),
+            max_connections=int(getattr(settings, "web_max_connections", base.max_connections)),
+        )
 
 
 @dataclass
@@ -84,9 +88,11 @@ class ConnectionCounts:
     peak: int = 0
 
     def line(self) -> str:
-        return (f"web_connections: {self.accepted} accepted, {self.refused} refused over "
-                f"web_max_connections, {self.timed_out} timed out before a whole request, "
-                f"peak {self.peak} open")
+        return (
+            f"web_connections: {self.accepted} accepted, {self.refused} refused over "
+            f"web_max_connections, {self.timed_out} timed out before a whole request, "
+            f"peak {self.peak} open"
+        )
 
 
 def guarded_protocol(limits: WebLimits, counts: ConnectionCounts) -> type:
@@ -178,9 +184,16 @@ class WebServer(threading.Thread):
     (or :meth:`shutdown` is called). ``on_exit`` runs in the thread once the server has stopped
     (e.g. to dispose of the database engine)."""
 
-    def __init__(self, app: Any, sock: socket.socket, *, stop: threading.Event | None = None,
-                 on_exit: Any = None, access_log: bool = True,
-                 limits: WebLimits | None = None) -> None:
+    def __init__(
+        self,
+        app: Any,
+        sock: socket.socket,
+        *,
+        stop: threading.Event | None = None,
+        on_exit: Any = None,
+        access_log: bool = True,
+        limits: WebLimits | None = None,
+    ) -> None:
         super().__init__(name="web", daemon=True)
         import uvicorn
 
@@ -190,12 +203,18 @@ class WebServer(threading.Thread):
         self.on_exit = on_exit
         self.limits = limits or WebLimits()
         self.counts = ConnectionCounts()
-        self.config = uvicorn.Config(app, log_config=None, access_log=access_log,
-                                     timeout_graceful_shutdown=int(GRACE), server_header=False,
-                                     lifespan="off", ws="none",
-                                     http=guarded_protocol(self.limits, self.counts),
-                                     timeout_keep_alive=self.limits.keepalive_timeout,
-                                     h11_max_incomplete_event_size=MAX_HEAD_BYTES)
+        self.config = uvicorn.Config(
+            app,
+            log_config=None,
+            access_log=access_log,
+            timeout_graceful_shutdown=int(GRACE),
+            server_header=False,
+            lifespan="off",
+            ws="none",
+            http=guarded_protocol(self.limits, self.counts),
+            timeout_keep_alive=self.limits.keepalive_timeout,
+            h11_max_incomplete_event_size=MAX_HEAD_BYTES,
+        )
         self.server = uvicorn.Server(self.config)
         self.error: BaseException | None = None
 
@@ -216,7 +235,7 @@ class WebServer(threading.Thread):
     def run(self) -> None:
         try:
             asyncio.run(self._main())
-        except BaseException as exc:  # noqa: BLE001 - reported, the thread ends
+        except BaseException as exc:
             self.error = exc
             log.exception("web server failed")
         finally:
@@ -292,27 +311,45 @@ def make_app(settings: Any) -> tuple[Any, Any]:
 
     engine = read_only_engine(settings.resolved_database_url)
     domain = (settings.server_address.rpartition("@")[2] or "localhost").strip() or "localhost"
-    app = create_app(engine=engine, public_url=settings.public_url,
-                     server_name=settings.server_name, feed_domain=domain,
-                     allowed_hosts=allowed_hosts(settings))
+    app = create_app(
+        engine=engine,
+        public_url=settings.public_url,
+        server_name=settings.server_name,
+        feed_domain=domain,
+        allowed_hosts=allowed_hosts(settings),
+    )
     return app, engine
 
 
-def start_web(settings: Any, *, host: str | None = None, port: int | None = None,
-              stop: threading.Event | None = None, access_log: bool = True) -> WebServer:
+def start_web(
+    settings: Any,
+    *,
+    host: str | None = None,
+    port: int | None = None,
+    stop: threading.Event | None = None,
+    access_log: bool = True,
+) -> WebServer:
     """Bind ``host:port`` (default: the ``web_host``/``web_port`` settings), start the server
     thread and wait until it accepts connections. Raises ``OSError`` when the address cannot be
     bound and ``RuntimeError`` when the server does not start."""
     app, engine = make_app(settings)
     try:
-        sock = bind(host if host is not None else settings.web_host,
-                    port if port is not None else settings.web_port,
-                    reuse_port=bool(getattr(settings, "web_reuse_port", False)))
+        sock = bind(
+            host if host is not None else settings.web_host,
+            port if port is not None else settings.web_port,
+            reuse_port=bool(getattr(settings, "web_reuse_port", False)),
+        )
     except OSError:
         engine.dispose()
         raise
-    server = WebServer(app, sock, stop=stop, on_exit=engine.dispose, access_log=access_log,
-                       limits=WebLimits.from_settings(settings))
+    server = WebServer(
+        app,
+        sock,
+        stop=stop,
+        on_exit=engine.dispose,
+        access_log=access_log,
+        limits=WebLimits.from_settings(settings),
+    )
     server.start()
     server.wait_started()
     return server
@@ -328,17 +365,23 @@ def web_workers(settings: Any, stop: threading.Event) -> list[threading.Thread]:
         return []
     app, engine = make_app(settings)
     try:
-        sock = bind(settings.web_host, settings.web_port,
-                    reuse_port=bool(getattr(settings, "web_reuse_port", False)))
+        sock = bind(
+            settings.web_host,
+            settings.web_port,
+            reuse_port=bool(getattr(settings, "web_reuse_port", False)),
+        )
     except OSError as exc:
         engine.dispose()
-        raise RuntimeError(f"the web view cannot listen on {settings.web_host}:"
-                           f"{settings.web_port}: {exc} (set web_port, or 0 to turn it off)"
-                           ) from exc
-    server = WebServer(app, sock, stop=stop, on_exit=engine.dispose,
-                       limits=WebLimits.from_settings(settings))
-    log.info("web view listening on %s (public_url %s)", server.url,
-             settings.public_url or "not set")
+        raise RuntimeError(
+            f"the web view cannot listen on {settings.web_host}:"
+            f"{settings.web_port}: {exc} (set web_port, or 0 to turn it off)"
+        ) from exc
+    server = WebServer(
+        app, sock, stop=stop, on_exit=engine.dispose, limits=WebLimits.from_settings(settings)
+    )
+    log.info(
+        "web view listening on %s (public_url %s)", server.url, settings.public_url or "not set"
+    )
     return [server]
 
 
@@ -356,14 +399,16 @@ def schema_is_current(url: str) -> tuple[bool, str]:
     try:
         with engine.connect() as conn:
             current = set(MigrationContext.configure(conn).get_current_heads())
-    except Exception as exc:  # noqa: BLE001 - unreachable database
+    except Exception as exc:
         return False, f"cannot read the database: {exc}"
     finally:
         engine.dispose()
     if current != heads:
-        return False, (f"the database schema is at {sorted(current) or 'nothing'}, this version "
-                       f"needs {sorted(heads)}: run `amaryllis db upgrade` (the web view never "
-                       "writes to the database)")
+        return False, (
+            f"the database schema is at {sorted(current) or 'nothing'}, this version "
+            f"needs {sorted(heads)}: run `amaryllis db upgrade` (the web view never "
+            "writes to the database)"
+        )
     return True, ""
 
 
@@ -382,8 +427,10 @@ def run_web(settings: Any, *, host: str | None = None, port: int | None = None) 
         try:
             server = start_web(settings, host=host, port=port, stop=stop)
         except OSError as exc:
-            raise RuntimeError(f"cannot listen on {host or settings.web_host}:"
-                               f"{settings.web_port if port is None else port}: {exc}") from exc
+            raise RuntimeError(
+                f"cannot listen on {host or settings.web_host}:"
+                f"{settings.web_port if port is None else port}: {exc}"
+            ) from exc
         log.info("web view on %s", server.url)
         print(f"Amaryllis web view on {server.url}/ (stop with Ctrl-C)", flush=True)
         while server.is_alive() and not stop.is_set():

@@ -5,6 +5,7 @@ Revision ID: 0002
 Revises: 0001
 Create Date: 2026-12-01 10:00:00
 """
+
 from collections.abc import Sequence
 
 import sqlalchemy as sa
@@ -22,8 +23,9 @@ def upgrade() -> None:
     with op.batch_alter_table("inbound_messages") as batch:
         batch.add_column(sa.Column("omitted", sa.JSON(), nullable=True))
     with op.batch_alter_table("sender_counters") as batch:
-        batch.add_column(sa.Column("purpose", sa.String(length=64), nullable=False,
-                                   server_default="reply"))
+        batch.add_column(
+            sa.Column("purpose", sa.String(length=64), nullable=False, server_default="reply")
+        )
         batch.drop_constraint("uq_sender_counters_address", type_="unique")
         batch.create_unique_constraint("uq_sender_counters_address", ["address", "day", "purpose"])
     op.create_table(
@@ -34,8 +36,9 @@ def upgrade() -> None:
         sa.Column("text", sa.Text(), nullable=False),
         sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
         sa.Column("digest_id", sa.Integer(), nullable=True),
-        sa.ForeignKeyConstraint(["digest_id"], ["outbox.id"],
-                                name=op.f("fk_organizer_notices_digest_id_outbox")),
+        sa.ForeignKeyConstraint(
+            ["digest_id"], ["outbox.id"], name=op.f("fk_organizer_notices_digest_id_outbox")
+        ),
         sa.PrimaryKeyConstraint("id", name=op.f("pk_organizer_notices")),
         sa.UniqueConstraint("key", name=op.f("uq_organizer_notices_key")),
     )
@@ -52,10 +55,14 @@ def upgrade() -> None:
         sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
         sa.Column("expires_at", sa.DateTime(timezone=True), nullable=False),
         sa.Column("done_at", sa.DateTime(timezone=True), nullable=True),
-        sa.ForeignKeyConstraint(["entry_id"], ["entries.id"],
-                                name=op.f("fk_pending_changes_entry_id_entries")),
-        sa.ForeignKeyConstraint(["inbound_id"], ["inbound_messages.id"],
-                                name=op.f("fk_pending_changes_inbound_id_inbound_messages")),
+        sa.ForeignKeyConstraint(
+            ["entry_id"], ["entries.id"], name=op.f("fk_pending_changes_entry_id_entries")
+        ),
+        sa.ForeignKeyConstraint(
+            ["inbound_id"],
+            ["inbound_messages.id"],
+            name=op.f("fk_pending_changes_inbound_id_inbound_messages"),
+        ),
         sa.PrimaryKeyConstraint("id", name=op.f("pk_pending_changes")),
         sa.UniqueConstraint("token_hash", name=op.f("uq_pending_changes_token_hash")),
     )

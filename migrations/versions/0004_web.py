@@ -3,6 +3,7 @@
 Revision ID: 0004
 Revises: 0002
 """
+
 from collections.abc import Sequence
 
 import sqlalchemy as sa
@@ -16,8 +17,9 @@ depends_on: str | Sequence[str] | None = None
 
 def upgrade() -> None:
     with op.batch_alter_table("leagues") as batch:
-        batch.add_column(sa.Column("show_entrants", sa.Boolean(), nullable=False,
-                                   server_default=sa.false()))
+        batch.add_column(
+            sa.Column("show_entrants", sa.Boolean(), nullable=False, server_default=sa.false())
+        )
 
 
 def downgrade() -> None:

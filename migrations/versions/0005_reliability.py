@@ -4,6 +4,7 @@ requests done by the scheduler, the league play lease (issue 9)
 Revision ID: 0005
 Revises: 0004
 """
+
 from collections.abc import Sequence
 
 import sqlalchemy as sa
@@ -30,10 +31,15 @@ def upgrade() -> None:
         batch.add_column(sa.Column("body_sha256", sa.String(64), nullable=True))
         batch.add_column(sa.Column("lease_owner", sa.String(200), nullable=True))
         batch.add_column(sa.Column("lease_until", sa.DateTime(timezone=True), nullable=True))
-        batch.add_column(sa.Column("content_pruned", sa.Boolean(), nullable=False,
-                                   server_default=sa.false()))
-        batch.create_foreign_key(op.f("fk_outbox_body_sha256_outbox_bodies"), "outbox_bodies",
-                                 ["body_sha256"], ["sha256"])
+        batch.add_column(
+            sa.Column("content_pruned", sa.Boolean(), nullable=False, server_default=sa.false())
+        )
+        batch.create_foreign_key(
+            op.f("fk_outbox_body_sha256_outbox_bodies"),
+            "outbox_bodies",
+            ["body_sha256"],
+            ["sha256"],
+        )
         batch.create_index("ix_outbox_body_sha256", ["body_sha256"])
     op.create_table(
         "smtp_relays",
@@ -63,10 +69,14 @@ def upgrade() -> None:
         sa.Column("error", sa.Text(), nullable=True),
         sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
         sa.Column("done_at", sa.DateTime(timezone=True), nullable=True),
-        sa.ForeignKeyConstraint(["league_id"], ["leagues.id"],
-                                name=op.f("fk_league_requests_league_id_leagues")),
-        sa.ForeignKeyConstraint(["inbound_id"], ["inbound_messages.id"],
-                                name=op.f("fk_league_requests_inbound_id_inbound_messages")),
+        sa.ForeignKeyConstraint(
+            ["league_id"], ["leagues.id"], name=op.f("fk_league_requests_league_id_leagues")
+        ),
+        sa.ForeignKeyConstraint(
+            ["inbound_id"],
+            ["inbound_messages.id"],
+            name=op.f("fk_league_requests_inbound_id_inbound_messages"),
+        ),
         sa.PrimaryKeyConstraint("id", name=op.f("pk_league_requests")),
     )
     op.create_index("ix_league_requests_state", "league_requests", ["state"])
@@ -86,13 +96,17 @@ def downgrade() -> None:
     import zlib
 
     bind = op.get_bind()
-    rows = bind.execute(sa.text(
-        "SELECT o.id, o.head, b.data FROM outbox o LEFT JOIN outbox_bodies b "
-        "ON b.sha256 = o.body_sha256 WHERE o.raw IS NULL")).all()
+    rows = bind.execute(
+        sa.text(
+            "SELECT o.id, o.head, b.data FROM outbox o LEFT JOIN outbox_bodies b "
+            "ON b.sha256 = o.body_sha256 WHERE o.raw IS NULL"
+        )
+    ).all()
     for row_id, head, data in rows:
         whole = (head or b"") + (zlib.decompress(data) if data is not None else b"")
-        bind.execute(sa.text("UPDATE outbox SET raw = :raw WHERE id = :id"),
-                     {"raw": whole, "id": row_id})
+        bind.execute(
+            sa.text("UPDATE outbox SET raw = :raw WHERE id = :id"), {"raw": whole, "id": row_id}
+        )
     with op.batch_alter_table("outbox") as batch:
         batch.drop_index("ix_outbox_body_sha256")
         batch.drop_constraint(op.f("fk_outbox_body_sha256_outbox_bodies"), type_="foreignkey")

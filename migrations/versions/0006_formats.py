@@ -7,6 +7,7 @@ league's own ``double`` and points columns still say how it is played).
 Revision ID: 0006
 Revises: 0005
 """
+
 from collections.abc import Sequence
 
 import sqlalchemy as sa
@@ -20,13 +21,17 @@ depends_on: str | Sequence[str] | None = None
 
 def upgrade() -> None:
     # plain ADD COLUMN (no batch): SQLite never recreates leagues under its references
-    op.add_column("leagues", sa.Column("format", sa.String(length=32), nullable=False,
-                                       server_default="round-robin"))
-    op.add_column("leagues", sa.Column("format_options", sa.JSON(), nullable=False,
-                                       server_default="{}"))
+    op.add_column(
+        "leagues",
+        sa.Column("format", sa.String(length=32), nullable=False, server_default="round-robin"),
+    )
+    op.add_column(
+        "leagues", sa.Column("format_options", sa.JSON(), nullable=False, server_default="{}")
+    )
     op.add_column("leagues", sa.Column("format_state", sa.JSON(), nullable=True))
-    op.add_column("rounds", sa.Column("note", sa.String(length=32), nullable=False,
-                                      server_default=""))
+    op.add_column(
+        "rounds", sa.Column("note", sa.String(length=32), nullable=False, server_default="")
+    )
     op.create_table(
         "rating_changes",
         sa.Column("id", sa.Integer(), nullable=False),
@@ -42,10 +47,12 @@ def upgrade() -> None:
         sa.Column("draws", sa.Integer(), nullable=False),
         sa.Column("losses", sa.Integer(), nullable=False),
         sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
-        sa.ForeignKeyConstraint(["player_id"], ["players.id"],
-                                name=op.f("fk_rating_changes_player_id_players")),
-        sa.ForeignKeyConstraint(["round_id"], ["rounds.id"],
-                                name=op.f("fk_rating_changes_round_id_rounds")),
+        sa.ForeignKeyConstraint(
+            ["player_id"], ["players.id"], name=op.f("fk_rating_changes_player_id_players")
+        ),
+        sa.ForeignKeyConstraint(
+            ["round_id"], ["rounds.id"], name=op.f("fk_rating_changes_round_id_rounds")
+        ),
         sa.PrimaryKeyConstraint("id", name=op.f("pk_rating_changes")),
         sa.UniqueConstraint("player_id", "round_id", name=op.f("uq_rating_changes_player_id")),
     )

@@ -11,6 +11,7 @@ Amaryllis ruleset derives them (``Outcome``: margin = final HP of A - final HP o
 Revision ID: 0007
 Revises: 0006 (0006_formats)
 """
+
 from collections.abc import Sequence
 from typing import Any
 
@@ -30,23 +31,41 @@ def _fighter(state: Any, hp: int | None) -> dict[str, Any]:
     s = state if isinstance(state, dict) else {}
     hp = int(s.get("hp", hp or 0))
     dead = bool(s.get("dead", hp <= 0))
-    out = {"name": str(s.get("name", "")), "hp": hp, "max_hp": hp, "mp": 0, "alive": not dead,
-           "exited": dead}
+    out = {
+        "name": str(s.get("name", "")),
+        "hp": hp,
+        "max_hp": hp,
+        "mp": 0,
+        "alive": not dead,
+        "exited": dead,
+    }
     out.update({k: v for k, v in s.items() if k not in out and k not in ("dead",)})
     return out
 
 
-def outcome_of_row(winner: int | None, reason: str | None, turns: int | None, hp_a: int | None,
-                   hp_b: int | None, final: Any) -> dict[str, Any]:
+def outcome_of_row(
+    winner: int | None,
+    reason: str | None,
+    turns: int | None,
+    hp_a: int | None,
+    hp_b: int | None,
+    final: Any,
+) -> dict[str, Any]:
     """The ``Outcome.to_json`` of a battle fought before this revision. ``max_hp`` was never
     stored: the final HP stands in for it."""
     final = final if isinstance(final, dict) else {}
     a, b = _fighter(final.get("a"), hp_a), _fighter(final.get("b"), hp_b)
     term = reason or "draw"
     by = term if term in _JUDGES else ("overkill" if a["exited"] and b["exited"] else "hp")
-    return {"winner": winner, "termination": term, "turns": int(turns or 0),
-            "margin": int(hp_a or 0) - int(hp_b or 0), "by": by, "detail": {},
-            "final": [[a], [b]]}
+    return {
+        "winner": winner,
+        "termination": term,
+        "turns": int(turns or 0),
+        "margin": int(hp_a or 0) - int(hp_b or 0),
+        "by": by,
+        "detail": {},
+        "final": [[a], [b]],
+    }
 
 
 def upgrade() -> None:
@@ -55,21 +74,45 @@ def upgrade() -> None:
     op.add_column("leagues", sa.Column("options", sa.JSON(), nullable=False, server_default="{}"))
     op.add_column("battles", sa.Column("outcome", sa.JSON(), nullable=True))
     op.add_column("battles", sa.Column("margin", sa.Integer(), nullable=True))
-    battles = sa.table("battles", sa.column("id", sa.Integer()), sa.column("state", sa.String()),
-                       sa.column("entry_b_id", sa.Integer()), sa.column("winner", sa.Integer()),
-                       sa.column("reason", sa.String()), sa.column("turns", sa.Integer()),
-                       sa.column("hp_a", sa.Integer()), sa.column("hp_b", sa.Integer()),
-                       sa.column("final", sa.JSON()), sa.column("outcome", sa.JSON()),
-                       sa.column("margin", sa.Integer()))
+    battles = sa.table(
+        "battles",
+        sa.column("id", sa.Integer()),
+        sa.column("state", sa.String()),
+        sa.column("entry_b_id", sa.Integer()),
+        sa.column("winner", sa.Integer()),
+        sa.column("reason", sa.String()),
+        sa.column("turns", sa.Integer()),
+        sa.column("hp_a", sa.Integer()),
+        sa.column("hp_b", sa.Integer()),
+        sa.column("final", sa.JSON()),
+        sa.column("outcome", sa.JSON()),
+        sa.column("margin", sa.Integer()),
+    )
     conn = op.get_bind()
-    rows = conn.execute(sa.select(battles.c.id, battles.c.winner, battles.c.reason, battles.c.turns,
-                                  battles.c.hp_a, battles.c.hp_b, battles.c.final)
-                        .where(battles.c.state == "done", battles.c.entry_b_id.is_not(None),
-                               battles.c.reason.is_not(None))).all()
+    rows = conn.execute(
+        sa.select(
+            battles.c.id,
+            battles.c.winner,
+            battles.c.reason,
+            battles.c.turns,
+            battles.c.hp_a,
+            battles.c.hp_b,
+            battles.c.final,
+        ).where(
+            battles.c.state == "done",
+            battles.c.entry_b_id.is_not(None),
+            battles.c.reason.is_not(None),
+        )
+    ).all()
     for bid, winner, reason, turns, hp_a, hp_b, final in rows:
-        conn.execute(battles.update().where(battles.c.id == bid).values(
-            outcome=outcome_of_row(winner, reason, turns, hp_a, hp_b, final),
-            margin=int(hp_a or 0) - int(hp_b or 0)))
+        conn.execute(
+            battles.update()
+            .where(battles.c.id == bid)
+            .values(
+                outcome=outcome_of_row(winner, reason, turns, hp_a, hp_b, final),
+                margin=int(hp_a or 0) - int(hp_b or 0),
+            )
+        )
 
 
 def downgrade() -> None:

@@ -7,6 +7,7 @@ league.
 Revision ID: 0008
 Revises: 0007 (0007_rulesets)
 """
+
 from collections.abc import Sequence
 
 from alembic import op

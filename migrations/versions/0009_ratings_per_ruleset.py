@@ -6,6 +6,7 @@ row now names the ruleset of its league; existing rows take their league's rules
 Revision ID: 0009
 Revises: 0008 (0008_rating_index)
 """
+
 from collections.abc import Sequence
 
 import sqlalchemy as sa
@@ -19,14 +20,17 @@ depends_on: str | Sequence[str] | None = None
 
 def upgrade() -> None:
     with op.batch_alter_table("rating_changes") as batch:
-        batch.add_column(sa.Column("ruleset", sa.String(32), nullable=False,
-                                   server_default="amaryllis"))
+        batch.add_column(
+            sa.Column("ruleset", sa.String(32), nullable=False, server_default="amaryllis")
+        )
     op.execute(
         "UPDATE rating_changes SET ruleset = (SELECT leagues.ruleset FROM rounds JOIN leagues "
         "ON rounds.league_id = leagues.id WHERE rounds.id = rating_changes.round_id) "
-        "WHERE EXISTS (SELECT 1 FROM rounds WHERE rounds.id = rating_changes.round_id)")
-    op.create_index("ix_rating_changes_player_ruleset_id", "rating_changes",
-                    ["player_id", "ruleset", "id"])
+        "WHERE EXISTS (SELECT 1 FROM rounds WHERE rounds.id = rating_changes.round_id)"
+    )
+    op.create_index(
+        "ix_rating_changes_player_ruleset_id", "rating_changes", ["player_id", "ruleset", "id"]
+    )
 
 
 def downgrade() -> None:

@@ -8,6 +8,7 @@ battle's checkpoint (``stop_turn``, ``stop_until``); on ``rounds`` when its pair
 Revision ID: 0012
 Revises: 0009 (0009_ratings_per_ruleset)
 """
+
 from collections.abc import Sequence
 
 import sqlalchemy as sa

@@ -6,6 +6,7 @@ player's own battles (``players.digest_logs``; otherwise they come on request).
 Revision ID: 0014
 Revises: 0013 (0013_player_names)
 """
+
 from collections.abc import Sequence
 
 import sqlalchemy as sa
@@ -18,10 +19,12 @@ depends_on: str | Sequence[str] | None = None
 
 
 def upgrade() -> None:
-    op.add_column("players", sa.Column("mail_pref", sa.String(8), nullable=False,
-                                       server_default="all"))
-    op.add_column("players", sa.Column("digest_logs", sa.Boolean(), nullable=False,
-                                       server_default=sa.false()))
+    op.add_column(
+        "players", sa.Column("mail_pref", sa.String(8), nullable=False, server_default="all")
+    )
+    op.add_column(
+        "players", sa.Column("digest_logs", sa.Boolean(), nullable=False, server_default=sa.false())
+    )
 
 
 def downgrade() -> None:

@@ -6,6 +6,7 @@ round is prepared: from then on any ``serve`` may claim its pending battles in c
 Revision ID: 0015
 Revises: 0014 (0014_mail_preferences)
 """
+
 from collections.abc import Sequence
 
 import sqlalchemy as sa
@@ -22,8 +23,9 @@ def upgrade() -> None:
     # which other tables reference (foreign keys are on in every connection)
     op.add_column("battles", sa.Column("claim_owner", sa.String(200)))
     op.add_column("battles", sa.Column("claim_until", sa.DateTime(timezone=True)))
-    op.add_column("rounds", sa.Column("shared", sa.Boolean(), nullable=False,
-                                      server_default=sa.false()))
+    op.add_column(
+        "rounds", sa.Column("shared", sa.Boolean(), nullable=False, server_default=sa.false())
+    )
 
 
 def downgrade() -> None:

@@ -19,8 +19,9 @@ from sqlalchemy.engine import make_url
 
 from tests.services import skip_or_fail
 
-ADMIN_URL = os.environ.get("AMARYLLIS_TEST_POSTGRES_URL",
-                           "postgresql+psycopg://postgres@127.0.0.1:5432/test")
+ADMIN_URL = os.environ.get(
+    "AMARYLLIS_TEST_POSTGRES_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/test"
+)
 
 
 @contextmanager

@@ -20,15 +20,37 @@ def test_namesakes_and_nameless_entrants_get_distinct_readable_names(db_url: str
         t = meta.tables
         names = {1: "秋", 2: "秋", 3: "ａｋｉ", 4: "AKI", 5: "", 6: "", 7: "秋 2"}
         with engine.begin() as c:
-            c.execute(t["leagues"].insert().values(**_filled(t["leagues"], id=1, name="old",
-                                                             ruleset="amaryllis", state="open")))
+            c.execute(
+                t["leagues"]
+                .insert()
+                .values(
+                    **_filled(t["leagues"], id=1, name="old", ruleset="amaryllis", state="open")
+                )
+            )
             for pid, name in names.items():
-                c.execute(t["players"].insert().values(**_filled(
-                    t["players"], id=pid, address=f"p{pid}@example.org", display_name=name,
-                    lang="ja" if pid == 5 else "en")))
+                c.execute(
+                    t["players"]
+                    .insert()
+                    .values(
+                        **_filled(
+                            t["players"],
+                            id=pid,
+                            address=f"p{pid}@example.org",
+                            display_name=name,
+                            lang="ja" if pid == 5 else "en",
+                        )
+                    )
+                )
                 if pid != 6:  # 6 never entered: nobody sees them
-                    c.execute(t["entries"].insert().values(**_filled(
-                        t["entries"], id=pid, league_id=1, player_id=pid, status="active")))
+                    c.execute(
+                        t["entries"]
+                        .insert()
+                        .values(
+                            **_filled(
+                                t["entries"], id=pid, league_id=1, player_id=pid, status="active"
+                            )
+                        )
+                    )
         upgrade(db_url)
         with engine.connect() as c:
             got = dict(c.execute(sa.text("SELECT id, display_name FROM players")).all())

@@ -29,9 +29,13 @@ def ascii_db() -> Iterator[tuple[str, str]]:
     admin = create_engine(ADMIN_URL, isolation_level="AUTOCOMMIT")
     try:
         with admin.connect() as conn:
-            conn.execute(text(f"CREATE DATABASE \"{name}\" ENCODING 'SQL_ASCII' TEMPLATE template0 "
-                              "LC_COLLATE 'C' LC_CTYPE 'C'"))
-    except Exception as exc:  # noqa: BLE001
+            conn.execute(
+                text(
+                    f"CREATE DATABASE \"{name}\" ENCODING 'SQL_ASCII' TEMPLATE template0 "
+                    "LC_COLLATE 'C' LC_CTYPE 'C'"
+                )
+            )
+    except Exception as exc:
         admin.dispose()
         skip_or_fail(f"PostgreSQL not reachable at {ADMIN_URL}: {exc}")
     try:
@@ -42,17 +46,38 @@ def ascii_db() -> Iterator[tuple[str, str]]:
         admin.dispose()
 
 
-@pytest.mark.parametrize("command", [["db", "upgrade"], ["serve"], ["web", "--port", "0"],
-                                     ["league", "list"], ["status", "--offline"]])
-def test_a_sql_ascii_database_is_refused_with_the_fix(command: list[str], ascii_db,
-                                                      tmp_path: Path) -> None:
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["db", "upgrade"],
+        ["serve"],
+        ["web", "--port", "0"],
+        ["league", "list"],
+        ["status", "--offline"],
+    ],
+)
+def test_a_sql_ascii_database_is_refused_with_the_fix(
+    command: list[str], ascii_db, tmp_path: Path
+) -> None:
     url, name = ascii_db
     env = {k: v for k, v in os.environ.items() if not k.startswith("AMARYLLIS_")}
-    env.update({"AMARYLLIS_DATABASE_URL": url, "AMARYLLIS_DATA_DIR": str(tmp_path / "data"),
-                "AMARYLLIS_WEB_PORT": "0", "AMARYLLIS_IMAP_URL": "imap://x:y@127.0.0.1:1/INBOX",
-                "AMARYLLIS_SMTP_URL": "smtp://127.0.0.1:1"})
-    done = subprocess.run([sys.executable, "-m", "app.cli", *command], env=env, cwd=tmp_path,
-                          capture_output=True, text=True, timeout=120)
+    env.update(
+        {
+            "AMARYLLIS_DATABASE_URL": url,
+            "AMARYLLIS_DATA_DIR": str(tmp_path / "data"),
+            "AMARYLLIS_WEB_PORT": "0",
+            "AMARYLLIS_IMAP_URL": "imap://x:y@127.0.0.1:1/INBOX",
+            "AMARYLLIS_SMTP_URL": "smtp://127.0.0.1:1",
+        }
+    )
+    done = subprocess.run(
+        [sys.executable, "-m", "app.cli", *command],
+        env=env,
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     said = done.stdout + done.stderr
     assert done.returncode == 1, said
     assert "Traceback" not in said and "TypeError" not in said

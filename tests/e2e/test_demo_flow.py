@@ -20,7 +20,16 @@ import pytest
 from sqlalchemy import create_engine, select
 from sqlalchemy.orm import Session
 
-from app.db.models import Battle, Entry, InboundMessage, League, OutboxMessage, Player, Round, SheetVersion
+from app.db.models import (
+    Battle,
+    Entry,
+    InboundMessage,
+    League,
+    OutboxMessage,
+    Player,
+    Round,
+    SheetVersion,
+)
 from app.ops.demo import MARKER, REPLACEMENT, SCRIPT, DemoError, _prepare, sheet_text
 from app.ops.embedded import message_text
 from app.rules.amaryllis import format_sheet, parse_sheet
@@ -54,8 +63,14 @@ def demo(tmp_path_factory: pytest.TempPathFactory):
     env = {k: v for k, v in os.environ.items() if not k.startswith("AMARYLLIS_")}
     (out.parent / "no-config.toml").write_text("")  # an empty file: a missing one is an error now
     env["AMARYLLIS_CONFIG"] = str(out.parent / "no-config.toml")
-    done = subprocess.run([sys.executable, "-m", "app.cli", "demo", "--out", str(out)], env=env,
-                          cwd=out.parent, capture_output=True, text=True, timeout=150)
+    done = subprocess.run(
+        [sys.executable, "-m", "app.cli", "demo", "--out", str(out)],
+        env=env,
+        cwd=out.parent,
+        capture_output=True,
+        text=True,
+        timeout=150,
+    )
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
     mails = [Mail(p) for p in sorted((out / "mail").glob("*.eml"))]
     engine = create_engine(f"sqlite:///{out / 'data' / 'amaryllis.sqlite3'}")
@@ -97,10 +112,12 @@ def test_every_player_mail_went_through_imap_and_got_exactly_one_threaded_reply(
         assert reply.msg["Auto-Submitted"] == "auto-replied"
         assert reply.msg["From"].addresses[0].addr_spec == "tourney@localhost"
     # no other mail answers a player's mail
-    assert not [m for m in mails[len(inbound):] if m.msg["Auto-Submitted"] == "auto-replied"]
+    assert not [m for m in mails[len(inbound) :] if m.msg["Auto-Submitted"] == "auto-replied"]
 
 
-def test_accepted_replies_carry_the_normalized_sheet_and_the_rejection_lists_every_error(demo) -> None:
+def test_accepted_replies_carry_the_normalized_sheet_and_the_rejection_lists_every_error(
+    demo,
+) -> None:
     _, _, mails, _ = demo
     for mail, reply in zip((*SCRIPT, REPLACEMENT), mails, strict=False):
         result = parse_sheet(sheet_text(mail.sheet))
@@ -126,16 +143,19 @@ def test_the_database_holds_eight_entries_with_the_replacement_active(demo) -> N
     entries = session.scalars(select(Entry).where(Entry.league_id == league.id)).all()
     addresses = {session.get(Player, e.player_id).address for e in entries}
     assert addresses == set(_expected_players()) - {"newbie@example.jp"}
-    viper = next(e for e in entries if session.get(Player, e.player_id).address == "viper@example.org")
-    versions = session.scalars(select(SheetVersion).where(SheetVersion.entry_id == viper.id)
-                               .order_by(SheetVersion.version)).all()
+    viper = next(
+        e for e in entries if session.get(Player, e.player_id).address == "viper@example.org"
+    )
+    versions = session.scalars(
+        select(SheetVersion).where(SheetVersion.entry_id == viper.id).order_by(SheetVersion.version)
+    ).all()
     assert [(v.version, v.active) for v in versions] == [(1, False), (2, True)]
     assert "Venom Fang" in versions[1].normalized
 
 
 def test_every_battle_report_and_standings_mail_arrived_once_threaded_to_the_entry(demo) -> None:
     _, _, mails, session = demo
-    reports = mails[len(SCRIPT) + 1:]
+    reports = mails[len(SCRIPT) + 1 :]
     outbox = session.scalars(select(OutboxMessage)).all()
     assert {r.status for r in outbox} == {"sent"}
     assert len(outbox) == len(mails)  # nothing sent twice, nothing left behind
@@ -146,11 +166,15 @@ def test_every_battle_report_and_standings_mail_arrived_once_threaded_to_the_ent
     assert len(battles) == 8 * 7 // 2 and all(b.state == "done" for b in battles)
     assert {r.state for r in rounds} == {"done"} and len(rounds) == 7
     sheet_unit = {s.id: s.unit_name for s in session.scalars(select(SheetVersion))}
-    entry_addr = {e.id: session.get(Player, e.player_id).address for e in session.scalars(select(Entry))}
+    entry_addr = {
+        e.id: session.get(Player, e.player_id).address for e in session.scalars(select(Entry))
+    }
     # the mail that entered each player's active sheet: reports thread to it (In-Reply-To)
     active_msgid = {}
     for sv in session.scalars(select(SheetVersion).where(SheetVersion.active.is_(True))):
-        active_msgid[entry_addr[sv.entry_id]] = session.get(InboundMessage, sv.inbound_id).message_key
+        active_msgid[entry_addr[sv.entry_id]] = session.get(
+            InboundMessage, sv.inbound_id
+        ).message_key
 
     by_recipient: dict[str, list[Mail]] = {}
     for m in reports:
@@ -160,8 +184,11 @@ def test_every_battle_report_and_standings_mail_arrived_once_threaded_to_the_ent
     for b in battles:
         a_name, b_name = sheet_unit[b.sheet_a_id], sheet_unit[b.sheet_b_id]
         for addr in (entry_addr[b.entry_a_id], entry_addr[b.entry_b_id]):
-            hits = [m for m in by_recipient[addr] if a_name in m.subject and b_name in m.subject
-                    and "vs" in m.subject]
+            hits = [
+                m
+                for m in by_recipient[addr]
+                if a_name in m.subject and b_name in m.subject and "vs" in m.subject
+            ]
             assert len(hits) == 1, (addr, a_name, b_name)
     # per player: the round-1 pairings at close + 7 battle reports + 7 standings mails
     assert {addr: len(ms) for addr, ms in by_recipient.items()} == {a: 15 for a in active_msgid}
@@ -172,22 +199,33 @@ def test_every_battle_report_and_standings_mail_arrived_once_threaded_to_the_ent
 
 def test_the_seed_battle_report_shows_nut_winning_in_turn_4_exactly_as_in_the_seed(demo) -> None:
     _, _, mails, _ = demo
-    report = [m for m in mails if m.recipient == "grisk@example.jp" and "グリスク" in m.subject
-              and "ヌト" in m.subject]
+    report = [
+        m
+        for m in mails
+        if m.recipient == "grisk@example.jp" and "グリスク" in m.subject and "ヌト" in m.subject
+    ]
     assert len(report) == 1
     # grisk reads ISO-2022-JP: the report's "－" (U+FF0D) travels as JIS X 0208's minus, which
     # Python decodes as "−" (U+2212) and CP932 mailers show as "－" (app.mail.compose.to_jis)
     text = report[0].text.replace("\u2212", "\uff0d")
     # the state lines printed after turns 1-4 in the seed (001_b9e65eb61b3550bc.txt, 戦闘例)
     seed_turns = {
-        "第１ターン": ("グリスク：１０／２／３／２／スピア、スピア、ブースト",
-                   "ヌト：１０／３／１／１／魔法剣、絶対剣　＜ライフ＞"),
-        "第２ターン": ("グリスク：５／３／３／２／スピア、スピア、ブースト",
-                   "ヌト：１０／３／１／１／絶対剣　＜ライフ＞"),
-        "第３ターン": ("グリスク：２／４／３／２／スピア、スピア、ブースト",
-                   "ヌト：１０／３／１／１／絶対剣　＜ライフ＞"),
-        "第４ターン": ("グリスク：－１／４／３／２／スピア、スピア、ブースト",
-                   "ヌト：１／３／１／１／絶対剣"),
+        "第１ターン": (
+            "グリスク：１０／２／３／２／スピア、スピア、ブースト",
+            "ヌト：１０／３／１／１／魔法剣、絶対剣　＜ライフ＞",
+        ),
+        "第２ターン": (
+            "グリスク：５／３／３／２／スピア、スピア、ブースト",
+            "ヌト：１０／３／１／１／絶対剣　＜ライフ＞",
+        ),
+        "第３ターン": (
+            "グリスク：２／４／３／２／スピア、スピア、ブースト",
+            "ヌト：１０／３／１／１／絶対剣　＜ライフ＞",
+        ),
+        "第４ターン": (
+            "グリスク：－１／４／３／２／スピア、スピア、ブースト",
+            "ヌト：１／３／１／１／絶対剣",
+        ),
     }
     lines = [ln.strip() for ln in text.splitlines()]
     pos = 0
@@ -198,18 +236,24 @@ def test_the_seed_battle_report_shows_nut_winning_in_turn_4_exactly_as_in_the_se
         assert grisk in block and nut in block, (turn, block)
     assert "第５ターン" not in lines  # it ends in turn 4
     # the seed's turn-4 actions, in order
-    turn4 = lines[lines.index("第４ターン"):]
-    order = [turn4.index(ln) for ln in (
-        "グリスクがスピアでヌトを攻撃　⇒７ダメージ　⇒ＨＰ３",
-        "グリスクがスピアでヌトを攻撃　⇒７ダメージ　⇒ＨＰ－４",
-        "ヌトのライフが発動　⇒ヌト復活　⇒ＨＰ１　（ライフは消滅）",
-        "ヌトが絶対剣でグリスクを攻撃　⇒３ダメージ　⇒ＨＰ－１",
-    )]
+    turn4 = lines[lines.index("第４ターン") :]
+    order = [
+        turn4.index(ln)
+        for ln in (
+            "グリスクがスピアでヌトを攻撃　⇒７ダメージ　⇒ＨＰ３",
+            "グリスクがスピアでヌトを攻撃　⇒７ダメージ　⇒ＨＰ－４",
+            "ヌトのライフが発動　⇒ヌト復活　⇒ＨＰ１　（ライフは消滅）",
+            "ヌトが絶対剣でグリスクを攻撃　⇒３ダメージ　⇒ＨＰ－１",
+        )
+    ]
     assert order == sorted(order)
-    assert "ヌトの勝利" in lines[lines.index("結果"):]
+    assert "ヌトの勝利" in lines[lines.index("結果") :]
     # and ヌト's player got the same battle with the same verdict
-    nut_report = [m for m in mails if m.recipient == "nut@example.jp" and "グリスク" in m.subject
-                  and "ヌト" in m.subject]
+    nut_report = [
+        m
+        for m in mails
+        if m.recipient == "nut@example.jp" and "グリスク" in m.subject and "ヌト" in m.subject
+    ]
     assert len(nut_report) == 1 and "ヌトの勝利" in nut_report[0].text
 
 

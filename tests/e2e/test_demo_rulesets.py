@@ -25,9 +25,25 @@ def test_the_demo_plays_another_ruleset(tmp_path: Path, ruleset: str) -> None:
     env = {k: v for k, v in os.environ.items() if not k.startswith("AMARYLLIS_")}
     (tmp_path / "no-config.toml").write_text("")
     env["AMARYLLIS_CONFIG"] = str(tmp_path / "no-config.toml")
-    done = subprocess.run([sys.executable, "-m", "app.cli", "demo", "--ruleset", ruleset, "--no-web",
-                           "--no-keep-web", "--out", str(out)], env=env, cwd=tmp_path,
-                          capture_output=True, text=True, timeout=280)
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "app.cli",
+            "demo",
+            "--ruleset",
+            ruleset,
+            "--no-web",
+            "--no-keep-web",
+            "--out",
+            str(out),
+        ],
+        env=env,
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=280,
+    )
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
     script, _ = script_for(ruleset)
     entrants = len(script) - 1  # the last one is the Amaryllis sheet, refused
@@ -39,7 +55,11 @@ def test_the_demo_plays_another_ruleset(tmp_path: Path, ruleset: str) -> None:
     assert refused, "the Amaryllis sheet got no wrong-ruleset reply"
     reports = [t for t in texts if "回戦" in t and "第" in t and " vs " in t or "Round" in t]
     battles = entrants * (entrants - 1) // 2
-    header = [t for t in texts if all(line in t for line in rs.describe("ja"))
-              or all(line in t for line in rs.describe("en"))]
+    header = [
+        t
+        for t in texts
+        if all(line in t for line in rs.describe("ja"))
+        or all(line in t for line in rs.describe("en"))
+    ]
     assert len(header) >= 2 * battles, (len(header), battles)
     assert reports

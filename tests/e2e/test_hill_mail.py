@@ -28,20 +28,25 @@ SIZE = 6
 
 def _mail(i: int, league: str, to: str) -> bytes:
     body = f"league: {league}\n{sheet_text(i, 'en')}\n"
-    return (f"From: Player {i} <hp{i}@example.org>\r\nTo: {to}\r\nSubject: entry\r\n"
-            f"Message-ID: <hill-{i}@example.org>\r\nContent-Type: text/plain; charset=utf-8\r\n"
-            f"\r\n{body}").encode()
+    return (
+        f"From: Player {i} <hp{i}@example.org>\r\nTo: {to}\r\nSubject: entry\r\n"
+        f"Message-ID: <hill-{i}@example.org>\r\nContent-Type: text/plain; charset=utf-8\r\n"
+        f"\r\n{body}"
+    ).encode()
 
 
 @pytest.mark.dovecot
 def test_ten_entries_one_by_one_each_reply_has_results_and_place(
-        mail_user, smtp_sink, db_url, factory) -> None:
-    settings = make_settings(db_url, mail_user.imap_url, smtp_sink.url,
-                             server_address=mail_user.address)
+    mail_user, smtp_sink, db_url, factory
+) -> None:
+    settings = make_settings(
+        db_url, mail_user.imap_url, smtp_sink.url, server_address=mail_user.address
+    )
     start = dt.datetime.now(dt.timezone.utc)  # the outbox stamps rows with the real clock
     with transaction(factory) as s:
-        league = svc.create_league(s, "kingofthehill",
-                                   entry_deadline=start + dt.timedelta(days=1), now=start)
+        league = svc.create_league(
+            s, "kingofthehill", entry_deadline=start + dt.timedelta(days=1), now=start
+        )
         set_format(league, "hill", {"size": SIZE})
     pushed_told: set[str] = set()
     for i in range(10):
@@ -66,8 +71,9 @@ def test_ten_entries_one_by_one_each_reply_has_results_and_place(
         if place.group(1):
             assert 1 <= int(place.group(1)) <= members and int(place.group(2)) == members
         # rank, points, W/D/L, then the hill's columns (HP margin, wins, age), then the unit
-        table = re.findall(r"^(\S+)\s+\d+\s+\d+/\d+/\d+\s+[+-]?\d+\s+\d+\s+\d+\s+(U\d+) \((.*)$",
-                           text, re.M)
+        table = re.findall(
+            r"^(\S+)\s+\d+\s+\d+/\d+/\d+\s+[+-]?\d+\s+\d+\s+\d+\s+(U\d+) \((.*)$", text, re.M
+        )
         assert len(table) == members, text
         if place.group(1):  # the place said is the rank the table shows the player at
             (mine,) = [rank for rank, _u, rest in table if rest.rstrip().endswith("<- you")]

@@ -14,7 +14,9 @@ from tests.servers import dovecot, mail_user, smtp_sink  # noqa: F401 - fixtures
 
 
 @pytest.fixture(params=["sqlite", "postgres"])
-def db(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[tuple[str, sessionmaker[Session]]]:
+def db(
+    request: pytest.FixtureRequest, tmp_path: Path
+) -> Iterator[tuple[str, sessionmaker[Session]]]:
     """``(url, factory)`` of a fresh database migrated to head, SQLite or PostgreSQL."""
     from app.db.session import session_factory
 

@@ -21,21 +21,30 @@ WAIT = 300.0
 @functools.cache
 def crash_loop_module() -> ModuleType:
     """``benchmarks/crash_loop.py`` (loaded once)."""
-    spec = importlib.util.spec_from_file_location("crash_loop", ROOT / "benchmarks" / "crash_loop.py")
+    spec = importlib.util.spec_from_file_location(
+        "crash_loop", ROOT / "benchmarks" / "crash_loop.py"
+    )
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
 
 
-def until(condition: Callable[[], object], what: str, proc: subprocess.Popen[bytes], log: Path,
-          timeout: float = WAIT) -> None:
+def until(
+    condition: Callable[[], object],
+    what: str,
+    proc: subprocess.Popen[bytes],
+    log: Path,
+    timeout: float = WAIT,
+) -> None:
     """Poll ``condition()`` until true; fail naming ``what`` when ``serve`` (``proc``, logging to
     ``log``) exits first, or after ``timeout`` seconds (a bound for a condition that never
     comes, not a duration under test)."""
     deadline = time.monotonic() + timeout
     while not condition():
-        assert proc.poll() is None, f"serve exited ({proc.returncode}) waiting for {what}:\n" \
+        assert proc.poll() is None, (
+            f"serve exited ({proc.returncode}) waiting for {what}:\n"
             + log.read_text(errors="replace")[-3000:]
+        )
         assert time.monotonic() < deadline, f"still waiting for {what} after {timeout} s"
         time.sleep(0.005)

@@ -11,8 +11,9 @@ from tests.faults.helpers import crash_loop_module
 def test_serve_killed_again_and_again_loses_no_reply(db, tmp_path) -> None:
     url, factory = db
     factory.kw["bind"].dispose()
-    result = crash_loop_module().crash_loop(url, tmp_path, mails=16, kill_after=(0.5, 2.0), seed=3,
-                                            max_runs=150)
+    result = crash_loop_module().crash_loop(
+        url, tmp_path, mails=16, kill_after=(0.5, 2.0), seed=3, max_runs=150
+    )
     assert result["runs"] < 150, result  # it finished: a crash-looping serve makes progress
     assert result["kills"] >= 1, result
     assert result["lost"] == 0 and result["dup_ids_differ"] == 0, result

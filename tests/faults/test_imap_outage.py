@@ -35,6 +35,8 @@ from tests.servers import Dovecot, SmtpSink, dovecot_available, imap_append, ima
 from tests.services import skip_or_fail
 
 FIRST, WHILE_DOWN, AFTER = 260, 20, 20  # FETCH_BATCH is 250: the first pass takes two batches
+
+
 def _events(log: Path) -> list[dict]:
     out = []
     for line in log.read_text(errors="replace").splitlines():
@@ -73,12 +75,19 @@ def test_dovecot_killed_and_restarted_under_serve_loses_and_repeats_nothing(db, 
     log = tmp_path / "serve.log"
     with Dovecot() as dc, SmtpSink() as sink:
         user = dc.add_user()
-        imap_append(user.imap_url, [h._entry(n, "tourney@localhost").as_bytes()
-                                    for n in range(FIRST)])
-        env = h._env(url, tmp_path / "data", SimpleNamespace(imap_url=user.imap_url,
-                                                             smtp_url=sink.url))
-        proc = subprocess.Popen([sys.executable, "-m", "app.cli", "serve"], env=env, cwd=ROOT,
-                                stdout=subprocess.DEVNULL, stderr=open(log, "wb"))  # noqa: SIM115
+        imap_append(
+            user.imap_url, [h._entry(n, "tourney@localhost").as_bytes() for n in range(FIRST)]
+        )
+        env = h._env(
+            url, tmp_path / "data", SimpleNamespace(imap_url=user.imap_url, smtp_url=sink.url)
+        )
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "app.cli", "serve"],
+            env=env,
+            cwd=ROOT,
+            stdout=subprocess.DEVNULL,
+            stderr=open(log, "wb"),
+        )
         try:
             h._wait_running(tmp_path / "data", proc, WAIT)
 
@@ -96,10 +105,15 @@ def test_dovecot_killed_and_restarted_under_serve_loses_and_repeats_nothing(db, 
             assert marked_unstored == []  # \Seen only after the row was committed
 
             def poller_failures() -> list[dict]:
-                return [e for e in _events(log)
-                        if e.get("event") == "unit_failed" and e.get("worker") == "poller"]
+                return [
+                    e
+                    for e in _events(log)
+                    if e.get("event") == "unit_failed" and e.get("worker") == "poller"
+                ]
 
-            until(lambda: len(poller_failures()) >= 1, "the poll cut by the kill to fail", proc, log)
+            until(
+                lambda: len(poller_failures()) >= 1, "the poll cut by the kill to fail", proc, log
+            )
             at_kill = stored()  # what the cut poll had stored (a batch fetched before the kill too)
             for n in range(FIRST, FIRST + WHILE_DOWN):  # an MDA delivers while IMAP is down
                 folder = dc.maildir(user)
@@ -107,18 +121,33 @@ def test_dovecot_killed_and_restarted_under_serve_loses_and_repeats_nothing(db, 
                 tmp.write_bytes(h._entry(n, "tourney@localhost").as_bytes())
                 shutil.chown(tmp, "dovecot", "dovecot")
                 os.rename(tmp, folder / "new" / tmp.name)
-            until(lambda: len(poller_failures()) >= 3, "three failed polls while IMAP is down",
-                   proc, log)
+            until(
+                lambda: len(poller_failures()) >= 3,
+                "three failed polls while IMAP is down",
+                proc,
+                log,
+            )
             # the mails stored before the kill are answered without IMAP
-            until(lambda: len({m.rcpt_tos[0] for m in sink.messages}) >= at_kill,
-                   f"the replies to the {at_kill} mails stored before the kill", proc, log)
+            until(
+                lambda: len({m.rcpt_tos[0] for m in sink.messages}) >= at_kill,
+                f"the replies to the {at_kill} mails stored before the kill",
+                proc,
+                log,
+            )
             answered_down = {m.rcpt_tos[0] for m in sink.messages}
             assert stored() == at_kill  # nothing stored while the server was away
             dc.start()  # same ports, same mail store
             for n in range(FIRST + WHILE_DOWN, total):
                 dc.lmtp_deliver(h._entry(n, "tourney@localhost").as_bytes(), user.address)
-            until(lambda: {m.rcpt_tos[0] for m in sink.messages} >= expected
-                   and h._work_left(factory) == 0, f"replies to all {total} mails", proc, log)
+            until(
+                lambda: (
+                    {m.rcpt_tos[0] for m in sink.messages} >= expected
+                    and h._work_left(factory) == 0
+                ),
+                f"replies to all {total} mails",
+                proc,
+                log,
+            )
             time.sleep(1.0)  # a duplicate would show up now
             assert proc.poll() is None  # one serve process through the whole outage
         finally:
@@ -129,7 +158,9 @@ def test_dovecot_killed_and_restarted_under_serve_loses_and_repeats_nothing(db, 
         on_server = imap_list(user.imap_url)
         got = sink.messages
     events = _events(log)
-    failures = [e for e in events if e.get("event") == "unit_failed" and e.get("worker") == "poller"]
+    failures = [
+        e for e in events if e.get("event") == "unit_failed" and e.get("worker") == "poller"
+    ]
     assert [e["retry_in_s"] for e in failures[:3]] == [1.0, 2.0, 4.0]  # backs off, no tight loop
     assert any("ConnectionRefused" in e["error"] for e in failures)  # the outage, logged
     assert [e["event"] for e in events].count("serve_running") == 1  # never restarted
@@ -142,11 +173,16 @@ def test_dovecot_killed_and_restarted_under_serve_loses_and_repeats_nothing(db, 
     assert len(got) == total
     assert len(on_server) == total and all(b"\\Seen" in flags for _, flags, _ in on_server)
     with factory() as s:
-        inbound = dict(s.execute(select(InboundMessage.status, func.count())
-                                 .group_by(InboundMessage.status)).all())
+        inbound = dict(
+            s.execute(
+                select(InboundMessage.status, func.count()).group_by(InboundMessage.status)
+            ).all()
+        )
         assert inbound == {"done": total}
         assert s.scalar(select(func.count()).select_from(Entry)) == total
-        outbox = dict(s.execute(select(OutboxMessage.status, func.count())
-                                .group_by(OutboxMessage.status)).all())
+        outbox = dict(
+            s.execute(
+                select(OutboxMessage.status, func.count()).group_by(OutboxMessage.status)
+            ).all()
+        )
         assert outbox == {"sent": total}
-

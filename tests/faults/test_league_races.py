@@ -42,8 +42,9 @@ def test_close_entries_racing_entries_seats_every_accepted_entry(db, tmp_path) -
                 with transaction(factory) as s:
                     league = svc.get_league(s, "race")
                     player = svc.get_or_create_player(s, f"p{n}@example.org")
-                    ok = svc.submit_entry(s, league, player, SHEET.format(n=n),
-                                          now=dt.datetime.now(dt.timezone.utc)).accepted
+                    ok = svc.submit_entry(
+                        s, league, player, SHEET.format(n=n), now=dt.datetime.now(dt.timezone.utc)
+                    ).accepted
                 assert ok
                 with lock:
                     accepted.append(n)
@@ -62,16 +63,21 @@ def test_close_entries_racing_entries_seats_every_accepted_entry(db, tmp_path) -
         assert enough.wait(120)
         env = {k: v for k, v in os.environ.items() if not k.startswith("AMARYLLIS_")}
         env.update(AMARYLLIS_DATABASE_URL=url, AMARYLLIS_DATA_DIR=str(tmp_path / "data"))
-        done = subprocess.run([sys.executable, "-m", "app.cli", "league", "close-entries", "race"],
-                              env=env, cwd=ROOT, capture_output=True, text=True, timeout=120)
+        done = subprocess.run(
+            [sys.executable, "-m", "app.cli", "league", "close-entries", "race"],
+            env=env,
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
         assert done.returncode == 0, done.stderr
     finally:
         closed.set()
         for t in threads:
             t.join(60)
     with factory() as s:
-        seats = {int(e.player.address[1:].split("@")[0]): e.seat
-                 for e in s.scalars(select(Entry))}
+        seats = {int(e.player.address[1:].split("@")[0]): e.seat for e in s.scalars(select(Entry))}
     unseated = [n for n in accepted if seats.get(n) is None]
     assert len(accepted) >= 40 and unseated == []  # 0 accepted entries left out
     assert all(n not in seats for n in refused)  # a refused entry was not stored either

@@ -30,13 +30,24 @@ SHEET = "Bolt{n}: 10/2/2/2/Spark, Spark\n- Spark (1): Direct Attack\n"
 
 def tick(url: str, data: Path, kill_after: int | None = None) -> subprocess.CompletedProcess[str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("AMARYLLIS_")}
-    env.update(AMARYLLIS_DATABASE_URL=url, AMARYLLIS_DATA_DIR=str(data),
-               AMARYLLIS_SERVER_ADDRESS="tourney@localhost", AMARYLLIS_LEAGUE_WORKERS="0",
-               AMARYLLIS_ORGANIZERS='["org@example.com"]', AMARYLLIS_ORGANIZER_PASSWORD="orgpw")
+    env.update(
+        AMARYLLIS_DATABASE_URL=url,
+        AMARYLLIS_DATA_DIR=str(data),
+        AMARYLLIS_SERVER_ADDRESS="tourney@localhost",
+        AMARYLLIS_LEAGUE_WORKERS="0",
+        AMARYLLIS_ORGANIZERS='["org@example.com"]',
+        AMARYLLIS_ORGANIZER_PASSWORD="orgpw",
+    )
     if kill_after:
         env["AMARYLLIS_LEAGUE_KILL_AFTER_BATTLES"] = str(kill_after)
-    return subprocess.run([sys.executable, "-m", "app.cli", "tick"], env=env, cwd=ROOT,
-                          capture_output=True, text=True, timeout=180)
+    return subprocess.run(
+        [sys.executable, "-m", "app.cli", "tick"],
+        env=env,
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=180,
+    )
 
 
 def test_run_by_mail_is_resumed_after_a_kill_and_answered_once(db, tmp_path) -> None:
@@ -61,8 +72,12 @@ def test_run_by_mail_is_resumed_after_a_kill_and_answered_once(db, tmp_path) -> 
     assert killed.returncode == -signal.SIGKILL, killed.stderr
     with factory() as s:
         rnd = s.scalar(select(Round).where(Round.number == 1))
-        states = [b.state for b in s.scalars(select(Battle).where(Battle.round_id == rnd.id,
-                                                                  Battle.entry_b_id.is_not(None)))]
+        states = [
+            b.state
+            for b in s.scalars(
+                select(Battle).where(Battle.round_id == rnd.id, Battle.entry_b_id.is_not(None))
+            )
+        ]
         assert rnd.state != "done" and states.count("pending") > 0  # half played
         assert s.scalar(select(LeagueRequest)).state == "queued"
 
@@ -80,8 +95,11 @@ def test_run_by_mail_is_resumed_after_a_kill_and_answered_once(db, tmp_path) -> 
         assert len(answers) == 1  # one answer, threaded under the organizer's mail
         msg = email.message_from_bytes(answers[0].raw, policy=email.policy.default)
         assert msg["In-Reply-To"] == "<r1@x>"
-        assert "Round 1 of spring played: 4 battles, 8 reports queued." in \
-            msg.get_body(("plain",)).get_content()
-        reports = s.scalar(select(func.count()).select_from(OutboxMessage)
-                           .where(OutboxMessage.kind == "report"))
+        assert (
+            "Round 1 of spring played: 4 battles, 8 reports queued."
+            in msg.get_body(("plain",)).get_content()
+        )
+        reports = s.scalar(
+            select(func.count()).select_from(OutboxMessage).where(OutboxMessage.kind == "report")
+        )
         assert reports == 8  # every battle of the round reported once

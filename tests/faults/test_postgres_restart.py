@@ -48,8 +48,12 @@ def _setup(url: str, data: Path, closed_at: dt.datetime) -> None:
     factory = session_factory(url)
     fill_league(factory, "spring", PLAYERS, rounds_every=dt.timedelta(minutes=1))
     with transaction(factory) as s:
-        svc.close_entries(s, svc.get_league(s, "spring"), now=closed_at,
-                          mail=LeagueMail.of(make_settings(url, data_dir=data)))
+        svc.close_entries(
+            s,
+            svc.get_league(s, "spring"),
+            now=closed_at,
+            mail=LeagueMail.of(make_settings(url, data_dir=data)),
+        )
     factory.kw["bind"].dispose()
 
 
@@ -58,25 +62,46 @@ def _league(url: str) -> dict:
     engine = create_engine(url, poolclass=NullPool)
     try:
         with engine.connect() as c:
-            who = dict(c.execute(select(Entry.id, Player.address).join(Player,
-                                                                       Player.id == Entry.player_id)).all())
+            who = dict(
+                c.execute(
+                    select(Entry.id, Player.address).join(Player, Player.id == Entry.player_id)
+                ).all()
+            )
             battles = sorted(
                 (number, board, who.get(a), who.get(b), state, winner, reason, turns, hp_a, hp_b)
                 for number, board, a, b, state, winner, reason, turns, hp_a, hp_b in c.execute(
-                    select(Round.number, Battle.board, Battle.entry_a_id, Battle.entry_b_id,
-                           Battle.state, Battle.winner, Battle.reason, Battle.turns, Battle.hp_a,
-                           Battle.hp_b).join(Round, Round.id == Battle.round_id)).all())
+                    select(
+                        Round.number,
+                        Battle.board,
+                        Battle.entry_a_id,
+                        Battle.entry_b_id,
+                        Battle.state,
+                        Battle.winner,
+                        Battle.reason,
+                        Battle.turns,
+                        Battle.hp_a,
+                        Battle.hp_b,
+                    ).join(Round, Round.id == Battle.round_id)
+                ).all()
+            )
             rounds = sorted(c.execute(select(Round.number, Round.state)).all())
             state = c.execute(select(League.state)).scalar_one()
-            outbox = sorted(c.execute(select(OutboxMessage.dedupe_key, OutboxMessage.recipient)).all())
+            outbox = sorted(
+                c.execute(select(OutboxMessage.dedupe_key, OutboxMessage.recipient)).all()
+            )
         factory = session_factory(url, migrate=False)
         with factory() as s:
             standings = svc.render_standings(s, svc.get_league(s, "spring"), lang="en", fmt="text")
         factory.kw["bind"].dispose()
     finally:
         engine.dispose()
-    return {"battles": battles, "rounds": rounds, "state": state, "standings": standings,
-            "outbox": outbox}
+    return {
+        "battles": battles,
+        "rounds": rounds,
+        "state": state,
+        "standings": standings,
+        "outbox": outbox,
+    }
 
 
 def _count(engine, query) -> int:  # type: ignore[no-untyped-def]
@@ -84,7 +109,7 @@ def _count(engine, query) -> int:  # type: ignore[no-untyped-def]
     try:
         with engine.connect() as c:
             return int(c.execute(query).scalar() or 0)
-    except Exception:  # noqa: BLE001 - the restart cut the connection
+    except Exception:
         return -1
 
 
@@ -101,20 +126,34 @@ def test_postgres_restarted_mid_round_and_mid_send_changes_nothing(tmp_path, mod
         for u in (reference, url):
             _setup(u, tmp_path / "setup", closed_at)
         ref_factory = session_factory(reference, migrate=False)
-        assert svc.run_round(ref_factory,
-                             LeagueMail.of(make_settings(reference, data_dir=tmp_path / "ref")),
-                             "spring", all_rounds=True, now=closed_at) == list(range(1, ROUNDS + 1))
+        assert svc.run_round(
+            ref_factory,
+            LeagueMail.of(make_settings(reference, data_dir=tmp_path / "ref")),
+            "spring",
+            all_rounds=True,
+            now=closed_at,
+        ) == list(range(1, ROUNDS + 1))
         ref_factory.kw["bind"].dispose()
         expected = _league(reference)
         assert len(expected["battles"]) == BATTLES and expected["state"] == "finished"
 
-        env = h._env(url, tmp_path / "data", SimpleNamespace(
-            imap_url=f"imap://u:p@127.0.0.1:{free_port()}/INBOX", smtp_url=sink.url))
+        env = h._env(
+            url,
+            tmp_path / "data",
+            SimpleNamespace(
+                imap_url=f"imap://u:p@127.0.0.1:{free_port()}/INBOX", smtp_url=sink.url
+            ),
+        )
         env["AMARYLLIS_LEAGUE_BATCH"] = "1"  # one transaction per battle: a restart lands mid-round
         env["AMARYLLIS_TICK_INTERVAL"] = "1"
         engine = create_engine(url, poolclass=NullPool)
-        proc = subprocess.Popen([sys.executable, "-m", "app.cli", "serve"], env=env, cwd=ROOT,
-                                stdout=subprocess.DEVNULL, stderr=open(log, "wb"))  # noqa: SIM115
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "app.cli", "serve"],
+            env=env,
+            cwd=ROOT,
+            stdout=subprocess.DEVNULL,
+            stderr=open(log, "wb"),
+        )
         try:
             h._wait_running(tmp_path / "data", proc, WAIT)
             done_battles = select(func.count()).select_from(Battle).where(Battle.state == "done")
@@ -122,18 +161,40 @@ def test_postgres_restarted_mid_round_and_mid_send_changes_nothing(tmp_path, mod
             until(lambda: _count(engine, done_battles) >= 5 * 8 + 4, "44 battles", proc, log)
             pg.restart(mode)
             at_first = _count(engine, done_battles)
-            round_6 = _count(engine, select(func.count()).select_from(Battle).join(Round).where(
-                Round.number == 6, Battle.state == "done"))
-            until(lambda: len(sink.messages) >= len(expected["outbox"]) // 2,
-                   "half of the mails sent", proc, log)
+            round_6 = _count(
+                engine,
+                select(func.count())
+                .select_from(Battle)
+                .join(Round)
+                .where(Round.number == 6, Battle.state == "done"),
+            )
+            until(
+                lambda: len(sink.messages) >= len(expected["outbox"]) // 2,
+                "half of the mails sent",
+                proc,
+                log,
+            )
             pg.restart(mode)  # 2: mid-send
             at_second = len(sink.messages)
-            sent_rows = select(func.count()).select_from(OutboxMessage).where(
-                OutboxMessage.status == "sent")
-            other_rows = select(func.count()).select_from(OutboxMessage).where(
-                OutboxMessage.status != "sent")
-            until(lambda: _count(engine, sent_rows) >= len(expected["outbox"])
-                   and _count(engine, other_rows) == 0, "every mail sent", proc, log)
+            sent_rows = (
+                select(func.count())
+                .select_from(OutboxMessage)
+                .where(OutboxMessage.status == "sent")
+            )
+            other_rows = (
+                select(func.count())
+                .select_from(OutboxMessage)
+                .where(OutboxMessage.status != "sent")
+            )
+            until(
+                lambda: (
+                    _count(engine, sent_rows) >= len(expected["outbox"])
+                    and _count(engine, other_rows) == 0
+                ),
+                "every mail sent",
+                proc,
+                log,
+            )
             time.sleep(1.0)  # a duplicate would show up now
             assert proc.poll() is None  # one serve process through both restarts
         finally:
@@ -148,8 +209,11 @@ def test_postgres_restarted_mid_round_and_mid_send_changes_nothing(tmp_path, mod
             rows = list(s.scalars(select(OutboxMessage)))
         factory.kw["bind"].dispose()
         received = sink.messages
-    events = [json.loads(line) for line in log.read_text(errors="replace").splitlines()
-              if line.startswith("{")]
+    events = [
+        json.loads(line)
+        for line in log.read_text(errors="replace").splitlines()
+        if line.startswith("{")
+    ]
     assert [e["event"] for e in events].count("serve_running") == 1  # never restarted itself
     assert any(e["event"] == "unit_failed" and "OperationalError" in e["error"] for e in events)
     assert 0 < at_first and at_second > 0
@@ -173,6 +237,7 @@ def test_postgres_restarted_mid_round_and_mid_send_changes_nothing(tmp_path, mod
         assert duplicates == resent, (duplicates, resent)
     else:
         assert duplicates <= resent, (duplicates, resent)
-    print(f"battles done at restart 1: {at_first}/{BATTLES} ({round_6}/8 of round 6); mails at restart 2: {at_second}/"
-          f"{len(rows)}; duplicates {duplicates}, attempts beyond the first {resent}")
-
+    print(
+        f"battles done at restart 1: {at_first}/{BATTLES} ({round_6}/8 of round 6); mails at restart 2: {at_second}/"
+        f"{len(rows)}; duplicates {duplicates}, attempts beyond the first {resent}"
+    )

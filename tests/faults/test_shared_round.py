@@ -50,8 +50,12 @@ def _setup(url: str, data: Path, due: dt.datetime) -> None:
         league.format = "accumulating"
         league.format_options = {"updates": 1}
     with transaction(factory) as s:
-        svc.close_entries(s, svc.get_league(s, "big"), now=DEADLINE,
-                          mail=LeagueMail.of(make_settings(url, data_dir=data)))
+        svc.close_entries(
+            s,
+            svc.get_league(s, "big"),
+            now=DEADLINE,
+            mail=LeagueMail.of(make_settings(url, data_dir=data)),
+        )
         s.execute(update(Round).values(scheduled_at=due))
     factory.kw["bind"].dispose()
 
@@ -68,29 +72,59 @@ def _league(url: str) -> dict[str, Any]:
     engine = create_engine(url, poolclass=NullPool)
     try:
         with engine.connect() as c:
-            who = dict(c.execute(select(Entry.id, Player.address)
-                                 .join(Player, Player.id == Entry.player_id)).all())
+            who = dict(
+                c.execute(
+                    select(Entry.id, Player.address).join(Player, Player.id == Entry.player_id)
+                ).all()
+            )
             battles = sorted(
                 (n, board, who.get(a), who.get(b), state, winner, reason, turns, hp_a, hp_b, margin)
                 for n, board, a, b, state, winner, reason, turns, hp_a, hp_b, margin in c.execute(
-                    select(Round.number, Battle.board, Battle.entry_a_id, Battle.entry_b_id,
-                           Battle.state, Battle.winner, Battle.reason, Battle.turns, Battle.hp_a,
-                           Battle.hp_b, Battle.margin).join(Round, Round.id == Battle.round_id)))
+                    select(
+                        Round.number,
+                        Battle.board,
+                        Battle.entry_a_id,
+                        Battle.entry_b_id,
+                        Battle.state,
+                        Battle.winner,
+                        Battle.reason,
+                        Battle.turns,
+                        Battle.hp_a,
+                        Battle.hp_b,
+                        Battle.margin,
+                    ).join(Round, Round.id == Battle.round_id)
+                )
+            )
             rounds = sorted(c.execute(select(Round.number, Round.state)).all())
             state = c.execute(select(League.state)).scalar_one()
-            bodies = {sha: _body(data) for sha, data in c.execute(
-                select(OutboxBody.sha256, OutboxBody.data))}
-            outbox = sorted((key, to, kind, bodies.get(sha)) for key, to, kind, sha in c.execute(
-                select(OutboxMessage.dedupe_key, OutboxMessage.recipient, OutboxMessage.kind,
-                       OutboxMessage.body_sha256)))
+            bodies = {
+                sha: _body(data)
+                for sha, data in c.execute(select(OutboxBody.sha256, OutboxBody.data))
+            }
+            outbox = sorted(
+                (key, to, kind, bodies.get(sha))
+                for key, to, kind, sha in c.execute(
+                    select(
+                        OutboxMessage.dedupe_key,
+                        OutboxMessage.recipient,
+                        OutboxMessage.kind,
+                        OutboxMessage.body_sha256,
+                    )
+                )
+            )
         factory = session_factory(url, migrate=False)
         with factory() as s:
             standings = svc.render_standings(s, svc.get_league(s, "big"), lang="en", fmt="text")
         factory.kw["bind"].dispose()
     finally:
         engine.dispose()
-    return {"battles": battles, "rounds": rounds, "state": state, "standings": standings,
-            "outbox": outbox}
+    return {
+        "battles": battles,
+        "rounds": rounds,
+        "state": state,
+        "standings": standings,
+        "outbox": outbox,
+    }
 
 
 def _count(engine: Any, query: Any) -> int:
@@ -98,22 +132,28 @@ def _count(engine: Any, query: Any) -> int:
         return int(c.execute(query).scalar() or 0)
 
 
-@pytest.mark.parametrize("kill_seed,workers", [(None, 0), (None, 1), (1, 0), (2, 1), (3, 0)],
-                         ids=["both-live", "both-live-workers", "kill-1", "kill-2-workers",
-                              "kill-3"])
+@pytest.mark.parametrize(
+    "kill_seed,workers",
+    [(None, 0), (None, 1), (1, 0), (2, 1), (3, 0)],
+    ids=["both-live", "both-live-workers", "kill-1", "kill-2-workers", "kill-3"],
+)
 def test_two_serves_share_a_round_and_match_one_uninterrupted_run(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, kill_seed: int | None,
-        workers: int) -> None:
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, kill_seed: int | None, workers: int
+) -> None:
     h = crash_loop_module()
     due = dt.datetime.now(dt.timezone.utc) - dt.timedelta(hours=1)
-    with fresh_postgres("amaryllis_shared") as reference, \
-            fresh_postgres("amaryllis_shared") as url, SmtpSink() as sink:
+    with (
+        fresh_postgres("amaryllis_shared") as reference,
+        fresh_postgres("amaryllis_shared") as url,
+        SmtpSink() as sink,
+    ):
         for u in (reference, url):
             _setup(u, tmp_path / "setup", due)
         monkeypatch.setenv(SHARED_ENV, "0")  # the reference: one process, today's path
         ref = session_factory(reference, migrate=False)
-        assert svc.run_round(ref, LeagueMail.of(make_settings(reference, data_dir=tmp_path / "r")),
-                             "big", now=due) == [1]
+        assert svc.run_round(
+            ref, LeagueMail.of(make_settings(reference, data_dir=tmp_path / "r")), "big", now=due
+        ) == [1]
         ref.kw["bind"].dispose()
         monkeypatch.delenv(SHARED_ENV)
         expected = _league(reference)
@@ -124,29 +164,54 @@ def test_two_serves_share_a_round_and_match_one_uninterrupted_run(
         logs = [tmp_path / "a.log", tmp_path / "b.log"]
         try:
             for name, log in zip("ab", logs, strict=True):
-                env = h._env(url, tmp_path / name, SimpleNamespace(
-                    imap_url=f"imap://u:p@127.0.0.1:{free_port()}/INBOX", smtp_url=sink.url))
-                env |= {"AMARYLLIS_TICK_INTERVAL": "0.2", "AMARYLLIS_LEAGUE_WORKERS": str(workers),
-                        "AMARYLLIS_SEND_INTERVAL": "3600"}
-                procs.append(subprocess.Popen([sys.executable, "-m", "app.cli", "serve"], env=env,
-                                              cwd=ROOT, stdout=subprocess.DEVNULL,
-                                              stderr=open(log, "wb")))
+                env = h._env(
+                    url,
+                    tmp_path / name,
+                    SimpleNamespace(
+                        imap_url=f"imap://u:p@127.0.0.1:{free_port()}/INBOX", smtp_url=sink.url
+                    ),
+                )
+                env |= {
+                    "AMARYLLIS_TICK_INTERVAL": "0.2",
+                    "AMARYLLIS_LEAGUE_WORKERS": str(workers),
+                    "AMARYLLIS_SEND_INTERVAL": "3600",
+                }
+                procs.append(
+                    subprocess.Popen(
+                        [sys.executable, "-m", "app.cli", "serve"],
+                        env=env,
+                        cwd=ROOT,
+                        stdout=subprocess.DEVNULL,
+                        stderr=open(log, "wb"),
+                    )
+                )
             done = select(func.count()).select_from(Battle).where(Battle.state == "done")
             if kill_seed is not None:
                 rng = random.Random(kill_seed)
                 victim = rng.randrange(2)
                 at = rng.randrange(1, BATTLES - 10)
-                until(lambda: _count(engine, done) >= at, f"{at} battles stored",
-                      procs[1 - victim], logs[1 - victim])
+                until(
+                    lambda: _count(engine, done) >= at,
+                    f"{at} battles stored",
+                    procs[1 - victim],
+                    logs[1 - victim],
+                )
                 procs[victim].send_signal(signal.SIGKILL)
                 procs[victim].wait(30)
             live = next(i for i, p in enumerate(procs) if p.poll() is None)
             finished = select(func.count()).select_from(League).where(League.state == "finished")
-            until(lambda: _count(engine, finished) == 1, "the league finished", procs[live],
-                  logs[live])
-            fought_at = {t for (t,) in engine.connect().execute(select(Battle.fought_at)
-                                                                .where(Battle.entry_b_id
-                                                                       .is_not(None)))}
+            until(
+                lambda: _count(engine, finished) == 1,
+                "the league finished",
+                procs[live],
+                logs[live],
+            )
+            fought_at = {
+                t
+                for (t,) in engine.connect().execute(
+                    select(Battle.fought_at).where(Battle.entry_b_id.is_not(None))
+                )
+            }
         finally:
             for proc in procs:
                 if proc.poll() is None:

@@ -27,12 +27,25 @@ from tests.servers import FaultySink, FrozenServer
 
 def _serve(url: str, data: Path, imap_url: str, smtp_url: str) -> subprocess.Popen[str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("AMARYLLIS_")}
-    env.update(AMARYLLIS_DATABASE_URL=url, AMARYLLIS_DATA_DIR=str(data), AMARYLLIS_IMAP_URL=imap_url,
-               AMARYLLIS_SMTP_URL=smtp_url, AMARYLLIS_WEB_PORT="0", AMARYLLIS_IMAP_TIMEOUT="3600",
-               AMARYLLIS_SMTP_TIMEOUT="3600", AMARYLLIS_SEND_INTERVAL="0.2",
-               AMARYLLIS_SERVER_ADDRESS="tourney@localhost")
-    return subprocess.Popen([sys.executable, "-m", "app.cli", "serve"], env=env, cwd=ROOT,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    env.update(
+        AMARYLLIS_DATABASE_URL=url,
+        AMARYLLIS_DATA_DIR=str(data),
+        AMARYLLIS_IMAP_URL=imap_url,
+        AMARYLLIS_SMTP_URL=smtp_url,
+        AMARYLLIS_WEB_PORT="0",
+        AMARYLLIS_IMAP_TIMEOUT="3600",
+        AMARYLLIS_SMTP_TIMEOUT="3600",
+        AMARYLLIS_SEND_INTERVAL="0.2",
+        AMARYLLIS_SERVER_ADDRESS="tourney@localhost",
+    )
+    return subprocess.Popen(
+        [sys.executable, "-m", "app.cli", "serve"],
+        env=env,
+        cwd=ROOT,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
 
 
 def _running(data: Path, proc: subprocess.Popen[str]) -> None:
@@ -55,8 +68,17 @@ def _queue(factory, n: int) -> None:
     now = dt.datetime.now(dt.timezone.utc)
     with transaction(factory) as s:
         for i in range(n):
-            enqueue(s, dedupe_key=f"t:{i}", message=build_message(
-                sender="tourney@localhost", to=f"p{i}@example.org", subject="Re", text="x", now=now))
+            enqueue(
+                s,
+                dedupe_key=f"t:{i}",
+                message=build_message(
+                    sender="tourney@localhost",
+                    to=f"p{i}@example.org",
+                    subject="Re",
+                    text="x",
+                    now=now,
+                ),
+            )
 
 
 def test_sigterm_with_a_frozen_imap_server_and_a_frozen_relay(db, tmp_path) -> None:
@@ -88,8 +110,11 @@ def test_sigterm_during_a_long_outbox_pass_stops_between_two_mails(db, tmp_path)
         _stop(proc)
         received = len(sink.messages)
     with factory() as s:
-        counts = dict(s.execute(select(OutboxMessage.status, func.count())
-                                .group_by(OutboxMessage.status)).all())
+        counts = dict(
+            s.execute(
+                select(OutboxMessage.status, func.count()).group_by(OutboxMessage.status)
+            ).all()
+        )
     assert counts.get("sending", 0) == 0
     assert counts["sent"] == received and counts["sent"] < 2000  # stopped inside the pass
     assert counts["sent"] + counts["queued"] == 2000

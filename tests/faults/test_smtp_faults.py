@@ -18,6 +18,7 @@ from app.mail.send import backoff, send_once
 from tests.mail.conftest import make_settings
 from tests.servers import DroppingServer, FaultySink, SunkMessage
 
+
 def _now() -> dt.datetime:
     """A moment just after now: rows queued before it are due."""
     return dt.datetime.now(dt.timezone.utc) + dt.timedelta(minutes=1)
@@ -28,8 +29,12 @@ def queue(factory, n: int, *, to: str = "p{i}@example.com") -> dict[str, str]:
     out = {}
     with transaction(factory) as s:
         for i in range(n):
-            msg = build_message(sender="tourney@localhost", to=to.format(i=i),
-                                subject=f"Re: entry {i}", text=f"reply {i}")
+            msg = build_message(
+                sender="tourney@localhost",
+                to=to.format(i=i),
+                subject=f"Re: entry {i}",
+                text=f"reply {i}",
+            )
             row = enqueue(s, dedupe_key=f"test:{i}", message=msg)
             out[row.recipient] = row.message_id
     return out

@@ -24,9 +24,17 @@ ROOT = Path(__file__).resolve().parents[2]
 
 def status(url: str, data: Path, smtp_url: str, *args: str) -> subprocess.CompletedProcess[str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("AMARYLLIS_")}
-    env.update(AMARYLLIS_DATABASE_URL=url, AMARYLLIS_DATA_DIR=str(data), AMARYLLIS_SMTP_URL=smtp_url)
-    return subprocess.run([sys.executable, "-m", "app.cli", "status", "--offline", *args], env=env,
-                          cwd=ROOT, capture_output=True, text=True, timeout=120)
+    env.update(
+        AMARYLLIS_DATABASE_URL=url, AMARYLLIS_DATA_DIR=str(data), AMARYLLIS_SMTP_URL=smtp_url
+    )
+    return subprocess.run(
+        [sys.executable, "-m", "app.cli", "status", "--offline", *args],
+        env=env,
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
 
 
 def test_failing_relay_and_failed_rows_fail_the_check(db, tmp_path, expect_error_log) -> None:
@@ -34,8 +42,17 @@ def test_failing_relay_and_failed_rows_fail_the_check(db, tmp_path, expect_error
     now = dt.datetime.now(dt.timezone.utc) + dt.timedelta(minutes=1)
     with transaction(factory) as s:
         for i in range(3):
-            enqueue(s, dedupe_key=f"t:{i}", message=build_message(
-                sender="tourney@localhost", to=f"p{i}@example.org", subject="Re", text="x", now=now))
+            enqueue(
+                s,
+                dedupe_key=f"t:{i}",
+                message=build_message(
+                    sender="tourney@localhost",
+                    to=f"p{i}@example.org",
+                    subject="Re",
+                    text="x",
+                    now=now,
+                ),
+            )
     with FaultySink() as sink:
         settings = make_settings(url, smtp_url=sink.url, data_dir=tmp_path)
         sink.fail_next("451 4.3.0 mailbox busy", count=3 * 3)

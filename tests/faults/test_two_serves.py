@@ -46,9 +46,15 @@ def test_two_serves_on_one_postgres_process_each_mail_once(pg, tmp_path, kill_on
         procs = []
         for name in ("a", "b"):
             env = h._env(url, tmp_path / name, stack)
-            procs.append(subprocess.Popen([sys.executable, "-m", "app.cli", "serve"], env=env,
-                                          cwd=ROOT, stdout=subprocess.DEVNULL,
-                                          stderr=open(tmp_path / f"{name}.log", "wb")))
+            procs.append(
+                subprocess.Popen(
+                    [sys.executable, "-m", "app.cli", "serve"],
+                    env=env,
+                    cwd=ROOT,
+                    stdout=subprocess.DEVNULL,
+                    stderr=open(tmp_path / f"{name}.log", "wb"),
+                )
+            )
         try:
             for name, proc in zip(("a", "b"), procs, strict=True):
                 h._wait_running(tmp_path / name, proc, 60)
@@ -82,14 +88,22 @@ def test_two_serves_on_one_postgres_process_each_mail_once(pg, tmp_path, kill_on
     # both live: exactly once; one killed: at most the one reply in flight at the kill again
     assert duplicates == 0 if not kill_one else duplicates <= 1
     with factory() as s:
-        inbound = dict(s.execute(select(InboundMessage.status, func.count())
-                                 .group_by(InboundMessage.status)).all())
+        inbound = dict(
+            s.execute(
+                select(InboundMessage.status, func.count()).group_by(InboundMessage.status)
+            ).all()
+        )
         assert inbound == {"done": MAILS}
         assert s.scalar(select(func.count()).select_from(Entry)) == MAILS
-        outbox = dict(s.execute(select(OutboxMessage.status, func.count())
-                                .group_by(OutboxMessage.status)).all())
+        outbox = dict(
+            s.execute(
+                select(OutboxMessage.status, func.count()).group_by(OutboxMessage.status)
+            ).all()
+        )
         assert outbox == {"sent": MAILS}
-        counts = list(s.scalars(select(SenderCounter.count).where(SenderCounter.purpose == "reply")))
+        counts = list(
+            s.scalars(select(SenderCounter.count).where(SenderCounter.purpose == "reply"))
+        )
         assert counts == [1] * MAILS  # each mail counted once against its sender's quota
     if not kill_one:
         for name in ("a", "b"):  # both stopped cleanly on SIGTERM

@@ -11,8 +11,14 @@ from app.formats.round_robin import RoundRobin
 Fight = Callable[[int, Pairing], Result]
 
 
-def play(fmt: Format, entries: Sequence[int], fight: Fight, *, inactive: Iterable[int] = (),
-         max_rounds: int = 500) -> tuple[list[Round], NextRound]:
+def play(
+    fmt: Format,
+    entries: Sequence[int],
+    fight: Fight,
+    *,
+    inactive: Iterable[int] = (),
+    max_rounds: int = 500,
+) -> tuple[list[Round], NextRound]:
     """Ask ``fmt`` for rounds until it stops pairing; ``fight(round, pairing)`` gives each
     battle's result. Also checks that asking twice gives the same answer (crash safety)."""
     out = set(inactive)
@@ -26,9 +32,13 @@ def play(fmt: Format, entries: Sequence[int], fight: Fight, *, inactive: Iterabl
         unplayed = answer.to_round()  # stored, not fought yet: the format must wait
         if not unplayed.complete:
             assert fmt.next_round(entries, [*history, unplayed], inactive=out) == NotYet(
-                "results-pending", answer.round, unplayed.pending)
-        history.append(answer.to_round({p.board: fight(answer.round, p)
-                                        for p in answer.pairings if p.b is not None}))
+                "results-pending", answer.round, unplayed.pending
+            )
+        history.append(
+            answer.to_round(
+                {p.board: fight(answer.round, p) for p in answer.pairings if p.b is not None}
+            )
+        )
     raise AssertionError("the format never stopped")
 
 
@@ -47,8 +57,10 @@ class Seat(NamedTuple):
 
 def berger_schedule(n: int, *, double: bool = False) -> list[list[Seat]]:
     """The format's whole schedule of ``n`` seats (entry ids 0..n-1 are the seats)."""
-    return [[Seat(r.round, p.board, p.a, p.b) for p in r.pairings]
-            for r in RoundRobin({"double": double}).schedule(list(range(n)))]
+    return [
+        [Seat(r.round, p.board, p.a, p.b) for p in r.pairings]
+        for r in RoundRobin({"double": double}).schedule(list(range(n)))
+    ]
 
 
 def rounds_count(n: int, *, double: bool = False) -> int:

@@ -100,8 +100,12 @@ class Score:
     tiebreaks: tuple[tuple[str, str], ...] = ()
 
 
-def compute(entries: list[int], games: list[GameResult], points: Points = Points(),
-            byes: dict[int, int] | None = None) -> list[Score]:
+def compute(
+    entries: list[int],
+    games: list[GameResult],
+    points: Points = Points(),
+    byes: dict[int, int] | None = None,
+) -> list[Score]:
     """Rank ``entries`` (entry ids, in seat order for a stable listing) from ``games``.
 
     Games involving an entry not in ``entries`` (e.g. a disqualified one) are ignored.
@@ -184,10 +188,20 @@ def compute(entries: list[int], games: list[GameResult], points: Points = Points
     count = Counter(keys)
     scores: list[Score] = []
     for i, e in enumerate(order):
-        scores.append(Score(
-            entry=e, rank=1 + first[i], played=wins[e] + draws[e] + losses[e], wins=wins[e],
-            draws=draws[e], losses=losses[e], byes=(byes or {}).get(e, 0), points=pts[e],
-            head_to_head=h2h[e], sonneborn_berger=Fraction(sb2[e], 2), hp_margin=margin[e],
-            shared=count[keys[i]] > 1,
-        ))
+        scores.append(
+            Score(
+                entry=e,
+                rank=1 + first[i],
+                played=wins[e] + draws[e] + losses[e],
+                wins=wins[e],
+                draws=draws[e],
+                losses=losses[e],
+                byes=(byes or {}).get(e, 0),
+                points=pts[e],
+                head_to_head=h2h[e],
+                sonneborn_berger=Fraction(sb2[e], 2),
+                hp_margin=margin[e],
+                shared=count[keys[i]] > 1,
+            )
+        )
     return scores

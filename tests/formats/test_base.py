@@ -51,20 +51,23 @@ def test_an_unknown_option_is_named(cls: type) -> None:
         cls({**REQUIRED.get(cls.name, {}), "colour": "red"})
 
 
-@pytest.mark.parametrize("name, options, bad", [
-    ("swiss", {}, "rounds"),
-    ("swiss", {"rounds": 0}, "rounds"),
-    ("swiss", {"rounds": "three"}, "rounds"),
-    ("swiss", {"rounds": 3, "bye_points": "half"}, "bye_points"),
-    ("swiss", {"rounds": 3, "tiebreaks": "buchholz,luck"}, "tiebreaks"),
-    ("round-robin", {"points": "1/3/0"}, "points"),
-    ("round-robin", {"double": "maybe"}, "double"),
-    ("hill", {}, "size"),
-    ("hill", {"size": 1}, "size"),
-    ("knockout", {"seeding": "rating"}, "seeding"),
-    ("accumulating", {"updates": 2, "points": "rooms?"}, "points"),
-    ("knockout", {"seed": "x" * 201}, "seed"),
-])
+@pytest.mark.parametrize(
+    "name, options, bad",
+    [
+        ("swiss", {}, "rounds"),
+        ("swiss", {"rounds": 0}, "rounds"),
+        ("swiss", {"rounds": "three"}, "rounds"),
+        ("swiss", {"rounds": 3, "bye_points": "half"}, "bye_points"),
+        ("swiss", {"rounds": 3, "tiebreaks": "buchholz,luck"}, "tiebreaks"),
+        ("round-robin", {"points": "1/3/0"}, "points"),
+        ("round-robin", {"double": "maybe"}, "double"),
+        ("hill", {}, "size"),
+        ("hill", {"size": 1}, "size"),
+        ("knockout", {"seeding": "rating"}, "seeding"),
+        ("accumulating", {"updates": 2, "points": "rooms?"}, "points"),
+        ("knockout", {"seed": "x" * 201}, "seed"),
+    ],
+)
 def test_a_bad_option_value_is_named(name: str, options: dict[str, object], bad: str) -> None:
     with pytest.raises(ValueError, match=repr(bad)):
         find_format(name)(options)
@@ -74,8 +77,13 @@ def test_cli_spellings_of_options_are_accepted() -> None:
     ko = find_format("knockout")({"reseed-every-round": "yes", "seed": "spring"})
     assert ko.options["reseed_every_round"] is True and ko.seed == "spring"
     sw = find_format("swiss")({"rounds": "5", "points": "1/0.5/0", "tiebreaks": "buchholz_cut1"})
-    assert sw.options == {"rounds": 5, "points": "1/0.5/0", "bye_points": "win",
-                          "tiebreaks": ["buchholz_cut1"], "seed": ""}
+    assert sw.options == {
+        "rounds": 5,
+        "points": "1/0.5/0",
+        "bye_points": "win",
+        "tiebreaks": ["buchholz_cut1"],
+        "seed": "",
+    }
 
 
 def test_points_parse_fractions_and_refuse_nonsense() -> None:

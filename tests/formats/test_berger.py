@@ -5,6 +5,7 @@ tables (Handbook C.05, Annex 1)."""
 from __future__ import annotations
 
 from collections import Counter
+
 import pytest
 
 from app.formats.round_robin import berger_pairs, berger_rounds
@@ -98,8 +99,10 @@ def test_fide_berger_table_for_six() -> None:
 
 def test_odd_field_uses_the_phantom_seat_as_bye() -> None:
     # 5 players use the 6-player table with seat 6 as the bye
-    got = [[(p.a + 1, None if p.b is None else p.b + 1) for p in berger_round(5, r)]
-           for r in range(1, 6)]
+    got = [
+        [(p.a + 1, None if p.b is None else p.b + 1) for p in berger_round(5, r)]
+        for r in range(1, 6)
+    ]
     assert got[0] == [(2, 5), (3, 4), (1, None)]
     assert got[1] == [(5, 3), (1, 2), (4, None)]
 

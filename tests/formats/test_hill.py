@@ -27,12 +27,19 @@ def _recount(state: HillState, hill: Hill) -> dict[int, tuple[Fraction, int, int
     return out
 
 
-@given(size=st.integers(2, 6), data=st.data(),
-       steps=st.lists(st.tuples(st.sampled_from(["new", "replace", "leave"]),
-                                st.integers(0, 100)), min_size=1, max_size=25))
+@given(
+    size=st.integers(2, 6),
+    data=st.data(),
+    steps=st.lists(
+        st.tuples(st.sampled_from(["new", "replace", "leave"]), st.integers(0, 100)),
+        min_size=1,
+        max_size=25,
+    ),
+)
 @settings(max_examples=80, deadline=None)
 def test_the_hill_never_holds_more_than_its_size_and_reports_every_push_off(
-        size: int, data: st.DataObject, steps: list[tuple[str, int]]) -> None:
+    size: int, data: st.DataObject, steps: list[tuple[str, int]]
+) -> None:
     hill = Hill({"size": size})
     state = HillState()
     next_id = 1
@@ -65,7 +72,8 @@ def test_the_hill_never_holds_more_than_its_size_and_reports_every_push_off(
         if who in after:
             assert up.state.ages[who] == 0
         assert _recount(up.state, hill) == {
-            m: (t.points, t.wins, t.margin) for m, t in up.state.totals.items()}
+            m: (t.points, t.wins, t.margin) for m, t in up.state.totals.items()
+        }
         assert [r.entry for r in up.table.rows] == list(up.state.members)
         assert up.state.log[-1].pushed_off == tuple(p.entry for p in up.pushed_off)
         state = up.state
@@ -75,7 +83,8 @@ def test_the_hill_never_holds_more_than_its_size_and_reports_every_push_off(
 @given(size=st.integers(2, 5), n=st.integers(1, 14), data=st.data())
 @settings(max_examples=50, deadline=None)
 def test_the_state_replayed_from_the_history_equals_the_kept_one(
-        size: int, n: int, data: st.DataObject) -> None:
+    size: int, n: int, data: st.DataObject
+) -> None:
     hill = Hill({"size": size})
     entries = list(range(1, n + 1))
     state = HillState()
@@ -89,14 +98,14 @@ def test_the_state_replayed_from_the_history_equals_the_kept_one(
         assert answer.pairings == hill.challenge_pairings(state, who)
         res = {p.board: data.draw(outcomes) for p in answer.pairings if p.b is not None}
         history.append(answer.to_round(res))
-        state = hill.challenge(state, who, {p.b: res[p.board] for p in answer.pairings
-                                            if p.b is not None}).state
+        state = hill.challenge(
+            state, who, {p.b: res[p.board] for p in answer.pairings if p.b is not None}
+        ).state
     assert hill.replay(entries, history).to_json() == state.to_json()
     assert [r.entry for r in hill.standings(entries, history).rows] == list(state.members)
     # a member disqualified after the last challenge leaves the replayed hill too
     gone = state.members[0]
-    assert hill.replay(entries, history, inactive=[gone]).members == \
-        hill.leave(state, gone).members
+    assert hill.replay(entries, history, inactive=[gone]).members == hill.leave(state, gone).members
 
 
 def test_a_small_hill_by_hand() -> None:
@@ -104,7 +113,7 @@ def test_a_small_hill_by_hand() -> None:
     s0 = HillState()
     up = hill.challenge(s0, 1, {})
     assert up.place == 1 and up.pushed_off == () and up.state.members == (1,)
-    up = hill.challenge(up.state, 2, {1: Result(0, 3)})       # 2 beats 1
+    up = hill.challenge(up.state, 2, {1: Result(0, 3)})  # 2 beats 1
     assert up.state.members == (2, 1) and up.state.ages == {1: 1, 2: 0}
     up = hill.challenge(up.state, 3, {2: Result(0, 1), 1: Result(None, 0)})
     # 3: win over 2 + draw with 1 = 4; 2: 3 (beat 1) + 0 = 3; 1: 0 + 1 = 1 → 1 falls

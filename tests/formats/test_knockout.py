@@ -16,8 +16,9 @@ from app.formats.seeding import draw_key, draw_order
 
 from .helpers import play
 
-outcomes = st.sampled_from([Result(0, 2), Result(1, -3), Result(None, 0), Result(None, 4),
-                            Result(None, -1)])
+outcomes = st.sampled_from(
+    [Result(0, 2), Result(1, -3), Result(None, 0), Result(None, 4), Result(None, -1)]
+)
 
 
 def _key(seed: str, purpose: str, rnd: int, entry: int) -> str:
@@ -27,7 +28,8 @@ def _key(seed: str, purpose: str, rnd: int, entry: int) -> str:
 
 def test_draw_keys_follow_the_published_procedure() -> None:
     assert draw_key("spring-2026", "knockout-draw", 2, 17) == _key(
-        "spring-2026", "knockout-draw", 2, 17)
+        "spring-2026", "knockout-draw", 2, 17
+    )
     order = draw_order("秋", "knockout-bye", 1, range(20))
     assert order == sorted(range(20), key=lambda e: _key("秋", "knockout-bye", 1, e))
     with pytest.raises(ValueError):
@@ -42,13 +44,24 @@ def test_bracket_order_keeps_the_top_seeds_apart() -> None:
         bracket_order(6)
 
 
-@given(n=st.integers(1, 40), seed=st.text(max_size=12), reseed=st.booleans(),
-       entry_seeding=st.booleans(), data=st.data())
+@given(
+    n=st.integers(1, 40),
+    seed=st.text(max_size=12),
+    reseed=st.booleans(),
+    entry_seeding=st.booleans(),
+    data=st.data(),
+)
 @settings(max_examples=80, deadline=None)
-def test_single_elimination_is_complete(n: int, seed: str, reseed: bool, entry_seeding: bool,
-                                        data: st.DataObject) -> None:
-    fmt = Knockout({"seed": seed, "reseed_every_round": reseed,
-                    "seeding": "entry" if entry_seeding else "draw"})
+def test_single_elimination_is_complete(
+    n: int, seed: str, reseed: bool, entry_seeding: bool, data: st.DataObject
+) -> None:
+    fmt = Knockout(
+        {
+            "seed": seed,
+            "reseed_every_round": reseed,
+            "seeding": "entry" if entry_seeding else "draw",
+        }
+    )
     entries = [3 * i + 1 for i in range(n)]
     history, end = play(fmt, entries, lambda r, p: data.draw(outcomes))
     assert len(history) == fmt.rounds_planned(n) == (0 if n < 2 else (n - 1).bit_length())
@@ -98,7 +111,11 @@ def test_a_redrawn_round_is_reproducible_from_the_seed() -> None:
     bye = min(entries, key=lambda e: _key("s", "knockout-bye", 1, e))
     rest = sorted((e for e in entries if e != bye), key=lambda e: _key("s", "knockout-draw", 1, e))
     assert [(p.a, p.b) for p in answer.pairings] == [
-        (rest[0], rest[1]), (rest[2], rest[3]), (rest[4], rest[5]), (bye, None)]
+        (rest[0], rest[1]),
+        (rest[2], rest[3]),
+        (rest[4], rest[5]),
+        (bye, None),
+    ]
 
 
 def test_a_drawn_battle_is_decided_by_margin_then_by_the_seeded_lot() -> None:
@@ -129,7 +146,8 @@ def test_the_same_seed_gives_the_same_draw_and_others_differ() -> None:
 @given(n=st.integers(2, 30), seed=st.text(max_size=6), data=st.data())
 @settings(max_examples=60, deadline=None)
 def test_double_elimination_ends_with_one_entry_under_two_losses(
-        n: int, seed: str, data: st.DataObject) -> None:
+    n: int, seed: str, data: st.DataObject
+) -> None:
     fmt = Knockout({"seed": seed, "double_elimination": True})
     entries = list(range(n))
     history, end = play(fmt, entries, lambda r, p: data.draw(outcomes))

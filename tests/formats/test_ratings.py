@@ -38,11 +38,14 @@ def _close(r: Rating, expected: Rating) -> None:
 
 def test_a_small_fixed_history_reproduces_the_reference_values() -> None:
     periods = [
-        RatingPeriod("spring/1", (RatedGame(1, 2, 0),)),   # side A wins
-        RatingPeriod("spring/2", (RatedGame(3, 4, 1),)),   # side B wins
+        RatingPeriod("spring/1", (RatedGame(1, 2, 0),)),  # side A wins
+        RatingPeriod("spring/2", (RatedGame(3, 4, 1),)),  # side B wins
     ]
-    ratings = rate_periods(periods, settings=RatingSettings(tau=0.3),
-                           initial={p: Rating(25.0, 3.0) for p in (1, 2, 3, 4)})
+    ratings = rate_periods(
+        periods,
+        settings=RatingSettings(tau=0.3),
+        initial={p: Rating(25.0, 3.0) for p in (1, 2, 3, 4)},
+    )
     _close(ratings.current[1], TAU_WINNER)
     _close(ratings.current[2], TAU_LOSER)
     _close(ratings.current[4], TAU_WINNER)
@@ -54,25 +57,30 @@ def test_a_small_fixed_history_reproduces_the_reference_values() -> None:
 
 
 def test_new_players_without_tau() -> None:
-    ratings = rate_periods([RatingPeriod("x", (RatedGame(7, 8, 1),))],
-                           settings=RatingSettings(tau=0.0))
+    ratings = rate_periods(
+        [RatingPeriod("x", (RatedGame(7, 8, 1),))], settings=RatingSettings(tau=0.0)
+    )
     _close(ratings.current[8], NEW_WINNER)
     _close(ratings.current[7], NEW_LOSER)
     assert ratings.current[8].ordinal == pytest.approx(NEW_WINNER.mu - 3 * NEW_WINNER.sigma)
 
 
 def test_limit_sigma() -> None:
-    ratings = rate_periods([RatingPeriod("x", (RatedGame(1, 2, 0),))],
-                           settings=RatingSettings(tau=0.3, limit_sigma=True),
-                           initial={1: Rating(40, 3), 2: Rating(-20, 3)})
+    ratings = rate_periods(
+        [RatingPeriod("x", (RatedGame(1, 2, 0),))],
+        settings=RatingSettings(tau=0.3, limit_sigma=True),
+        initial={1: Rating(40, 3), 2: Rating(-20, 3)},
+    )
     _close(ratings.current[1], LIMIT_WINNER)
     _close(ratings.current[2], LIMIT_LOSER)
 
 
 def test_periods_chain_and_a_draw_moves_nobody_s_mu_between_equals() -> None:
-    periods = [RatingPeriod("a/1", (RatedGame(1, 2, None),)),
-               RatingPeriod("a/2", (RatedGame(1, 2, 0),)),
-               RatingPeriod("b/1", (RatedGame(3, 1, 0), RatedGame(2, 4, None)))]
+    periods = [
+        RatingPeriod("a/1", (RatedGame(1, 2, None),)),
+        RatingPeriod("a/2", (RatedGame(1, 2, 0),)),
+        RatingPeriod("b/1", (RatedGame(3, 1, 0), RatedGame(2, 4, None))),
+    ]
     ratings = rate_periods(periods)
     first = ratings.history[1][0]
     assert first.after.mu == pytest.approx(25.0) and first.after.sigma < first.before.sigma

@@ -88,11 +88,16 @@ def test_a_history_that_does_not_fit_is_refused() -> None:
 results = st.tuples(st.sampled_from([0, 1, None]), st.integers(-12, 12))
 
 
-@given(n=st.integers(2, 9), double=st.booleans(), data=st.data(),
-       points=st.sampled_from(["3/1/0", "2/1/0", "1/1/0"]))
+@given(
+    n=st.integers(2, 9),
+    double=st.booleans(),
+    data=st.data(),
+    points=st.sampled_from(["3/1/0", "2/1/0", "1/1/0"]),
+)
 @settings(max_examples=80, deadline=None)
-def test_standings_equal_the_oracle_s(n: int, double: bool, data: st.DataObject,
-                                      points: str) -> None:
+def test_standings_equal_the_oracle_s(
+    n: int, double: bool, data: st.DataObject, points: str
+) -> None:
     entries = list(range(10, 10 + n))
     drawn: dict[tuple[int, int], tuple[int | None, int]] = {}
 
@@ -107,14 +112,20 @@ def test_standings_equal_the_oracle_s(n: int, double: bool, data: st.DataObject,
 
     fmt = RoundRobin({"double": double, "points": points})
     history, _ = play(fmt, entries, fight)
-    games = [oracle.GameResult(g.a, g.b, g.result.winner, g.result.margin, 0)
-             for rnd in history for g in rnd.games if g.b is not None and g.result is not None]
+    games = [
+        oracle.GameResult(g.a, g.b, g.result.winner, g.result.margin, 0)
+        for rnd in history
+        for g in rnd.games
+        if g.b is not None and g.result is not None
+    ]
     w, d, l_ = (int(x) for x in points.split("/"))
     old = oracle.compute(entries, games, oracle.Points(w, d, l_))
     new = fmt.standings(entries, history)
     assert [(s.entry, s.rank, s.shared, s.points, s.wins, s.draws, s.losses) for s in old] == [
-        (r.entry, r.rank, r.shared, r.points, r.wins, r.draws, r.losses) for r in new.rows]
+        (r.entry, r.rank, r.shared, r.points, r.wins, r.draws, r.losses) for r in new.rows
+    ]
     assert [(s.head_to_head, s.sonneborn_berger, s.hp_margin) for s in old] == [
         (r.tiebreak("head_to_head"), r.tiebreak("sonneborn_berger"), r.tiebreak("margin"))
-        for r in new.rows]
+        for r in new.rows
+    ]
     assert all(isinstance(r.points, Fraction) for r in new.rows)

@@ -44,13 +44,20 @@ class Line:
     hp_margin: Fraction
 
 
-def compute(entries: list[int], games: list[GameResult], points: Points = Points(),
-            byes: dict[int, int] | None = None) -> list[Line]:
+def compute(
+    entries: list[int],
+    games: list[GameResult],
+    points: Points = Points(),
+    byes: dict[int, int] | None = None,
+) -> list[Line]:
     """The round robin's standings of ``games`` (one round each; a bye as its own round)."""
     history: list[Round] = []
     for g in games:
-        history.append(Round.of(len(history) + 1, [Pairing(1, g.a, g.b)],
-                                {1: Result(g.winner, g.hp_a - g.hp_b)}))
+        history.append(
+            Round.of(
+                len(history) + 1, [Pairing(1, g.a, g.b)], {1: Result(g.winner, g.hp_a - g.hp_b)}
+            )
+        )
     for e, n in (byes or {}).items():
         for _ in range(n):
             history.append(Round.of(len(history) + 1, [Pairing(1, e, None)]))
@@ -58,9 +65,23 @@ def compute(entries: list[int], games: list[GameResult], points: Points = Points
     ids = list(entries) + sorted(known - set(entries))
     fmt = RoundRobin({"points": str(points)})
     rows: Any = fmt.standings(ids, history, inactive=set(ids) - set(entries)).rows
-    return [Line(r.entry, r.rank, r.shared, r.points, r.played, r.wins, r.draws, r.losses,
-                 r.byes, r.tiebreak("head_to_head"), r.tiebreak("sonneborn_berger"),
-                 r.tiebreak("margin")) for r in rows]
+    return [
+        Line(
+            r.entry,
+            r.rank,
+            r.shared,
+            r.points,
+            r.played,
+            r.wins,
+            r.draws,
+            r.losses,
+            r.byes,
+            r.tiebreak("head_to_head"),
+            r.tiebreak("sonneborn_berger"),
+            r.tiebreak("margin"),
+        )
+        for r in rows
+    ]
 
 
 def W(a: int, b: int, hp_a: int = 5, hp_b: int = 0) -> GameResult:
@@ -116,10 +137,10 @@ def test_sonneborn_berger_breaks_a_tie_when_head_to_head_is_equal() -> None:
 def test_hp_margin_breaks_a_tie_when_head_to_head_and_sb_are_equal() -> None:
     games = [
         W(1, 3, 10, -1),  # +11 for 1
-        W(1, 4, 5, 0),    # +5
+        W(1, 4, 5, 0),  # +5
         D(1, 2, 3),
-        W(2, 3, 8, 0),    # +8 for 2
-        W(2, 4, 2, -2),   # +4
+        W(2, 3, 8, 0),  # +8 for 2
+        W(2, 4, 2, -2),  # +4
         D(3, 4, 4),
     ]
     scores = compute([1, 2, 3, 4], games)
@@ -137,7 +158,10 @@ def test_ties_left_after_every_tiebreak_share_a_rank() -> None:
     games = [D(1, 2), W(1, 3, 5, 0), W(2, 3, 5, 0)]
     scores = compute([1, 2, 3], games)
     assert [(s.entry, s.rank, s.shared) for s in scores] == [
-        (1, 1, True), (2, 1, True), (3, 3, False)]
+        (1, 1, True),
+        (2, 1, True),
+        (3, 3, False),
+    ]
 
 
 def test_competition_ranking_with_a_shared_second_place() -> None:

@@ -102,8 +102,14 @@ def test_games_of_an_inactive_entry_are_void() -> None:
 
 
 def test_unknown_tiebreak() -> None:
-    assert set(TIEBREAKS) >= {"head_to_head", "sonneborn_berger", "buchholz", "buchholz_cut1",
-                              "margin", "wins"}
+    assert set(TIEBREAKS) >= {
+        "head_to_head",
+        "sonneborn_berger",
+        "buchholz",
+        "buchholz_cut1",
+        "margin",
+        "wins",
+    }
     with pytest.raises(ValueError, match="unknown tiebreak 'luck'"):
         find_tiebreak("luck")
 
@@ -116,12 +122,21 @@ def test_unknown_tiebreak() -> None:
 # Points: 1 = 1; 2 = 1/2 + 1/2 + 1 = 2; 3 = 0 + 1 + 0 = 1; 4 = 1/2 + 1 + 1 = 5/2;
 # 5 = 1 + 1/2 + 1 = 5/2.
 FIVE = [
-    Round.of(1, [Pairing(1, 1, 3), Pairing(2, 2, 4), Pairing(3, 5, None)],
-             {1: Result(0, 4), 2: Result(None, 0)}),
-    Round.of(2, [Pairing(1, 1, 4), Pairing(2, 5, 2), Pairing(3, 3, None)],
-             {1: Result(1, -2), 2: Result(None, 0)}),
-    Round.of(3, [Pairing(1, 4, 3), Pairing(2, 5, 1), Pairing(3, 2, None)],
-             {1: Result(0, 3), 2: Result(0, 1)}),
+    Round.of(
+        1,
+        [Pairing(1, 1, 3), Pairing(2, 2, 4), Pairing(3, 5, None)],
+        {1: Result(0, 4), 2: Result(None, 0)},
+    ),
+    Round.of(
+        2,
+        [Pairing(1, 1, 4), Pairing(2, 5, 2), Pairing(3, 3, None)],
+        {1: Result(1, -2), 2: Result(None, 0)},
+    ),
+    Round.of(
+        3,
+        [Pairing(1, 4, 3), Pairing(2, 5, 1), Pairing(3, 2, None)],
+        {1: Result(0, 3), 2: Result(0, 1)},
+    ),
 ]
 
 
@@ -177,21 +192,39 @@ def test_buchholz_and_cut1_take_the_capped_dummy_for_a_bye() -> None:
     # 16.5.1 does not apply): 6 - 1, 13/2 - 3/2, 9/2 - 1, 4 - 1, 9/2 - 1.
     values = _five("buchholz,buchholz_cut1")
     assert {e: v[1] for e, v in values.items()} == {
-        1: 6, 2: Fraction(13, 2), 3: Fraction(9, 2), 4: 4, 5: Fraction(9, 2)}
+        1: 6,
+        2: Fraction(13, 2),
+        3: Fraction(9, 2),
+        4: 4,
+        5: Fraction(9, 2),
+    }
     assert {e: v[2] for e, v in values.items()} == {
-        1: 5, 2: 5, 3: Fraction(7, 2), 4: 3, 5: Fraction(7, 2)}
+        1: 5,
+        2: 5,
+        3: Fraction(7, 2),
+        4: 3,
+        5: Fraction(7, 2),
+    }
 
 
 def test_cut1_cuts_a_voluntary_unplayed_round_first() -> None:
     # Article 16.5.1 for Buchholz: "cut the lowest contribution coming from a VUR". Entry 1 met
     # opponents with 1 and 4 points and has a VUR whose dummy is its own 2 points: the VUR's 2 is
     # cut, not the least significant 1. Without the VUR flag the 1 goes.
-    table = ScoreTable(entries=(1, 2, 3), points={1: Fraction(2), 2: Fraction(1),
-                                                  3: Fraction(4)},
-                       games={1: [GameRecord(1, 2, ONE, 0, ONE, 2),
-                                  GameRecord(2, 3, ONE, 0, ONE, 2)], 2: [], 3: []},
-                       byes={1: 0, 2: 0, 3: 0}, swiss=True, rounds=3, draw=ONE,
-                       unplayed={1: [Unplayed(3, ZERO, ZERO, vur=True)], 2: [], 3: []})
+    table = ScoreTable(
+        entries=(1, 2, 3),
+        points={1: Fraction(2), 2: Fraction(1), 3: Fraction(4)},
+        games={
+            1: [GameRecord(1, 2, ONE, 0, ONE, 2), GameRecord(2, 3, ONE, 0, ONE, 2)],
+            2: [],
+            3: [],
+        },
+        byes={1: 0, 2: 0, 3: 0},
+        swiss=True,
+        rounds=3,
+        draw=ONE,
+        unplayed={1: [Unplayed(3, ZERO, ZERO, vur=True)], 2: [], 3: []},
+    )
     cut = find_tiebreak("buchholz_cut1").compute
     assert find_tiebreak("buchholz").compute(table, [1])[1] == 1 + 4 + 2
     assert cut(table, [1])[1] == 1 + 4
@@ -205,12 +238,17 @@ def test_a_walkover_against_a_disqualified_entry_is_an_unplayed_round() -> None:
     # Swiss table the round is unplayed (Article 16.4): lost against the dummy (nothing for
     # Sonneborn-Berger), the dummy's score in Buchholz. 3/1/0, two rounds: R1 1 beats 2, 3 beats
     # 4; R2 entry 4 is out, 1 v 4 a walkover for 1, 2 beats 3. Points 1: 3, 2: 3, 3: 3.
-    hist = [Round.of(1, [Pairing(1, 1, 2), Pairing(2, 3, 4)], {1: Result(0, 2), 2: Result(0, 1)}),
-            Round.of(2, [Pairing(1, 1, 4), Pairing(2, 2, 3)], {1: Result(0), 2: Result(0, 5)})]
+    hist = [
+        Round.of(1, [Pairing(1, 1, 2), Pairing(2, 3, 4)], {1: Result(0, 2), 2: Result(0, 1)}),
+        Round.of(2, [Pairing(1, 1, 4), Pairing(2, 2, 3)], {1: Result(0), 2: Result(0, 5)}),
+    ]
     table = ScoreTable.build([1, 2, 3, 4], hist, Points(), inactive=[4], swiss=True)
     assert table.points == {1: 3, 2: 3, 3: 0}
-    assert table.unplayed == {1: [Unplayed(2, ZERO, ZERO, kind="void")], 2: [],
-                              3: [Unplayed(1, ZERO, ZERO, kind="void")]}
+    assert table.unplayed == {
+        1: [Unplayed(2, ZERO, ZERO, kind="void")],
+        2: [],
+        3: [Unplayed(1, ZERO, ZERO, kind="void")],
+    }
     # dummies: 1: min(3, 1 * 2) = 2; 3: min(0, 2) = 0
     assert find_tiebreak("buchholz").compute(table, [1, 2, 3]) == {1: 3 + 2, 2: 3 + 0, 3: 3 + 0}
     assert find_tiebreak("sonneborn_berger").compute(table, [1, 2, 3]) == {1: 3, 2: 0, 3: 0}
@@ -221,12 +259,17 @@ def test_a_walkover_against_a_disqualified_entry_is_an_unplayed_round() -> None:
 swiss_results = st.sampled_from([Result(0, 3), Result(1, -2), Result(None, 0)])
 
 
-@given(n=st.integers(2, 13), rounds=st.integers(1, 6), data=st.data(),
-       points=st.sampled_from(["3/1/0", "1/0.5/0", "2/1/0"]),
-       bye=st.sampled_from(["win", "draw", "loss"]))
+@given(
+    n=st.integers(2, 13),
+    rounds=st.integers(1, 6),
+    data=st.data(),
+    points=st.sampled_from(["3/1/0", "1/0.5/0", "2/1/0"]),
+    bye=st.sampled_from(["win", "draw", "loss"]),
+)
 @settings(max_examples=60, deadline=None)
-def test_article_16_changes_only_the_unplayed_rounds(n: int, rounds: int, data: st.DataObject,
-                                                      points: str, bye: str) -> None:
+def test_article_16_changes_only_the_unplayed_rounds(
+    n: int, rounds: int, data: st.DataObject, points: str, bye: str
+) -> None:
     from app.formats.swiss import Swiss
 
     fmt = Swiss({"rounds": rounds, "points": points, "bye_points": bye})

@@ -10,6 +10,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_formats_are_mypy_strict_clean(tmp_path: Path) -> None:
-    out, err, status = api.run(["--strict", "--cache-dir", str(tmp_path / "mypy"),
-                                str(ROOT / "app" / "formats")])
+    out, err, status = api.run(
+        ["--strict", "--cache-dir", str(tmp_path / "mypy"), str(ROOT / "app" / "formats")]
+    )
     assert status == 0, out + err

@@ -22,8 +22,17 @@ def test_db_upgrade_and_downgrade(cli) -> None:  # type: ignore[no-untyped-def]
 
 def test_league_lifecycle_through_the_cli(cli, db_url: str, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     assert cli("league", "list").output.strip() == "no leagues"
-    made = cli("league", "create", "Cup", "--entry-deadline", "+2d", "--points", "2/1/0",
-               "--rounds-every", "48h")
+    made = cli(
+        "league",
+        "create",
+        "Cup",
+        "--entry-deadline",
+        "+2d",
+        "--points",
+        "2/1/0",
+        "--rounds-every",
+        "48h",
+    )
     assert made.exit_code == 0, made.output
     assert "entries until 2026-12-03T12:00Z" in made.output
     assert cli("league", "create", "Cup", "--entry-deadline", "+2d").exit_code == 1  # taken
@@ -67,8 +76,18 @@ def test_league_lifecycle_through_the_cli(cli, db_url: str, tmp_path: Path) -> N
 
 
 def test_tick_through_the_cli(cli, db_url: str) -> None:  # type: ignore[no-untyped-def]
-    assert cli("league", "create", "T", "--entry-deadline", DEADLINE.isoformat(),
-               "--rounds-every", "1d").exit_code == 0
+    assert (
+        cli(
+            "league",
+            "create",
+            "T",
+            "--entry-deadline",
+            DEADLINE.isoformat(),
+            "--rounds-every",
+            "1d",
+        ).exit_code
+        == 0
+    )
     enter_players(db_url, "T", 2)
     early = cli("tick")
     assert early.exit_code == 0 and "nothing due" in early.output
@@ -78,23 +97,32 @@ def test_tick_through_the_cli(cli, db_url: str) -> None:  # type: ignore[no-unty
     assert "nothing due" in cli("tick", now=DEADLINE.isoformat()).output
 
 
-@pytest.mark.parametrize("args", [
-    ["league", "create", "X", "--entry-deadline", "tomorrow"],
-    ["league", "create", "X", "--entry-deadline", "+2d", "--points", "3-1-0"],
-    ["league", "create", "X", "--entry-deadline", "+2d", "--rounds-every", "soon"],
-    ["league", "create", "X"],
-    ["league", "resend", "X", "one"],
-])
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["league", "create", "X", "--entry-deadline", "tomorrow"],
+        ["league", "create", "X", "--entry-deadline", "+2d", "--points", "3-1-0"],
+        ["league", "create", "X", "--entry-deadline", "+2d", "--rounds-every", "soon"],
+        ["league", "create", "X"],
+        ["league", "resend", "X", "one"],
+    ],
+)
 def test_bad_arguments_exit_2(cli, args: list[str]) -> None:  # type: ignore[no-untyped-def]
     result = cli(*args)
     assert result.exit_code == 2, result.output
 
 
-@pytest.mark.parametrize("args", [
-    ["league", "show", "Nope"], ["league", "close-entries", "Nope"],
-    ["league", "run-round", "Nope"], ["league", "standings", "Nope"],
-    ["league", "disqualify", "Nope", "a@example.org"], ["league", "resend", "Nope", "1"],
-])
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["league", "show", "Nope"],
+        ["league", "close-entries", "Nope"],
+        ["league", "run-round", "Nope"],
+        ["league", "standings", "Nope"],
+        ["league", "disqualify", "Nope", "a@example.org"],
+        ["league", "resend", "Nope", "1"],
+    ],
+)
 def test_unknown_league_exits_1(cli, args: list[str]) -> None:  # type: ignore[no-untyped-def]
     result = cli(*args)
     assert result.exit_code == 1 and "no league named 'Nope'" in result.output
@@ -107,15 +135,20 @@ def test_run_round_before_closing_exits_1(cli, db_url: str) -> None:  # type: ig
 
 
 def test_show_gives_when_a_done_round_was_played(cli, db_url: str) -> None:  # type: ignore[no-untyped-def]
-    assert cli("league", "create", "Early", "--entry-deadline", "+2d",
-               "--rounds-every", "48h").exit_code == 0
+    assert (
+        cli(
+            "league", "create", "Early", "--entry-deadline", "+2d", "--rounds-every", "48h"
+        ).exit_code
+        == 0
+    )
     enter_players(db_url, "Early", 3)
     assert cli("league", "close-entries", "Early").exit_code == 0
     shown = cli("league", "show", "Early").output
     assert "round 2 (scheduled, 2026-12-03T12:00Z)" in shown
     # round 2 run by hand long before its time
-    assert cli("league", "run-round", "Early", "--all", now="2026-12-01T13:05:07+00:00"
-               ).exit_code == 0
+    assert (
+        cli("league", "run-round", "Early", "--all", now="2026-12-01T13:05:07+00:00").exit_code == 0
+    )
     shown = cli("league", "show", "Early").output
     assert "round 2 (done, played 2026-12-01T13:05:07Z)" in shown, shown
     assert "round 2 (done, 2026-12-03T12:00Z)" not in shown

@@ -22,25 +22,42 @@ from tests.league.helpers import DEADLINE, fill_league
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def _cli(db_url: str, cwd: Path, *args: str, kill_after: int | None = None,
-         batch: int = 4, workers: int = 0,
-         extra: dict[str, str] | None = None,
-         timeout: float = 120) -> subprocess.CompletedProcess[str]:
+def _cli(
+    db_url: str,
+    cwd: Path,
+    *args: str,
+    kill_after: int | None = None,
+    batch: int = 4,
+    workers: int = 0,
+    extra: dict[str, str] | None = None,
+    timeout: float = 120,
+) -> subprocess.CompletedProcess[str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("AMARYLLIS_")}
-    env |= {"AMARYLLIS_DATABASE_URL": db_url, "AMARYLLIS_NOW": DEADLINE.isoformat(),
-            "AMARYLLIS_LEAGUE_BATCH": str(batch), "AMARYLLIS_LEAGUE_WORKERS": str(workers),
-            "PYTHONPATH": str(ROOT)}
+    env |= {
+        "AMARYLLIS_DATABASE_URL": db_url,
+        "AMARYLLIS_NOW": DEADLINE.isoformat(),
+        "AMARYLLIS_LEAGUE_BATCH": str(batch),
+        "AMARYLLIS_LEAGUE_WORKERS": str(workers),
+        "PYTHONPATH": str(ROOT),
+    }
     if kill_after is not None:
         env[svc.KILL_ENV] = str(kill_after)
     env |= extra or {}
-    return subprocess.run([sys.executable, "-m", "app.cli", *args], cwd=cwd, env=env,
-                          capture_output=True, text=True, timeout=timeout)
+    return subprocess.run(
+        [sys.executable, "-m", "app.cli", *args],
+        cwd=cwd,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+    )
 
 
 def _state(factory: sessionmaker[Session]) -> tuple[Counter[str], list[str], int]:
     with transaction(factory) as s:
-        states = Counter(b.state for b in s.scalars(
-            select(Battle).join(Round).where(Round.number == 1)))
+        states = Counter(
+            b.state for b in s.scalars(select(Battle).join(Round).where(Round.number == 1))
+        )
         keys = list(s.scalars(select(OutboxMessage.dedupe_key)))
         n = len(list(s.scalars(select(Battle))))
     return states, keys, n
@@ -48,7 +65,8 @@ def _state(factory: sessionmaker[Session]) -> tuple[Counter[str], list[str], int
 
 @pytest.mark.parametrize("kill_after", [6, 9])
 def test_a_round_killed_part_way_resumes_without_duplicates(
-        db_url: str, factory: sessionmaker[Session], tmp_path: Path, kill_after: int) -> None:
+    db_url: str, factory: sessionmaker[Session], tmp_path: Path, kill_after: int
+) -> None:
     # 21 entries: 10 battles and a bye per round; batches of 4 battles per transaction
     fill_league(factory, "Crash", 21)
     with transaction(factory) as s:
@@ -72,8 +90,12 @@ def test_a_round_killed_part_way_resumes_without_duplicates(
     assert len(keys) == len(set(keys))
     with transaction(factory) as s:
         reports = Counter(k.rsplit(":", 1)[0] for k in keys if k.startswith("report:"))
-        fought = [b.id for b in s.scalars(select(Battle).join(Round).where(
-            Round.number == 1, Battle.entry_b_id.is_not(None)))]
+        fought = [
+            b.id
+            for b in s.scalars(
+                select(Battle).join(Round).where(Round.number == 1, Battle.entry_b_id.is_not(None))
+            )
+        ]
         assert reports == {f"report:{bid}": 2 for bid in fought}  # one per side, each once
         standings = [k for k in keys if k.startswith("standings:")]
         assert len(standings) == 21
@@ -87,7 +109,8 @@ def test_a_round_killed_part_way_resumes_without_duplicates(
 
 
 def test_killed_during_the_last_batch_before_the_standings(
-        db_url: str, factory: sessionmaker[Session], tmp_path: Path) -> None:
+    db_url: str, factory: sessionmaker[Session], tmp_path: Path
+) -> None:
     fill_league(factory, "Late", 5)  # 2 battles + a bye per round
     with transaction(factory) as s:
         svc.close_entries(s, svc.get_league(s, "Late"), now=DEADLINE)
@@ -102,12 +125,14 @@ def test_killed_during_the_last_batch_before_the_standings(
 
 
 def test_killed_with_worker_processes_resumes_without_duplicates(
-        db_url: str, factory: sessionmaker[Session], tmp_path: Path) -> None:
+    db_url: str, factory: sessionmaker[Session], tmp_path: Path
+) -> None:
     fill_league(factory, "Pool", 21)  # 10 battles + a bye per round
     with transaction(factory) as s:
         svc.close_entries(s, svc.get_league(s, "Pool"), now=DEADLINE)
-    killed = _cli(db_url, tmp_path, "league", "run-round", "Pool", "--all", kill_after=25,
-                  workers=2)
+    killed = _cli(
+        db_url, tmp_path, "league", "run-round", "Pool", "--all", kill_after=25, workers=2
+    )
     assert killed.returncode == -signal.SIGKILL, killed.stderr
     with transaction(factory) as s:
         states = Counter(b.state for b in s.scalars(select(Battle)))
@@ -119,14 +144,17 @@ def test_killed_with_worker_processes_resumes_without_duplicates(
         assert Counter(b.state for b in s.scalars(select(Battle))) == {"done": 21 * 11}
         keys = list(s.scalars(select(OutboxMessage.dedupe_key)))
         assert len(keys) == len(set(keys))
-        assert Counter(k.split(":")[0] for k in keys) == {"report": 21 * 10 * 2,
-                                                          "standings": 21 * 21}
+        assert Counter(k.split(":")[0] for k in keys) == {
+            "report": 21 * 10 * 2,
+            "standings": 21 * 21,
+        }
         assert svc.get_league(s, "Pool").state == "finished"
 
 
 @pytest.mark.parametrize("workers", [0, 2])
 def test_a_shared_round_killed_part_way_resumes_without_duplicates(
-        db_url: str, factory: sessionmaker[Session], tmp_path: Path, workers: int) -> None:
+    db_url: str, factory: sessionmaker[Session], tmp_path: Path, workers: int
+) -> None:
     # rounds are shared on PostgreSQL (docs/league.md "Shared rounds"): every round here is
     if not db_url.startswith("postgresql"):  # (share threshold 1), so battles are claimed
         pytest.skip("rounds are shared on PostgreSQL only")
@@ -134,8 +162,18 @@ def test_a_shared_round_killed_part_way_resumes_without_duplicates(
     with transaction(factory) as s:
         svc.close_entries(s, svc.get_league(s, "Shared"), now=DEADLINE)
     share = {"AMARYLLIS_LEAGUE_SHARE_MIN": "1"}
-    killed = _cli(db_url, tmp_path, "league", "run-round", "Shared", "--all", kill_after=27,
-                  workers=workers, extra=share, timeout=600)
+    killed = _cli(
+        db_url,
+        tmp_path,
+        "league",
+        "run-round",
+        "Shared",
+        "--all",
+        kill_after=27,
+        workers=workers,
+        extra=share,
+        timeout=600,
+    )
     assert killed.returncode == -signal.SIGKILL, killed.stderr
     with transaction(factory) as s:
         states = Counter(b.state for b in s.scalars(select(Battle)))
@@ -143,14 +181,25 @@ def test_a_shared_round_killed_part_way_resumes_without_duplicates(
         assert all(r.shared for r in s.scalars(select(Round).where(Round.state == "done")))
     assert 0 < states["pending"] < 210 and claimed  # died part-way, holding claims
     assert all(b.state == "pending" for b in claimed)
-    again = _cli(db_url, tmp_path, "league", "run-round", "Shared", "--all", workers=workers,
-                 extra=share, timeout=600)  # the dead process's claims are taken over at once
+    again = _cli(
+        db_url,
+        tmp_path,
+        "league",
+        "run-round",
+        "Shared",
+        "--all",
+        workers=workers,
+        extra=share,
+        timeout=600,
+    )  # the dead process's claims are taken over at once
     assert again.returncode == 0, again.stderr
     with transaction(factory) as s:
         assert Counter(b.state for b in s.scalars(select(Battle))) == {"done": 21 * 11}
         assert s.scalars(select(Battle).where(Battle.claim_owner.is_not(None))).first() is None
         keys = list(s.scalars(select(OutboxMessage.dedupe_key)))
         assert len(keys) == len(set(keys))
-        assert Counter(k.split(":")[0] for k in keys) == {"report": 21 * 10 * 2,
-                                                          "standings": 21 * 21}
+        assert Counter(k.split(":")[0] for k in keys) == {
+            "report": 21 * 10 * 2,
+            "standings": 21 * 21,
+        }
         assert svc.get_league(s, "Shared").state == "finished"

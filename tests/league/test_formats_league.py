@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import datetime as dt
 import email
-from email.policy import default
 import hashlib
 from collections import Counter
+from email.policy import default
 from fractions import Fraction
 
 import pytest
@@ -20,8 +20,8 @@ from app.db.session import transaction
 from app.formats import RoundPairings
 from app.league import service as svc
 from app.league.formats import format_of, history_of, inputs, seat_order
-from tests.formats.helpers import berger_schedule
 from app.mail.league_mail import LeagueMail
+from tests.formats.helpers import berger_schedule
 from tests.league.helpers import DEADLINE, enter_players, fill_league, sheet_text
 
 
@@ -29,14 +29,21 @@ def _rounds(s, name: str) -> list[list[tuple[int, int | None]]]:  # type: ignore
     league = svc.get_league(s, name)
     out = []
     for rnd in s.scalars(select(Round).where(Round.league_id == league.id).order_by(Round.number)):
-        out.append([(b.entry_a_id, b.entry_b_id) for b in s.scalars(
-            select(Battle).where(Battle.round_id == rnd.id).order_by(Battle.board))])
+        out.append(
+            [
+                (b.entry_a_id, b.entry_b_id)
+                for b in s.scalars(
+                    select(Battle).where(Battle.round_id == rnd.id).order_by(Battle.board)
+                )
+            ]
+        )
     return out
 
 
 @pytest.mark.parametrize("n,double", [(5, False), (6, False), (5, True)])
 def test_round_robin_rounds_are_the_formats_answers_and_the_berger_table(
-        factory, settings, n: int, double: bool) -> None:
+    factory, settings, n: int, double: bool
+) -> None:
     fill_league(factory, "rr", n, double=double)
     with transaction(factory) as s:
         svc.close_entries(s, svc.get_league(s, "rr"), now=DEADLINE)
@@ -47,8 +54,9 @@ def test_round_robin_rounds_are_the_formats_answers_and_the_berger_table(
         seats = [e.id for e in seat_order(s, league)]
         stored = _rounds(s, "rr")
         old = berger_schedule(n, double=double)
-        assert stored == [[(seats[p.a], None if p.b is None else seats[p.b]) for p in rnd]
-                          for rnd in old]
+        assert stored == [
+            [(seats[p.a], None if p.b is None else seats[p.b]) for p in rnd] for rnd in old
+        ]
         fmt, entries, history, inactive = inputs(s, league)
         for k in range(len(history)):
             answer = fmt.next_round(entries, history[:k], inactive=inactive)
@@ -100,7 +108,8 @@ def _key(seed: str, purpose: str, rnd: int, entry: int) -> str:
 
 @pytest.mark.parametrize("n", [5, 8])
 def test_knockout_league_is_complete_and_redrawn_from_the_published_seed(
-        factory, settings, n: int) -> None:
+    factory, settings, n: int
+) -> None:
     fill_league(factory, "ko", n)
     with transaction(factory) as s:
         league = svc.get_league(s, "ko")
@@ -117,12 +126,11 @@ def test_knockout_league_is_complete_and_redrawn_from_the_published_seed(
         history = history_of(s, league)
         alive = [e.id for e in seat_order(s, league)]
         for rnd in history:
-            order = sorted(alive, key=lambda e: _key("spring-2026", "knockout-draw",
-                                                     rnd.number, e))
+            order = sorted(alive, key=lambda e: _key("spring-2026", "knockout-draw", rnd.number, e))
             real = [g for g in rnd.games if g.b is not None]
             bye = [g.a for g in rnd.games if g.b is None]
             drawn = [e for e in order if e not in bye]
-            assert [(g.a, g.b) for g in real] == list(zip(drawn[::2], drawn[1::2]))
+            assert [(g.a, g.b) for g in real] == list(zip(drawn[::2], drawn[1::2], strict=False))
             winners = [fmt.decide(rnd.number, g).winner for g in rnd.games]  # type: ignore[union-attr]
             alive = [e for e in alive if e in winners]
         assert len(alive) == 1  # complete: one champion, every other entry out once
@@ -130,18 +138,25 @@ def test_knockout_league_is_complete_and_redrawn_from_the_published_seed(
         rows = svc.standings(s, league)
         assert rows[0].entry_id == alive[0]
         # the reports of drawn battles say how they were decided
-        decided = [b for b in s.scalars(select(Battle)) if b.state == "done"
-                   and b.entry_b_id is not None and b.winner is None]
+        decided = [
+            b
+            for b in s.scalars(select(Battle))
+            if b.state == "done" and b.entry_b_id is not None and b.winner is None
+        ]
         for b in decided:
-            mails = s.scalars(select(OutboxMessage).where(
-                OutboxMessage.dedupe_key.like(f"report:{b.id}:%"))).all()
-            texts = [email.message_from_bytes(m.raw, policy=default).get_body(("plain",))
-                     .get_content() for m in mails]
+            mails = s.scalars(
+                select(OutboxMessage).where(OutboxMessage.dedupe_key.like(f"report:{b.id}:%"))
+            ).all()
+            texts = [
+                email.message_from_bytes(m.raw, policy=default).get_body(("plain",)).get_content()
+                for m in mails
+            ]
             assert texts and all("HP margin" in t or "HP差" in t for t in texts), texts
 
 
 def test_accumulating_league_totals_are_the_sum_of_updates_with_replacement(
-        factory, settings) -> None:
+    factory, settings
+) -> None:
     fill_league(factory, "acc", 4, langs=("en",))
     with transaction(factory) as s:
         league = svc.get_league(s, "acc")
@@ -158,18 +173,35 @@ def test_accumulating_league_totals_are_the_sum_of_updates_with_replacement(
         newcomer = svc.get_or_create_player(s, "late@example.org")
         with pytest.raises(svc.EntriesClosed):
             svc.submit_entry(s, league, newcomer, sheet_text(41, "en"), now=DEADLINE)
-    assert svc.run_round(factory, LeagueMail.of(settings), "acc", all_rounds=True, now=DEADLINE) == [2, 3]
+    assert svc.run_round(
+        factory, LeagueMail.of(settings), "acc", all_rounds=True, now=DEADLINE
+    ) == [2, 3]
     with transaction(factory) as s:
         league = svc.get_league(s, "acc")
-        rounds = list(s.scalars(select(Round).where(Round.league_id == league.id)
-                                .order_by(Round.number)))
+        rounds = list(
+            s.scalars(select(Round).where(Round.league_id == league.id).order_by(Round.number))
+        )
         assert [r.note for r in rounds] == ["update"] * 3 and league.state == "finished"
-        e0 = s.scalar(select(Entry).join(Entry.player).where(Entry.league_id == league.id)
-                      .where(Entry.seat == 0))
-        sheets = {b.sheet_a_id for b in s.scalars(select(Battle).where(
-            Battle.round_id.in_([r.id for r in rounds[1:]]), Battle.entry_a_id == e0.id))}
-        assert len(sheets) == 1 and sheets != {b.sheet_a_id for b in s.scalars(select(Battle).where(
-            Battle.round_id == rounds[0].id, Battle.entry_a_id == e0.id))}
+        e0 = s.scalar(
+            select(Entry)
+            .join(Entry.player)
+            .where(Entry.league_id == league.id)
+            .where(Entry.seat == 0)
+        )
+        sheets = {
+            b.sheet_a_id
+            for b in s.scalars(
+                select(Battle).where(
+                    Battle.round_id.in_([r.id for r in rounds[1:]]), Battle.entry_a_id == e0.id
+                )
+            )
+        }
+        assert len(sheets) == 1 and sheets != {
+            b.sheet_a_id
+            for b in s.scalars(
+                select(Battle).where(Battle.round_id == rounds[0].id, Battle.entry_a_id == e0.id)
+            )
+        }
         ctx = svc.standings_context(s, league)
         for row in ctx.rows:
             ups = ctx.table.value(row, "updates")
@@ -186,16 +218,25 @@ def test_the_scheduler_plays_a_swiss_league_round_after_round(factory, settings)
         from app.league.formats import set_format
 
         set_format(svc.get_league(s, "tk"), "swiss", {"rounds": 3})
-    svc.tick(factory, LeagueMail.of(settings), now=DEADLINE)  # closes entries, plays round 1 (due at close)
-    done = svc.tick(factory, LeagueMail.of(settings), now=DEADLINE + dt.timedelta(hours=2, minutes=1))
+    svc.tick(
+        factory, LeagueMail.of(settings), now=DEADLINE
+    )  # closes entries, plays round 1 (due at close)
+    done = svc.tick(
+        factory, LeagueMail.of(settings), now=DEADLINE + dt.timedelta(hours=2, minutes=1)
+    )
     assert done == ["played round 2 of tk", "played round 3 of tk"]
     with transaction(factory) as s:
         league = svc.get_league(s, "tk")
         assert league.state == "finished"
-        times = [r.scheduled_at for r in s.scalars(select(Round).where(
-            Round.league_id == league.id).order_by(Round.number))]
+        times = [
+            r.scheduled_at
+            for r in s.scalars(
+                select(Round).where(Round.league_id == league.id).order_by(Round.number)
+            )
+        ]
         assert [t.replace(tzinfo=dt.timezone.utc) if t.tzinfo is None else t for t in times] == [
-            DEADLINE + dt.timedelta(hours=k) for k in range(3)]
+            DEADLINE + dt.timedelta(hours=k) for k in range(3)
+        ]
 
 
 def test_a_drawn_knockout_battle_report_states_the_rule(factory) -> None:
@@ -216,12 +257,15 @@ def test_a_drawn_knockout_battle_report_states_the_rule(factory) -> None:
         b = s.scalars(select(Battle).where(Battle.entry_b_id.is_not(None))).first()
         cast = load_cast(s, league)
         row = dataclasses.replace(Board.of(b), winner=None, reason="draw", hp_a=7, hp_b=7)
-        units = {e: cast.unit(sid) for e, sid in ((b.entry_a_id, b.sheet_a_id),
-                                                    (b.entry_b_id, b.sheet_b_id))}
+        units = {
+            e: cast.unit(sid)
+            for e, sid in ((b.entry_a_id, b.sheet_a_id), (b.entry_b_id, b.sheet_b_id))
+        }
         lot = draw_lot("lot-seed", 1, b.entry_a_id, b.entry_b_id)
         en = _decision(cast, 1, row, "en")
-        assert en.startswith(f"a draw with equal HP margins: {units[lot].name} goes through "
-                             "by the seeded lot.")
+        assert en.startswith(
+            f"a draw with equal HP margins: {units[lot].name} goes through by the seeded lot."
+        )
         assert "the lot of the published seed" in en
         by_margin = _decision(cast, 1, dataclasses.replace(row, hp_a=9), "ja")
         assert by_margin.startswith(f"引き分け：HP差で{units[b.entry_a_id].name}が勝ち上がり")

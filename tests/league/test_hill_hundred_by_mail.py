@@ -32,21 +32,42 @@ def test_ten_challenges_by_mail_are_each_answered(dovecot: Any, tmp_path: Any) -
     user = dovecot.add_user()
     rs = ruleset("margaret-hundred", OPTIONS)
     rng = random.Random("hundred-hill")
-    sheets = [rs.format_sheet(rs.random_entry(rng, name=f"H{k}"), "en")
-              for k in range(1, CHALLENGES + 1)]
+    sheets = [
+        rs.format_sheet(rs.random_entry(rng, name=f"H{k}"), "en") for k in range(1, CHALLENGES + 1)
+    ]
     assert all(rs.parse_sheet(t).ok for t in sheets)
     with SmtpSink() as sink:
-        settings = make_settings(db_url, imap_url=user.imap_url, smtp_url=sink.url,
-                                 server_address=user.address)
+        settings = make_settings(
+            db_url, imap_url=user.imap_url, smtp_url=sink.url, server_address=user.address
+        )
         local, _, domain = user.address.partition("@")
         factory = session_factory(db_url, migrate=False)
         with transaction(factory) as s:
-            svc.create_league(s, "hh", entry_deadline=NOW + dt.timedelta(days=7), now=NOW, ruleset="margaret-hundred",
-                              options=OPTIONS, format="hill", format_options={"size": str(SIZE)})
+            svc.create_league(
+                s,
+                "hh",
+                entry_deadline=NOW + dt.timedelta(days=7),
+                now=NOW,
+                ruleset="margaret-hundred",
+                options=OPTIONS,
+                format="hill",
+                format_options={"size": str(SIZE)},
+            )
         for k, sheet in enumerate(sheets, start=1):  # one challenge after another
-            cycle(settings, factory, user, [mk(f"c{k}@example.org", "entry",
-                                               f"name: C{k}\n{sheet}", f"<hh-{k}@example.org>",
-                                               to=f"{local}+hh@{domain}")])
+            cycle(
+                settings,
+                factory,
+                user,
+                [
+                    mk(
+                        f"c{k}@example.org",
+                        "entry",
+                        f"name: C{k}\n{sheet}",
+                        f"<hh-{k}@example.org>",
+                        to=f"{local}+hh@{domain}",
+                    )
+                ],
+            )
         replies = {}
         for m in sink.messages:
             replies[str(m.parsed().get("In-Reply-To", ""))] = text(m)
@@ -57,15 +78,25 @@ def test_ten_challenges_by_mail_are_each_answered(dovecot: Any, tmp_path: Any) -
         with factory() as s:
             league = s.scalar(select(League).where(League.name == "hh"))
             assert league is not None and league.options == svc.league_ruleset(league).options
-            arrivals = s.scalar(select(func.count()).select_from(Round)
-                                .where(Round.league_id == league.id))
-            pushed = list(s.scalars(select(OutboxMessage.dedupe_key).where(
-                OutboxMessage.dedupe_key.like(f"hill-off:{league.id}:%"))))
+            arrivals = s.scalar(
+                select(func.count()).select_from(Round).where(Round.league_id == league.id)
+            )
+            pushed = list(
+                s.scalars(
+                    select(OutboxMessage.dedupe_key).where(
+                        OutboxMessage.dedupe_key.like(f"hill-off:{league.id}:%")
+                    )
+                )
+            )
         assert arrivals == CHALLENGES
         # the hill holds SIZE: a member that fell was told once; a challenger that did not place
         # learned it from its own reply
         assert 0 < len(pushed) <= CHALLENGES - SIZE and len(pushed) == len(set(pushed))
-        told = {a for m in sink.messages for a in m.rcpt_tos
-                if "Pushed off" in str(m.parsed()["Subject"])}
+        told = {
+            a
+            for m in sink.messages
+            for a in m.rcpt_tos
+            if "Pushed off" in str(m.parsed()["Subject"])
+        }
         assert len(told) == len(pushed)
         factory.kw["bind"].dispose()

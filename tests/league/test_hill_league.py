@@ -35,8 +35,8 @@ def test_challenges_keep_at_most_n_and_announce_push_offs(factory, settings) -> 
             entry = s.scalar(select(Entry).where(Entry.player_id == p.id))
             ch = hl.arrive(s, league, entry, now=T0, mail=LeagueMail.of(settings))
             assert ch.number == i + 1
-            assert len(ch.boards) == min(i, size)          # against every member
-            assert len(ch.table) == min(i + 1, size)        # never more than N
+            assert len(ch.boards) == min(i, size)  # against every member
+            assert len(ch.table) == min(i + 1, size)  # never more than N
             assert len(ch.pushed_off) == (1 if i >= size else 0)
             assert [t.rank for t in ch.table][0] == "1"
             seen_off += [p.entry_id for p in ch.pushed_off]
@@ -46,8 +46,11 @@ def test_challenges_keep_at_most_n_and_announce_push_offs(factory, settings) -> 
             table = svc.standings(s, league)  # the league's standings are the hill's table
             assert [r.entry_id for r in table] == members
         # push-offs announced by mail (except to a challenger pushed off at once: its reply)
-        mails = s.scalar(select(func.count()).select_from(OutboxMessage)
-                         .where(OutboxMessage.dedupe_key.like("hill-off:%")))
+        mails = s.scalar(
+            select(func.count())
+            .select_from(OutboxMessage)
+            .where(OutboxMessage.dedupe_key.like("hill-off:%"))
+        )
         assert mails == others_off and len(seen_off) == n - size
         # the kept state is the replay of the stored challenges
         hill = format_of(league)
@@ -91,7 +94,10 @@ def test_a_withdrawn_member_leaves_the_hill(factory, settings) -> None:
             hl.arrive(s, league, e, now=T0, mail=LeagueMail.of(settings))
         gone = s.scalar(select(Entry).where(Entry.player_id == players[1].id))
         svc.withdraw(s, league, players[1], now=T0)
-        assert gone.id not in [r.entry for r in format_standings(s, league)[1].rows] and len([r.entry for r in format_standings(s, league)[1].rows]) == 2
+        assert (
+            gone.id not in [r.entry for r in format_standings(s, league)[1].rows]
+            and len([r.entry for r in format_standings(s, league)[1].rows]) == 2
+        )
         table = svc.standings(s, league)
         assert gone.id not in {r.entry_id for r in table}
         assert {r.played for r in table} == {1}

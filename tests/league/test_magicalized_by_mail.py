@@ -43,10 +43,14 @@ def _orders(k: int, *, key: str = "", ja: bool = False) -> str:
     player's orders), so that a leak shows."""
     head = f"MAGICALIZED {LEAGUE} HAND {key}\n" if key else ""
     if ja:
-        return (head + "既定\n手札 愛×3、燃×2、凍、星\n命令\n"
-                f"ON my ACT PLAY 愛 my ONCE\nON enemy HIT IF damage >= 4{k} PLAY 燃\n終わり\n")
-    return (head + "DEFAULT\nHAND 愛×3、燃×2、凍、星\nORDERS\n"
-            f"ON my ACT PLAY 愛 my ONCE\nON enemy HIT IF damage >= 4{k} PLAY 燃\nEND\n")
+        return (
+            head + "既定\n手札 愛×3、燃×2、凍、星\n命令\n"
+            f"ON my ACT PLAY 愛 my ONCE\nON enemy HIT IF damage >= 4{k} PLAY 燃\n終わり\n"
+        )
+    return (
+        head + "DEFAULT\nHAND 愛×3、燃×2、凍、星\nORDERS\n"
+        f"ON my ACT PLAY 愛 my ONCE\nON enemy HIT IF damage >= 4{k} PLAY 燃\nEND\n"
+    )
 
 
 def _marker(k: int) -> str:
@@ -78,8 +82,13 @@ class Run:
             self.replies[str(msg.get("In-Reply-To", ""))] = text(m)
 
     def mail(self, k: int, subject: str, body: str, mid: str) -> bytes:
-        return mk(self.address(k), subject, body, f"<{mid}@example.org>",
-                  to=f"{self.local}+{LEAGUE}@{self.domain}")
+        return mk(
+            self.address(k),
+            subject,
+            body,
+            f"<{mid}@example.org>",
+            to=f"{self.local}+{LEAGUE}@{self.domain}",
+        )
 
     def to(self, k: int) -> list[tuple[str, str]]:
         """Every mail player ``k`` got: (subject, plain text)."""
@@ -106,13 +115,21 @@ def run(dovecot: Any, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Run]
     upgrade(db_url)
     user = dovecot.add_user()
     with SmtpSink() as sink:
-        settings = make_settings(db_url, imap_url=user.imap_url, smtp_url=sink.url,
-                                 server_address=user.address)
+        settings = make_settings(
+            db_url, imap_url=user.imap_url, smtp_url=sink.url, server_address=user.address
+        )
         local, _, domain = user.address.partition("@")
         factory = session_factory(db_url, migrate=False)
         with transaction(factory) as s:
-            svc.create_league(s, LEAGUE, entry_deadline=DEADLINE, rounds_every=EVERY, now=NOW,
-                              ruleset=RULESET, options=OPTIONS)
+            svc.create_league(
+                s,
+                LEAGUE,
+                entry_deadline=DEADLINE,
+                rounds_every=EVERY,
+                now=NOW,
+                ruleset=RULESET,
+                options=OPTIONS,
+            )
         r = Run(settings, factory, user, sink, local, domain)
         yield r
         factory.kw["bind"].dispose()
@@ -121,8 +138,9 @@ def run(dovecot: Any, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Run]
 def _sheets() -> list[str]:
     rs = ruleset(RULESET)
     rng = random.Random("mgz-by-mail")
-    return [rs.format_sheet(rs.random_entry(rng, name=f"U{k}"), "en")
-            for k in range(1, PLAYERS + 1)]
+    return [
+        rs.format_sheet(rs.random_entry(rng, name=f"U{k}"), "en") for k in range(1, PLAYERS + 1)
+    ]
 
 
 @pytest.fixture(scope="module")
@@ -131,10 +149,15 @@ def entered(run: Run) -> Run:
     with broken orders below a good sheet (nothing entered), then right."""
     sheets = _sheets()
     bad = _orders(4).replace("PLAY 燃", "PLAY 燃燃燃")
-    run.send([run.mail(1, "entry", f"name: P1\n{sheets[0]}\n{_orders(1)}", "e1"),
-              run.mail(2, "entry", f"name: P2\n{sheets[1]}", "e2"),
-              run.mail(3, "entry", f"name: P3\n{sheets[2]}", "e3"),
-              run.mail(4, "entry", f"name: P4\n{sheets[3]}\n{bad}", "e4bad")], NOW)
+    run.send(
+        [
+            run.mail(1, "entry", f"name: P1\n{sheets[0]}\n{_orders(1)}", "e1"),
+            run.mail(2, "entry", f"name: P2\n{sheets[1]}", "e2"),
+            run.mail(3, "entry", f"name: P3\n{sheets[2]}", "e3"),
+            run.mail(4, "entry", f"name: P4\n{sheets[3]}\n{bad}", "e4bad"),
+        ],
+        NOW,
+    )
     run.send([run.mail(4, "entry", f"name: P4\n{sheets[3]}\n{_orders(4, ja=True)}", "e4")], NOW)
     for k in range(1, PLAYERS + 1):
         found = re.search(r"key: ([0-9A-Z]{4}-[0-9A-Z]{4})", run.replies[f"<e{k}@example.org>"])
@@ -147,10 +170,15 @@ def test_orders_below_a_sheet_are_entered_with_it(entered: Run) -> None:
     reply = entered.replies["<e1@example.org>"]
     assert "is accepted" in reply and _marker(1) in reply  # the orders as kept, to their owner
     with entered.factory() as s:
-        texts = {p.address: t for p, t in s.execute(
-            select(Player, OrdersVersion.text).join(Entry, Entry.player_id == Player.id)
-            .join(OrdersVersion, OrdersVersion.entry_id == Entry.id)
-            .where(OrdersVersion.active))}
+        texts = {
+            p.address: t
+            for p, t in s.execute(
+                select(Player, OrdersVersion.text)
+                .join(Entry, Entry.player_id == Player.id)
+                .join(OrdersVersion, OrdersVersion.entry_id == Entry.id)
+                .where(OrdersVersion.active)
+            )
+        }
     assert set(texts) == {entered.address(1), entered.address(4)}
 
 
@@ -176,8 +204,18 @@ def test_orders_without_the_key_wait_for_the_owner(entered: Run) -> None:
     assert _marker(3) in request  # the owner sees what they would confirm
     token = re.search(r"confirm ([0-9a-f]{32})", request)
     assert token
-    run.send([mk(run.address(3), f"Re: confirm {token.group(1)} [{LEAGUE}]", "yes",
-                 "<c3@example.org>", to=f"{run.local}@{run.domain}")], NOW)
+    run.send(
+        [
+            mk(
+                run.address(3),
+                f"Re: confirm {token.group(1)} [{LEAGUE}]",
+                "yes",
+                "<c3@example.org>",
+                to=f"{run.local}@{run.domain}",
+            )
+        ],
+        NOW,
+    )
     assert "are accepted" in run.replies["<c3@example.org>"]
 
 
@@ -188,8 +226,14 @@ def test_a_bad_orders_line_is_named_and_changes_nothing(entered: Run) -> None:
     reply = run.replies["<o3bad@example.org>"]
     assert "were not accepted" in reply and 'Line 5: "ON my ACT PLAY"' in reply, reply
     with run.factory() as s:
-        versions = list(s.scalars(select(OrdersVersion.version).join(Entry).join(Player)
-                                  .where(Player.address == run.address(3))))
+        versions = list(
+            s.scalars(
+                select(OrdersVersion.version)
+                .join(Entry)
+                .join(Player)
+                .where(Player.address == run.address(3))
+            )
+        )
     assert versions == [1]
 
 
@@ -200,8 +244,9 @@ def paired(entered: Run) -> Run:
     test_orders_alone_with_the_key_are_taken_at_once(run)
     test_orders_without_the_key_wait_for_the_owner(run)
     with transaction(run.factory) as s:
-        svc.close_entries(s, svc.get_league(s, LEAGUE), now=DEADLINE,
-                          mail=LeagueMail.of(run.settings))
+        svc.close_entries(
+            s, svc.get_league(s, LEAGUE), now=DEADLINE, mail=LeagueMail.of(run.settings)
+        )
     run.send([], DEADLINE)
     return run
 
@@ -227,19 +272,31 @@ RESUMED_AT = STOPPED_AT + dt.timedelta(hours=1)
 
 def _round1_states(run: Run) -> set[str]:
     with run.factory() as s:
-        return set(s.scalars(select(Battle.state).join(Round).where(
-            Round.number == 1, Battle.entry_b_id.is_not(None))))
+        return set(
+            s.scalars(
+                select(Battle.state)
+                .join(Round)
+                .where(Round.number == 1, Battle.entry_b_id.is_not(None))
+            )
+        )
 
 
 @pytest.fixture(scope="module")
 def stopped(paired: Run) -> Run:
     run = paired
     assert run.tick(WAITING_AT) == [] and _round1_states(run) == {"pending"}
-    run.send([run.mail(k, "orders", _orders(k, key=run.keys[k]), f"again{k}")
-              for k in range(1, PLAYERS)], WAITING_AT)  # three of four answer the pairing
+    run.send(
+        [
+            run.mail(k, "orders", _orders(k, key=run.keys[k]), f"again{k}")
+            for k in range(1, PLAYERS)
+        ],
+        WAITING_AT,
+    )  # three of four answer the pairing
     assert run.tick(WAITING_AT) == [] and _round1_states(run) == {"pending"}
-    run.send([run.mail(PLAYERS, "orders", _orders(PLAYERS, key=run.keys[PLAYERS]),
-                       f"again{PLAYERS}")], STOPPED_AT)
+    run.send(
+        [run.mail(PLAYERS, "orders", _orders(PLAYERS, key=run.keys[PLAYERS]), f"again{PLAYERS}")],
+        STOPPED_AT,
+    )
     assert run.tick(STOPPED_AT) == []  # every one answered: played at once, to the checkpoint
     assert run.tick(STOPPED_AT + dt.timedelta(minutes=5)) == []  # nobody READY yet: waits
     return run
@@ -247,8 +304,14 @@ def stopped(paired: Run) -> Run:
 
 def test_battles_stop_at_the_checkpoint_and_each_player_gets_their_own_state(stopped: Run) -> None:
     with stopped.factory() as s:
-        states = list(s.scalars(select(Battle.state).join(Round).where(Round.number == 1)
-                                .where(Battle.entry_b_id.is_not(None))))
+        states = list(
+            s.scalars(
+                select(Battle.state)
+                .join(Round)
+                .where(Round.number == 1)
+                .where(Battle.entry_b_id.is_not(None))
+            )
+        )
     assert states and set(states) == {"paused"}
     for k in range(1, PLAYERS + 1):
         stops = [t for subj, t in stopped.to(k) if "stopped after turn" in subj]
@@ -263,8 +326,12 @@ def test_a_stopped_round_says_so_on_the_league_page(stopped: Run, tmp_path: Any)
     """The league page calls a round whose battles wait at a checkpoint stopped, not due."""
     from app.web.server import start_web
 
-    server = start_web(make_settings(stopped.settings.database_url, data_dir=tmp_path),
-                       host="127.0.0.1", port=0, access_log=False)
+    server = start_web(
+        make_settings(stopped.settings.database_url, data_dir=tmp_path),
+        host="127.0.0.1",
+        port=0,
+        access_log=False,
+    )
     try:
         with httpx.Client(base_url=server.url, timeout=30) as client:
             page = client.get(f"/leagues/{LEAGUE}", headers={"Accept-Language": "en"})
@@ -282,13 +349,24 @@ def resumed(stopped: Run) -> Run:
     """P1 revises from turn 2, the others say READY; the battles go on at the next tick."""
     run = stopped
     later = RESUMED_AT
-    revision = ("ORDERS FROM TURN 2\nON enemy HIT IF damage >= 49 PLAY 燃\nEND\n"
-                f"key: {run.keys[1]}\n")
-    run.send([run.mail(1, "revision", revision, "r1"),
-              run.mail(2, "ready", f"key: {run.keys[2]}", "y2"),
-              run.mail(3, "ready", "", "y3nokey")], later)
-    run.send([run.mail(3, "ready", f"key: {run.keys[3]}", "y3"),
-              run.mail(4, "準備完了", f"キー：{run.keys[4]}", "y4")], later)
+    revision = (
+        f"ORDERS FROM TURN 2\nON enemy HIT IF damage >= 49 PLAY 燃\nEND\nkey: {run.keys[1]}\n"
+    )
+    run.send(
+        [
+            run.mail(1, "revision", revision, "r1"),
+            run.mail(2, "ready", f"key: {run.keys[2]}", "y2"),
+            run.mail(3, "ready", "", "y3nokey"),
+        ],
+        later,
+    )
+    run.send(
+        [
+            run.mail(3, "ready", f"key: {run.keys[3]}", "y3"),
+            run.mail(4, "準備完了", f"キー：{run.keys[4]}", "y4"),
+        ],
+        later,
+    )
     run.done = run.tick(later)  # type: ignore[attr-defined]
     return run
 
@@ -304,11 +382,17 @@ def test_a_revision_and_ready_are_answered(resumed: Run) -> None:
 def test_the_round_ends_when_both_are_ready(resumed: Run) -> None:
     assert "played round 1 of mgz" in resumed.done  # type: ignore[attr-defined]
     with resumed.factory() as s:
-        rows = list(s.execute(select(Battle.state, Battle.inputs).join(Round)
-                              .where(Round.number == 1, Battle.entry_b_id.is_not(None))))
+        rows = list(
+            s.execute(
+                select(Battle.state, Battle.inputs)
+                .join(Round)
+                .where(Round.number == 1, Battle.entry_b_id.is_not(None))
+            )
+        )
     assert rows and {state for state, _ in rows} == {"done"}
-    revised = [inputs for _, inputs in rows if any(
-        o and "damage >= 49" in o for o in inputs["orders"])]
+    revised = [
+        inputs for _, inputs in rows if any(o and "damage >= 49" in o for o in inputs["orders"])
+    ]
     assert len(revised) == 1 and "FROM TURN 2" in " ".join(o or "" for o in revised[0]["orders"])
 
 
@@ -325,24 +409,39 @@ def test_reports_carry_the_readers_private_block_only(resumed: Run) -> None:
         assert re.search(r"remaining hand: |残りの手札：", body)  # their own hand
 
 
-def test_no_mail_to_another_player_and_no_page_carries_anyones_orders(resumed: Run,
-                                                                     tmp_path: Any) -> None:
+def test_no_mail_to_another_player_and_no_page_carries_anyones_orders(
+    resumed: Run, tmp_path: Any
+) -> None:
     from app.web.server import start_web
 
     for k in range(1, PLAYERS + 1):
         for subj, body in resumed.to(k):
             leaked = [j for j in range(1, PLAYERS + 1) if j != k and _marker(j) in body]
             assert not leaked, (k, subj)
-    server = start_web(make_settings(resumed.settings.database_url, data_dir=tmp_path),
-                       host="127.0.0.1", port=0, access_log=False)
+    server = start_web(
+        make_settings(resumed.settings.database_url, data_dir=tmp_path),
+        host="127.0.0.1",
+        port=0,
+        access_log=False,
+    )
     try:
         with httpx.Client(base_url=server.url, timeout=30) as client:
-            pages = [f"/leagues/{LEAGUE}", f"/leagues/{LEAGUE}.json",
-                     f"/leagues/{LEAGUE}/standings.csv", "/feed.atom",
-                     f"/leagues/{LEAGUE}/rounds/1", f"/leagues/{LEAGUE}/rounds/1.json"]
+            pages = [
+                f"/leagues/{LEAGUE}",
+                f"/leagues/{LEAGUE}.json",
+                f"/leagues/{LEAGUE}/standings.csv",
+                "/feed.atom",
+                f"/leagues/{LEAGUE}/rounds/1",
+                f"/leagues/{LEAGUE}/rounds/1.json",
+            ]
             with resumed.factory() as s:
-                ids = list(s.scalars(select(Battle.id).join(Round).where(
-                    Round.number == 1, Battle.entry_b_id.is_not(None))))
+                ids = list(
+                    s.scalars(
+                        select(Battle.id)
+                        .join(Round)
+                        .where(Round.number == 1, Battle.entry_b_id.is_not(None))
+                    )
+                )
             pages += [f"/leagues/{LEAGUE}/battles/{i}" for i in ids]
             pages += [f"/leagues/{LEAGUE}/battles/{i}.json" for i in ids]
             for path in pages:
@@ -363,19 +462,44 @@ def test_a_hill_challenger_fights_with_the_orders_below_its_sheet(entered: Run) 
     checkpoint: an arrival is one transaction)."""
     run = entered
     with transaction(run.factory) as s:
-        svc.create_league(s, "mgzhill", entry_deadline=DEADLINE, now=NOW, ruleset=RULESET,
-                          options=OPTIONS, format="hill", format_options={"size": "3"})
+        svc.create_league(
+            s,
+            "mgzhill",
+            entry_deadline=DEADLINE,
+            now=NOW,
+            ruleset=RULESET,
+            options=OPTIONS,
+            format="hill",
+            format_options={"size": "3"},
+        )
     sheets = _sheets()
     to = f"{run.local}+mgzhill@{run.domain}"
-    run.send([mk(run.address(k), "entry", f"{sheets[k - 1]}\n{_orders(k)}",
-                 f"<h{k}@example.org>", to=to) for k in (1, 2)], NOW)
+    run.send(
+        [
+            mk(
+                run.address(k),
+                "entry",
+                f"{sheets[k - 1]}\n{_orders(k)}",
+                f"<h{k}@example.org>",
+                to=to,
+            )
+            for k in (1, 2)
+        ],
+        NOW,
+    )
     for k in (1, 2):
-        assert "is accepted" in run.replies[f"<h{k}@example.org>"], run.replies[f"<h{k}@example.org>"]
+        assert "is accepted" in run.replies[f"<h{k}@example.org>"], run.replies[
+            f"<h{k}@example.org>"
+        ]
     with run.factory() as s:
-        rows = list(s.execute(select(Battle.state, Battle.inputs, Battle.stop_turn)
-                              .join(Round).join(League)
-                              .where(League.name == "mgzhill",
-                                     Battle.entry_b_id.is_not(None))))
+        rows = list(
+            s.execute(
+                select(Battle.state, Battle.inputs, Battle.stop_turn)
+                .join(Round)
+                .join(League)
+                .where(League.name == "mgzhill", Battle.entry_b_id.is_not(None))
+            )
+        )
     assert len(rows) == 1
     state, inputs, stop = rows[0]
     assert state == "done" and stop is None
@@ -387,9 +511,13 @@ def test_a_test_battle_plays_the_senders_orders_against_a_cardless_opponent(ente
     hold no cards; the reply carries the sender's private block only."""
     run = entered
     sheets = _sheets()
-    run.send([run.mail(1, "test", f"{sheets[0]}\n{_orders(1)}", "t1"),
-              run.mail(1, "test", f"{sheets[0]}\n{_orders(1).replace('PLAY 燃', 'PLAY')}",
-                       "t1bad")], NOW)
+    run.send(
+        [
+            run.mail(1, "test", f"{sheets[0]}\n{_orders(1)}", "t1"),
+            run.mail(1, "test", f"{sheets[0]}\n{_orders(1).replace('PLAY 燃', 'PLAY')}", "t1bad"),
+        ],
+        NOW,
+    )
     reply = run.replies["<t1@example.org>"]
     assert "its opponents held no cards" in reply
     assert "Happy Caress" in reply or "愛" in reply  # the sender's rule 1 played its card

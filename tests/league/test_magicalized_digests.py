@@ -30,8 +30,9 @@ DEADLINE = NOW + dt.timedelta(days=7)
 
 
 @pytest.fixture(scope="module")
-def played(dovecot: Any, tmp_path_factory: pytest.TempPathFactory) -> Iterator[
-        tuple[dict[int, list[Any]], Any, dict[int, list[Any]]]]:
+def played(
+    dovecot: Any, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[tuple[dict[int, list[Any]], Any, dict[int, list[Any]]]]:
     """Every player's mails after one update (player number -> sunk messages), a function
     that mails a command from player ``k`` and returns the reply, and the mails each player
     got when entries closed."""
@@ -44,41 +45,73 @@ def played(dovecot: Any, tmp_path_factory: pytest.TempPathFactory) -> Iterator[
     user = dovecot.add_user()
     rs = ruleset("margaret-magicalized")
     rng = random.Random("mgz-digest")
-    sheets = [rs.format_sheet(rs.random_entry(rng, name=f"U{k}"), "en")
-              for k in range(1, PLAYERS + 1)]
+    sheets = [
+        rs.format_sheet(rs.random_entry(rng, name=f"U{k}"), "en") for k in range(1, PLAYERS + 1)
+    ]
     with SmtpSink() as sink:
-        settings = make_settings(db_url, imap_url=user.imap_url, smtp_url=sink.url,
-                                 server_address=user.address)
+        settings = make_settings(
+            db_url, imap_url=user.imap_url, smtp_url=sink.url, server_address=user.address
+        )
         local, _, domain = user.address.partition("@")
         factory = session_factory(db_url, migrate=False)
         with transaction(factory) as s:
-            svc.create_league(s, LEAGUE, entry_deadline=DEADLINE, now=NOW,
-                              ruleset="margaret-magicalized", options={"checkpoints": "none"},
-                              format="accumulating", format_options={"updates": "1"})
+            svc.create_league(
+                s,
+                LEAGUE,
+                entry_deadline=DEADLINE,
+                now=NOW,
+                ruleset="margaret-magicalized",
+                options={"checkpoints": "none"},
+                format="accumulating",
+                format_options={"updates": "1"},
+            )
 
         def mail(k: int, subject: str, body: str, mid: str) -> bytes:
-            return mk(f"p{k}.mgzd@example.org", subject, body, f"<{mid}@example.org>",
-                      to=f"{local}+{LEAGUE}@{domain}")
+            return mk(
+                f"p{k}.mgzd@example.org",
+                subject,
+                body,
+                f"<{mid}@example.org>",
+                to=f"{local}+{LEAGUE}@{domain}",
+            )
 
-        cycle(settings, factory, user,
-              [mail(k, "entry", f"name: P{k}\n{sheets[k - 1]}\n{_orders(k)}", f"e{k}")
-               for k in range(1, PLAYERS + 1)])
-        cycle(settings, factory, user, [mail(k, "mail logs always", "", f"pref{k}")
-                                        for k in range(1, PLAYERS + 1) if k != QUIET]
-              + [mail(QUIET, "配信停止", "", "unsub")])
+        cycle(
+            settings,
+            factory,
+            user,
+            [
+                mail(k, "entry", f"name: P{k}\n{sheets[k - 1]}\n{_orders(k)}", f"e{k}")
+                for k in range(1, PLAYERS + 1)
+            ],
+        )
+        cycle(
+            settings,
+            factory,
+            user,
+            [
+                mail(k, "mail logs always", "", f"pref{k}")
+                for k in range(1, PLAYERS + 1)
+                if k != QUIET
+            ]
+            + [mail(QUIET, "配信停止", "", "unsub")],
+        )
         before = len(sink.messages)
         with transaction(factory) as s:
-            svc.close_entries(s, svc.get_league(s, LEAGUE), now=DEADLINE,
-                              mail=LeagueMail.of(settings))
+            svc.close_entries(
+                s, svc.get_league(s, LEAGUE), now=DEADLINE, mail=LeagueMail.of(settings)
+            )
         cycle(settings, factory, user, [], now=DEADLINE)  # the pairing mails
         start = len(sink.messages)
-        pairings = {k: [m for m in sink.messages[before:start]
-                        if f"p{k}.mgzd@example.org" in m.rcpt_tos]
-                    for k in range(1, PLAYERS + 1)}
+        pairings = {
+            k: [m for m in sink.messages[before:start] if f"p{k}.mgzd@example.org" in m.rcpt_tos]
+            for k in range(1, PLAYERS + 1)
+        }
         svc.run_round(factory, LeagueMail.of(settings), LEAGUE, now=DEADLINE)
         cycle(settings, factory, user, [], now=DEADLINE)
-        got = {k: [m for m in sink.messages[start:] if f"p{k}.mgzd@example.org" in m.rcpt_tos]
-               for k in range(1, PLAYERS + 1)}
+        got = {
+            k: [m for m in sink.messages[start:] if f"p{k}.mgzd@example.org" in m.rcpt_tos]
+            for k in range(1, PLAYERS + 1)
+        }
 
         def ask(k: int, line: str, mid: str) -> Any:
             before = len(sink.messages)

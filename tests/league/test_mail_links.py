@@ -25,16 +25,24 @@ PUBLIC = "https://leagues.example.org/amaryllis"
 
 def _mails(factory: sessionmaker[Session]) -> list[tuple[str, email.message.EmailMessage]]:
     with factory() as s:
-        rows = [(m.kind, m.raw) for m in s.scalars(
-            select(OutboxMessage).where(OutboxMessage.kind.in_(("report", "standings")))
-            .order_by(OutboxMessage.id))]
-    return [(kind, email.message_from_bytes(raw, policy=policy.default))  # type: ignore[misc]
-            for kind, raw in rows]
+        rows = [
+            (m.kind, m.raw)
+            for m in s.scalars(
+                select(OutboxMessage)
+                .where(OutboxMessage.kind.in_(("report", "standings")))
+                .order_by(OutboxMessage.id)
+            )
+        ]
+    return [
+        (kind, email.message_from_bytes(raw, policy=policy.default))  # type: ignore[misc]
+        for kind, raw in rows
+    ]
 
 
 @pytest.mark.parametrize("public_url", [PUBLIC, ""])
 def test_round_mails_link_to_their_pages_and_show_no_address(
-        factory: sessionmaker[Session], settings: Settings, public_url: str) -> None:
+    factory: sessionmaker[Session], settings: Settings, public_url: str
+) -> None:
     settings = settings.model_copy(update={"public_url": public_url})
     name = "Links"
     fill_league(factory, name, 3, langs=("ja", "en"))

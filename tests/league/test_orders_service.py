@@ -21,8 +21,10 @@ from tests.league.helpers import DEADLINE, fill_league
 from tests.league.test_crash import _cli
 
 RULESET = "margaret-magicalized"
-ORDERS = ("DEFAULT\nHAND 愛×3、燃×2、凍、星\nORDERS\nON my ACT PLAY 愛 my ONCE\n"
-          "ON enemy HIT IF damage >= 3 PLAY 凍\nEND\n")
+ORDERS = (
+    "DEFAULT\nHAND 愛×3、燃×2、凍、星\nORDERS\nON my ACT PLAY 愛 my ONCE\n"
+    "ON enemy HIT IF damage >= 3 PLAY 凍\nEND\n"
+)
 
 
 def _league(factory: sessionmaker[Session], name: str, n: int, *, orders: int) -> None:
@@ -33,16 +35,25 @@ def _league(factory: sessionmaker[Session], name: str, n: int, *, orders: int) -
     with transaction(factory) as s:
         league = svc.get_league(s, name)
         rs = svc.league_ruleset(league)
-        for p in list(s.scalars(select(Player).join(Entry).where(Entry.league_id == league.id)
-                                .order_by(Entry.id)))[:orders]:
+        for p in list(
+            s.scalars(
+                select(Player).join(Entry).where(Entry.league_id == league.id).order_by(Entry.id)
+            )
+        )[:orders]:
             assert submit_orders(s, league, p, ORDERS, rs, now=DEADLINE).accepted
         svc.close_entries(s, league, now=DEADLINE, mail=mail)
 
 
 def _round1(factory: sessionmaker[Session]) -> list[Battle]:
     with factory() as s:
-        return list(s.scalars(select(Battle).join(Round).where(
-            Round.number == 1, Battle.entry_b_id.is_not(None)).order_by(Battle.board)))
+        return list(
+            s.scalars(
+                select(Battle)
+                .join(Round)
+                .where(Round.number == 1, Battle.entry_b_id.is_not(None))
+                .order_by(Battle.board)
+            )
+        )
 
 
 def _keys(factory: sessionmaker[Session]) -> list[str]:
@@ -51,7 +62,8 @@ def _keys(factory: sessionmaker[Session]) -> list[str]:
 
 
 def test_standing_orders_are_fixed_on_each_battle_and_checkpoints_stop_it(
-        factory: sessionmaker[Session]) -> None:
+    factory: sessionmaker[Session],
+) -> None:
     _league(factory, "Cp", 6, orders=3)
     keys = _keys(factory)
     pairings = [k for k in keys if k.startswith("pairing:")]
@@ -82,7 +94,8 @@ def test_standing_orders_are_fixed_on_each_battle_and_checkpoints_stop_it(
 
 
 def test_a_checkpoint_round_killed_part_way_resumes_without_duplicates(
-        db_url: str, factory: sessionmaker[Session], tmp_path: Path) -> None:
+    db_url: str, factory: sessionmaker[Session], tmp_path: Path
+) -> None:
     _league(factory, "CpKill", 9, orders=9)  # 4 battles and a bye per round
     killed = _cli(db_url, tmp_path, "league", "run-round", "CpKill", kill_after=3, batch=2)
     assert killed.returncode == -signal.SIGKILL, killed.stderr
@@ -109,15 +122,21 @@ def test_disqualifying_a_player_voids_their_stopped_battles(factory: sessionmake
     paused = [b for b in _round1(factory) if b.state == "paused"]
     assert paused
     with factory() as s:
-        address = s.scalar(select(Player.address).join(Entry, Entry.player_id == Player.id)
-                           .where(Entry.id == paused[0].entry_a_id))
+        address = s.scalar(
+            select(Player.address)
+            .join(Entry, Entry.player_id == Player.id)
+            .where(Entry.id == paused[0].entry_a_id)
+        )
     with transaction(factory) as s:
         svc.disqualify(s, svc.get_league(s, "CpDq"), address, now=DEADLINE)
     after = {b.id: b for b in _round1(factory)}
     assert after[paused[0].id].state == "void" and after[paused[0].id].stop_turn is None
     svc.run_round(factory, None, "CpDq", now=DEADLINE)
-    assert after[paused[0].id].state == "void" == {b.id: b for b in _round1(factory)}[
-        paused[0].id].state  # never fought to its end
+    assert (
+        after[paused[0].id].state
+        == "void"
+        == {b.id: b for b in _round1(factory)}[paused[0].id].state
+    )  # never fought to its end
 
 
 def test_a_revision_says_the_turn_it_is_in_force_from(factory: sessionmaker[Session]) -> None:
@@ -129,13 +148,32 @@ def test_a_revision_says_the_turn_it_is_in_force_from(factory: sessionmaker[Sess
     assert battle.stop_turn == 1
     with transaction(factory) as s:
         league = svc.get_league(s, "CpRev")
-        player = s.scalar(select(Player).join(Entry, Entry.player_id == Player.id)
-                          .where(Entry.id == battle.entry_a_id))
+        player = s.scalar(
+            select(Player)
+            .join(Entry, Entry.player_id == Player.id)
+            .where(Entry.id == battle.entry_a_id)
+        )
         rs = svc.league_ruleset(league)
-        early, = revise_orders(s, league, player, "ORDERS FROM TURN 1\nON my ACT PLAY 愛 my\nEND",
-                               rs, {}, now=DEADLINE, lang="en")
+        (early,) = revise_orders(
+            s,
+            league,
+            player,
+            "ORDERS FROM TURN 1\nON my ACT PLAY 愛 my\nEND",
+            rs,
+            {},
+            now=DEADLINE,
+            lang="en",
+        )
         assert not early.accepted and early.from_turn == 2
         assert "ORDERS FROM TURN 1" in rs.format_problems(list(early.sheet.problems), "en")
-        later, = revise_orders(s, league, player, "ORDERS FROM TURN 4\nON my ACT PLAY 愛 my\nEND",
-                               rs, {}, now=DEADLINE, lang="en")
+        (later,) = revise_orders(
+            s,
+            league,
+            player,
+            "ORDERS FROM TURN 4\nON my ACT PLAY 愛 my\nEND",
+            rs,
+            {},
+            now=DEADLINE,
+            lang="en",
+        )
         assert later.accepted and later.from_turn == 4

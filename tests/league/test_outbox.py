@@ -14,24 +14,37 @@ from app.db.session import transaction
 from app.mail.outbox import Copy, queue_copies
 from tests.league.helpers import T0
 
-BODY = dict(sender="league@example.net", sender_name="Amaryllis League",
-            subject="[Cup] 第1回戦：グリスク vs ヌト — ヌトの勝利", text="本文です。\nline 2\n",
-            html="<p>本文</p>", auto_submitted="auto-generated")
+BODY = dict(
+    sender="league@example.net",
+    sender_name="Amaryllis League",
+    subject="[Cup] 第1回戦：グリスク vs ヌト — ヌトの勝利",
+    text="本文です。\nline 2\n",
+    html="<p>本文</p>",
+    auto_submitted="auto-generated",
+)
 
 
 def test_copies_are_complete_mails(factory: sessionmaker[Session]) -> None:
-    copies = [Copy("k:1", "a@example.org", "<m1@example.org>"), Copy("k:2", "b@example.org"),
-              Copy("k:3", "ü@exämple.org", "<m3@example.org>")]
+    copies = [
+        Copy("k:1", "a@example.org", "<m1@example.org>"),
+        Copy("k:2", "b@example.org"),
+        Copy("k:3", "ü@exämple.org", "<m3@example.org>"),
+    ]
     with transaction(factory) as s:
         assert queue_copies(s, copies, kind="report", now=T0, **BODY) == 3
     with transaction(factory) as s:
-        assert queue_copies(s, copies + [Copy("k:4", "d@example.org")], kind="report", now=T0,
-                            **BODY) == 1
+        assert (
+            queue_copies(s, copies + [Copy("k:4", "d@example.org")], kind="report", now=T0, **BODY)
+            == 1
+        )
         rows = {r.dedupe_key: r for r in s.scalars(select(OutboxMessage))}
     assert sorted(rows) == ["k:1", "k:2", "k:3", "k:4"]
     ids = set()
-    for key, to, irt in [("k:1", "a@example.org", "<m1@example.org>"),
-                         ("k:2", "b@example.org", None), ("k:3", "ü@exämple.org", "<m3@example.org>")]:
+    for key, to, irt in [
+        ("k:1", "a@example.org", "<m1@example.org>"),
+        ("k:2", "b@example.org", None),
+        ("k:3", "ü@exämple.org", "<m3@example.org>"),
+    ]:
         row = rows[key]
         msg = email.message_from_bytes(row.raw, policy=policy.default)
         assert msg["To"] == to and row.recipient == to
@@ -46,8 +59,9 @@ def test_copies_are_complete_mails(factory: sessionmaker[Session]) -> None:
         assert row.status == "queued" and row.kind == "report"
 
 
-def test_a_body_is_stored_once_and_pruned_after_the_retention(factory: sessionmaker[Session],
-                                                             tmp_path) -> None:
+def test_a_body_is_stored_once_and_pruned_after_the_retention(
+    factory: sessionmaker[Session], tmp_path
+) -> None:
     """Issue 9 (outbox scale): copies of one family share one compressed body row; a row's own
     bytes are its few header lines. After ``outbox_retention_days`` a delivered row keeps its
     dedupe key (the copy is never queued again) but loses its bytes, and the body no row uses is
@@ -69,7 +83,9 @@ def test_a_body_is_stored_once_and_pruned_after_the_retention(factory: sessionma
         rows = s.scalars(select(OutboxMessage)).all()
         assert len(bodies) == 1 and {r.body_sha256 for r in rows} == {bodies[0].sha256}
         assert len(zlib.decompress(bodies[0].data)) == bodies[0].size > len(bodies[0].data)
-        assert max(len(r.head or b"") for r in rows) < 120 and all(r.raw_whole is None for r in rows)
+        assert max(len(r.head or b"") for r in rows) < 120 and all(
+            r.raw_whole is None for r in rows
+        )
     with transaction(factory) as s:
         for r in s.scalars(select(OutboxMessage)):
             r.status, r.sent_at = "sent", T0
@@ -78,7 +94,9 @@ def test_a_body_is_stored_once_and_pruned_after_the_retention(factory: sessionma
     assert prune(settings, factory, T0 + dt.timedelta(days=31)) == 50
     with transaction(factory) as s:
         assert s.scalar(select(func.count()).select_from(OutboxBody)) == 0
-        assert {(r.content_pruned, r.raw) for r in s.scalars(select(OutboxMessage))} == {(True, b"")}
+        assert {(r.content_pruned, r.raw) for r in s.scalars(select(OutboxMessage))} == {
+            (True, b"")
+        }
         assert queue_copies(s, copies, kind="standings", now=T0, **BODY) == 0  # keys still guard
 
 
@@ -92,7 +110,12 @@ def test_bulk_rows_take_the_column_defaults(factory: sessionmaker[Session]) -> N
         rows = list(s.scalars(select(OutboxMessage).order_by(OutboxMessage.id)))
         assert [r.dedupe_key for r in rows] == [c.key for c in copies]
         for r in rows:
-            assert (r.status, r.attempts, r.content_pruned, r.kind) == ("queued", 0, False, "report")
+            assert (r.status, r.attempts, r.content_pruned, r.kind) == (
+                "queued",
+                0,
+                False,
+                "report",
+            )
             assert r.next_attempt_at is not None and r.created_at is not None
             assert r.lease_owner is None and r.sent_at is None and r.inbound_id is None
             assert r.body_sha256 == rows[0].body_sha256 and r.raw.endswith(b"\n")
@@ -114,8 +137,11 @@ def test_insert_ignore_skips_stored_and_repeated_keys(factory: sessionmaker[Sess
     with transaction(factory) as s:
         insert_ignore(s, OutboxBody, [body("a" * 64, b"\x00one"), body("b" * 64, b"two")])
     with transaction(factory) as s:
-        insert_ignore(s, OutboxBody, [body("a" * 64, b"changed"), body("c" * 64, b"three"),
-                                      body("c" * 64, b"again")])
+        insert_ignore(
+            s,
+            OutboxBody,
+            [body("a" * 64, b"changed"), body("c" * 64, b"three"), body("c" * 64, b"again")],
+        )
     with transaction(factory) as s:
         stored = {b.sha256[0]: (b.data, b.size) for b in s.scalars(select(OutboxBody))}
     assert stored == {"a": (b"\x00one", 4), "b": (b"two", 3), "c": (b"three", 5)}
@@ -138,18 +164,49 @@ def test_bulk_update_writes_every_column(factory: sessionmaker[Session]) -> None
     with transaction(factory) as s:
         fought = [b for b in s.scalars(select(Battle).order_by(Battle.id)) if b.entry_b_id]
         first, second, untouched = fought[0], fought[1], fought[2]
-        rows = [dict(id=first.id, state="done", winner=None, reason="draw", hp_a=3, hp_b=3,
-                     outcome={"winner": None, "notes": ["ü", 1]}, final=None, fought_at=at),
-                dict(id=second.id, state="done", winner=1, reason="death", hp_a=-2, hp_b=4,
-                     outcome={"winner": 1}, final=[{"hp": 4}], fought_at=at)]
+        rows = [
+            dict(
+                id=first.id,
+                state="done",
+                winner=None,
+                reason="draw",
+                hp_a=3,
+                hp_b=3,
+                outcome={"winner": None, "notes": ["ü", 1]},
+                final=None,
+                fought_at=at,
+            ),
+            dict(
+                id=second.id,
+                state="done",
+                winner=1,
+                reason="death",
+                hp_a=-2,
+                hp_b=4,
+                outcome={"winner": 1},
+                final=[{"hp": 4}],
+                fought_at=at,
+            ),
+        ]
         ids = (first.id, second.id, untouched.id)
         bulk_update(s, Battle, rows)
     with transaction(factory) as s:
         got = {b.id: b for b in s.scalars(select(Battle).where(Battle.id.in_(ids)))}
         a, b, c = (got[i] for i in ids)
         assert (a.state, a.winner, a.reason, a.hp_a, a.outcome, a.final) == (
-            "done", None, "draw", 3, {"winner": None, "notes": ["ü", 1]}, None)
+            "done",
+            None,
+            "draw",
+            3,
+            {"winner": None, "notes": ["ü", 1]},
+            None,
+        )
         assert (b.winner, b.reason, b.hp_a, b.outcome, b.final) == (
-            1, "death", -2, {"winner": 1}, [{"hp": 4}])
+            1,
+            "death",
+            -2,
+            {"winner": 1},
+            [{"hp": 4}],
+        )
         assert a.fought_at is not None and a.fought_at.replace(tzinfo=dt.timezone.utc) == at
         assert c.state == "pending" and c.outcome is None

@@ -10,9 +10,9 @@ from sqlalchemy import select
 from app.db.models import Battle, Entry, Round
 from app.db.session import transaction
 from app.league import ratings
-from app.rules import DEFAULT_RULESET
 from app.league import service as svc
 from app.mail.league_mail import LeagueMail
+from app.rules import DEFAULT_RULESET
 from tests.league.helpers import DEADLINE, fill_league
 
 
@@ -23,14 +23,15 @@ def _play(factory, settings, name: str, n: int) -> None:  # type: ignore[no-unty
     svc.run_round(factory, LeagueMail.of(settings), name, all_rounds=True, now=DEADLINE)
     with transaction(factory) as s:
         league = svc.get_league(s, name)
-        for rnd in s.scalars(select(Round).where(Round.league_id == league.id)
-                             .order_by(Round.number)):
+        for rnd in s.scalars(
+            select(Round).where(Round.league_id == league.id).order_by(Round.number)
+        ):
             ratings.rate_round(s, league, rnd)
             assert ratings.rate_round(s, league, rnd) == 0  # once per round
 
 
 def test_stored_ratings_are_the_librarys_numbers(factory, settings) -> None:
-    _play(factory, settings, "r1", 3)   # same players p0..p2 in both leagues
+    _play(factory, settings, "r1", 3)  # same players p0..p2 in both leagues
     _play(factory, settings, "r2", 3)
     model = PlackettLuce()  # the library's defaults, as app.formats.ratings uses them
     expect: dict[int, object] = {}
@@ -39,7 +40,8 @@ def test_stored_ratings_are_the_librarys_numbers(factory, settings) -> None:
             select(Battle.entry_a_id, Battle.entry_b_id, Battle.winner, Round.id)
             .join(Round, Battle.round_id == Round.id)
             .where(Battle.entry_b_id.is_not(None), Battle.state == "done")
-            .order_by(Round.id, Battle.board)).all()
+            .order_by(Round.id, Battle.board)
+        ).all()
         owner = {e.id: e.player_id for e in s.scalars(select(Entry))}
         for a, b, w, _ in rows:
             pa, pb = owner[a], owner[b]
@@ -63,5 +65,5 @@ def test_stored_ratings_are_the_librarys_numbers(factory, settings) -> None:
             assert [x.league for x in h] == ["r1", "r1", "r2", "r2"]
             assert all(x.games == 1 for x in h)
             assert h[0].ordinal_before == pytest.approx(0.0, abs=1e-9)
-            for before, after in zip(h, h[1:]):
+            for before, after in zip(h, h[1:], strict=False):
                 assert after.ordinal_before == pytest.approx(before.ordinal, abs=1e-9)

@@ -16,8 +16,8 @@ from sqlalchemy.orm import Session, sessionmaker
 from app.config import Settings
 from app.db.models import League
 from app.db.session import session_factory, transaction
-from app.league import service as svc
 from app.league import play
+from app.league import service as svc
 from app.mail.league_mail import LeagueMail
 from tests.league.helpers import DEADLINE, T0, enter_players, fill_league
 
@@ -38,10 +38,16 @@ def _one_line_error(result: Result, code: int) -> None:
 # --------------------------------------------------------------------------- 1: bad schedules
 
 
-@pytest.mark.parametrize("args", [
-    ["--rounds-every", "99999999d"], ["--rounds-every", "366d"], ["--rounds-every", "59s"],
-    ["--entry-deadline", "+3654d"], ["--points", "1001/1/0"],
-])
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["--rounds-every", "99999999d"],
+        ["--rounds-every", "366d"],
+        ["--rounds-every", "59s"],
+        ["--entry-deadline", "+3654d"],
+        ["--points", "1001/1/0"],
+    ],
+)
 def test_create_refuses_absurd_settings(cli, args: list[str]) -> None:  # type: ignore[no-untyped-def]
     base = {"--entry-deadline": "+1d"}
     opts = dict(base, **dict(zip(args[::2], args[1::2], strict=True)))
@@ -52,20 +58,38 @@ def test_create_refuses_absurd_settings(cli, args: list[str]) -> None:  # type: 
 
 
 def test_create_accepts_the_bounds(cli) -> None:  # type: ignore[no-untyped-def]
-    assert cli("league", "create", "a", "--entry-deadline", "+3650d", "--rounds-every", "1m",
-               "--points", "1000/1000/1000").exit_code == 0
-    assert cli("league", "create", "b", "--entry-deadline", "+1d",
-               "--rounds-every", "365d").exit_code == 0
+    assert (
+        cli(
+            "league",
+            "create",
+            "a",
+            "--entry-deadline",
+            "+3650d",
+            "--rounds-every",
+            "1m",
+            "--points",
+            "1000/1000/1000",
+        ).exit_code
+        == 0
+    )
+    assert (
+        cli("league", "create", "b", "--entry-deadline", "+1d", "--rounds-every", "365d").exit_code
+        == 0
+    )
 
 
-def test_one_leagues_bad_schedule_does_not_stop_tick(factory: Factory, settings: Settings,
-                                                      caplog: pytest.LogCaptureFixture,
-                                                      expect_error_log: list[bool]) -> None:
+def test_one_leagues_bad_schedule_does_not_stop_tick(
+    factory: Factory,
+    settings: Settings,
+    caplog: pytest.LogCaptureFixture,
+    expect_error_log: list[bool],
+) -> None:
     fill_league(factory, "big3", 3, rounds_every=dt.timedelta(days=1))
     fill_league(factory, "good", 2, rounds_every=dt.timedelta(days=1))
     with transaction(factory) as s:  # a row written before create_league checked the range
-        s.execute(League.__table__.update().where(League.name == "big3")
-                  .values(rounds_every_s=BAD_EVERY))
+        s.execute(
+            League.__table__.update().where(League.name == "big3").values(rounds_every_s=BAD_EVERY)
+        )
     with caplog.at_level(logging.ERROR, logger="amaryllis.league"):
         done = svc.tick(factory, LeagueMail.of(settings), now=LATE)
     assert "closed entries of good" in done and "played round 1 of good" in done
@@ -77,9 +101,12 @@ def test_one_leagues_bad_schedule_does_not_stop_tick(factory: Factory, settings:
     assert states == {"big3": "open", "good": "finished"}  # big3's step was rolled back
 
 
-def test_an_unexpected_error_while_playing_is_isolated(factory: Factory, settings: Settings,
-                                                       monkeypatch: pytest.MonkeyPatch,
-                                                       expect_error_log: list[bool]) -> None:
+def test_an_unexpected_error_while_playing_is_isolated(
+    factory: Factory,
+    settings: Settings,
+    monkeypatch: pytest.MonkeyPatch,
+    expect_error_log: list[bool],
+) -> None:
     fill_league(factory, "a", 2, rounds_every=dt.timedelta(days=1))
     fill_league(factory, "b", 2, rounds_every=dt.timedelta(days=1))
     real = play._prepare_rounds
@@ -98,14 +125,17 @@ def test_an_unexpected_error_while_playing_is_isolated(factory: Factory, setting
 
 
 def test_tick_cli_reports_the_failed_league_and_exits_1(cli, db_url: str, expect_error_log) -> None:  # type: ignore[no-untyped-def]
-    assert cli("league", "create", "big3", "--entry-deadline", "+1d",
-               "--rounds-every", "1d").exit_code == 0
+    assert (
+        cli("league", "create", "big3", "--entry-deadline", "+1d", "--rounds-every", "1d").exit_code
+        == 0
+    )
     assert cli("league", "create", "ok", "--entry-deadline", "+1d").exit_code == 0
     enter_players(db_url, "big3", 3)
     f = session_factory(db_url)
     with transaction(f) as s:
-        s.execute(League.__table__.update().where(League.name == "big3")
-                  .values(rounds_every_s=BAD_EVERY))
+        s.execute(
+            League.__table__.update().where(League.name == "big3").values(rounds_every_s=BAD_EVERY)
+        )
     f.kw["bind"].dispose()
     closing = cli("league", "close-entries", "big3", now=LATE.isoformat())
     _one_line_error(closing, 1)
@@ -119,12 +149,23 @@ def test_tick_cli_reports_the_failed_league_and_exits_1(cli, db_url: str, expect
 # --------------------------------------------------------------------------- 2: no tracebacks
 
 
-@pytest.mark.parametrize("args", [
-    ["league", "create", "x", "--entry-deadline", "+7d", "--points", "99999999999999999999/1/0"],
-    ["league", "create", "x", "--entry-deadline", "+99999999d"],
-    ["league", "create", "x", "--entry-deadline", "+1d", "--rounds-every", "99999999999999w"],
-    ["league", "create", "x", "--entry-deadline", "99999-01-01"],
-])
+@pytest.mark.parametrize(
+    "args",
+    [
+        [
+            "league",
+            "create",
+            "x",
+            "--entry-deadline",
+            "+7d",
+            "--points",
+            "99999999999999999999/1/0",
+        ],
+        ["league", "create", "x", "--entry-deadline", "+99999999d"],
+        ["league", "create", "x", "--entry-deadline", "+1d", "--rounds-every", "99999999999999w"],
+        ["league", "create", "x", "--entry-deadline", "99999-01-01"],
+    ],
+)
 def test_overflowing_numbers_are_one_line_errors(cli, args: list[str]) -> None:  # type: ignore[no-untyped-def]
     result = cli(*args)
     assert result.exit_code in (1, 2)
@@ -132,8 +173,11 @@ def test_overflowing_numbers_are_one_line_errors(cli, args: list[str]) -> None: 
     assert cli("league", "list").output.strip() == "no leagues"
 
 
-def test_standings_to_an_unwritable_path_fails_before_printing(cli, db_url: str,  # type: ignore[no-untyped-def]
-                                                               tmp_path: Path) -> None:
+def test_standings_to_an_unwritable_path_fails_before_printing(
+    cli,
+    db_url: str,  # type: ignore[no-untyped-def]
+    tmp_path: Path,
+) -> None:
     assert cli("league", "create", "spring", "--entry-deadline", "+1d").exit_code == 0
     result = cli("league", "standings", "spring", "--html", str(tmp_path / "no" / "x.html"))
     _one_line_error(result, 2)
@@ -171,8 +215,9 @@ def test_a_bad_clock_variable_is_named(cli, args: list[str]) -> None:  # type: i
 
 
 @pytest.mark.parametrize("name", ["春", "spring-2026", "Cup_2.0", "ÉtéCup", "リーグ１"])
-def test_league_names_of_letters_digits_and_dot_dash_underscore(factory: Factory,
-                                                                name: str) -> None:
+def test_league_names_of_letters_digits_and_dot_dash_underscore(
+    factory: Factory, name: str
+) -> None:
     with transaction(factory) as s:
         made = svc.create_league(s, name, entry_deadline=DEADLINE, now=T0)
         assert made.name == name
@@ -180,9 +225,28 @@ def test_league_names_of_letters_digits_and_dot_dash_underscore(factory: Factory
         assert svc.get_league(s, name.lower()).id == made.id
 
 
-@pytest.mark.parametrize("name", ["two words", "a[b]", "x+y", "a@b", "a/b", "<x>", "a,b", "",
-                                  "x" * 65, "tab\there", "a'b", "a;b", ".", "..", ".hidden",
-                                  "end.", "a..b"])
+@pytest.mark.parametrize(
+    "name",
+    [
+        "two words",
+        "a[b]",
+        "x+y",
+        "a@b",
+        "a/b",
+        "<x>",
+        "a,b",
+        "",
+        "x" * 65,
+        "tab\there",
+        "a'b",
+        "a;b",
+        ".",
+        "..",
+        ".hidden",
+        "end.",
+        "a..b",
+    ],
+)
 def test_league_names_with_punctuation_are_refused(factory: Factory, name: str) -> None:
     with transaction(factory) as s, pytest.raises(svc.BadState) as err:
         svc.create_league(s, name, entry_deadline=DEADLINE, now=T0)
@@ -217,10 +281,18 @@ def test_league_names_through_the_cli(cli) -> None:  # type: ignore[no-untyped-d
 # --------------------------------------------------------------------------- 5: durations
 
 
-@pytest.mark.parametrize(("seconds", "text"), [
-    (48 * 3600, "2d"), (36 * 3600, "1d 12h"), (90 * 60, "1h 30m"), (3600, "1h"), (1, "1s"),
-    (7 * 86400 + 61, "7d 1m 1s"), (0, "0s"),
-])
+@pytest.mark.parametrize(
+    ("seconds", "text"),
+    [
+        (48 * 3600, "2d"),
+        (36 * 3600, "1d 12h"),
+        (90 * 60, "1h 30m"),
+        (3600, "1h"),
+        (1, "1s"),
+        (7 * 86400 + 61, "7d 1m 1s"),
+        (0, "0s"),
+    ],
+)
 def test_durations_print_in_the_syntax_rounds_every_reads(seconds: int, text: str) -> None:
     from app.league.timeparse import format_duration, parse_duration
 
@@ -243,9 +315,9 @@ def test_league_show_and_create_print_durations_readably(cli) -> None:  # type: 
 
 
 @pytest.mark.parametrize("lang", ["ja", "en"])
-def test_a_league_of_one_mails_the_player_it_did_not_take_place(factory: Factory,
-                                                                settings: Settings,
-                                                                lang: str) -> None:
+def test_a_league_of_one_mails_the_player_it_did_not_take_place(
+    factory: Factory, settings: Settings, lang: str
+) -> None:
     import email
     from email import policy
 
@@ -274,11 +346,17 @@ def test_a_league_of_one_mails_the_player_it_did_not_take_place(factory: Factory
     # no games, so no points rule: nothing left over after the explanation
     for shown in (body, text, html):
         assert "3/1/0" not in shown and "Points" not in shown and "勝ち点" not in shown
-    assert body.rstrip().endswith(("two. No round was played (entry: Player 0, U0).",
-                                   "対戦は行われていません（エントリー：Player 0（U0））。"))
+    assert body.rstrip().endswith(
+        (
+            "two. No round was played (entry: Player 0, U0).",
+            "対戦は行われていません（エントリー：Player 0（U0））。",
+        )
+    )
     with transaction(factory) as s:  # closing again is refused: no second mail
         with pytest.raises(svc.BadState):
-            svc.close_entries(s, svc.get_league(s, "solo"), now=DEADLINE, mail=LeagueMail.of(settings))
+            svc.close_entries(
+                s, svc.get_league(s, "solo"), now=DEADLINE, mail=LeagueMail.of(settings)
+            )
 
 
 def test_a_league_of_none_mails_nobody(factory: Factory, settings: Settings) -> None:

@@ -15,25 +15,58 @@ from sqlalchemy import select
 from app.db.models import Battle, League, OutboxMessage, Round
 from app.db.session import session_factory, transaction
 from app.league import service as svc
+from app.mail.league_mail import LeagueMail
 from app.rules import find_ruleset
 from app.rules.base import Outcome
-from app.mail.league_mail import LeagueMail
 from tests.league.helpers import DEADLINE, enter_players, fill_league
 
 
-def test_create_with_options_show_and_refuse_changes_after_close(cli, db_url: str, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
-    bad = cli("league", "create", "H", "--entry-deadline", "+2d", "--ruleset", "margaret-hundred",
-              "--option", "budgett=12")
+def test_create_with_options_show_and_refuse_changes_after_close(
+    cli, db_url: str, tmp_path: Path
+) -> None:  # type: ignore[no-untyped-def]
+    bad = cli(
+        "league",
+        "create",
+        "H",
+        "--entry-deadline",
+        "+2d",
+        "--ruleset",
+        "margaret-hundred",
+        "--option",
+        "budgett=12",
+    )
     assert bad.exit_code == 1 and "budgett" in bad.output and "bad-option" in bad.output
-    bad = cli("league", "create", "H", "--entry-deadline", "+2d", "--ruleset", "margaret-hundred",
-              "--option", "party_cap=zero")
+    bad = cli(
+        "league",
+        "create",
+        "H",
+        "--entry-deadline",
+        "+2d",
+        "--ruleset",
+        "margaret-hundred",
+        "--option",
+        "party_cap=zero",
+    )
     assert bad.exit_code == 1 and "party_cap" in bad.output
     unknown = cli("league", "create", "X", "--entry-deadline", "+2d", "--ruleset", "chess")
-    assert unknown.exit_code == 1 and "bad-ruleset" in unknown.output and "margaret" in unknown.output
+    assert (
+        unknown.exit_code == 1 and "bad-ruleset" in unknown.output and "margaret" in unknown.output
+    )
     toml = tmp_path / "hundred.toml"
     toml.write_text('budget = 12\npool = "basic"\n[mp_costs]\n"精霊剣" = 3\n', encoding="utf-8")
-    made = cli("league", "create", "H", "--entry-deadline", "+2d", "--ruleset", "hundred",
-               "--options", str(toml), "--option", "party_cap=4")
+    made = cli(
+        "league",
+        "create",
+        "H",
+        "--entry-deadline",
+        "+2d",
+        "--ruleset",
+        "hundred",
+        "--options",
+        str(toml),
+        "--option",
+        "party_cap=4",
+    )
     assert made.exit_code == 0, made.output
     assert "ruleset margaret-hundred" in made.output
     factory = session_factory(db_url)
@@ -63,12 +96,19 @@ def test_create_with_options_show_and_refuse_changes_after_close(cli, db_url: st
     factory.kw["bind"].dispose()
 
 
-@pytest.mark.parametrize("ruleset,options", [
-    ("margaret", None),
-    ("margaret-hundred", {"budget": 10, "mp_costs": {"精": 2}, "party_cap": 6}),
-])
-def test_a_league_of_another_ruleset_is_played_to_the_end(factory, settings, ruleset: str,  # type: ignore[no-untyped-def]
-                                                           options: dict | None) -> None:
+@pytest.mark.parametrize(
+    "ruleset,options",
+    [
+        ("margaret", None),
+        ("margaret-hundred", {"budget": 10, "mp_costs": {"精": 2}, "party_cap": 6}),
+    ],
+)
+def test_a_league_of_another_ruleset_is_played_to_the_end(
+    factory,
+    settings,
+    ruleset: str,  # type: ignore[no-untyped-def]
+    options: dict | None,
+) -> None:
     fill_league(factory, "R", 5, ruleset=ruleset, options=options)
     with transaction(factory) as s:
         svc.close_entries(s, svc.get_league(s, "R"), now=DEADLINE)
@@ -77,14 +117,23 @@ def test_a_league_of_another_ruleset_is_played_to_the_end(factory, settings, rul
     with factory() as s:
         league = svc.get_league(s, "R")
         assert league.state == "finished"
-        battles = list(s.scalars(select(Battle).join(Round).where(Round.league_id == league.id,
-                                                                  Battle.entry_b_id.is_not(None))))
+        battles = list(
+            s.scalars(
+                select(Battle)
+                .join(Round)
+                .where(Round.league_id == league.id, Battle.entry_b_id.is_not(None))
+            )
+        )
         assert len(battles) == 10
         for b in battles:
             assert b.engine_version == rs.engine_version
             outcome = Outcome.from_json(b.outcome)
-            assert (outcome.winner, outcome.termination, outcome.turns, outcome.margin) == \
-                (b.winner, b.reason, b.turns, b.margin)
+            assert (outcome.winner, outcome.termination, outcome.turns, outcome.margin) == (
+                b.winner,
+                b.reason,
+                b.turns,
+                b.margin,
+            )
         rows = svc.standings(s, league)
         margins = {r.entry_id: 0 for r in rows}
         for b in battles:

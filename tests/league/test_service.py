@@ -11,14 +11,14 @@ import pytest
 from sqlalchemy import func, select, update
 from sqlalchemy.orm import Session, sessionmaker
 
-from app.league.timeparse import as_utc
 from app.config import Settings
 from app.db.models import Battle, Entry, OutboxMessage, Round, SheetVersion
 from app.db.session import transaction
 from app.league import service as svc
-from tests.formats.helpers import berger_schedule, rounds_count
-from app.rules.amaryllis import ENGINE_VERSION, battle, parse_sheet
+from app.league.timeparse import as_utc
 from app.mail.league_mail import LeagueMail
+from app.rules.amaryllis import ENGINE_VERSION, battle, parse_sheet
+from tests.formats.helpers import berger_schedule, rounds_count
 from tests.league.helpers import DEADLINE, T0, fill_league, sheet_text
 
 Factory = sessionmaker[Session]
@@ -57,8 +57,9 @@ def test_entries_versions_withdraw_and_closing(factory: Factory) -> None:
         versions = [(v.version, v.active, v.unit_name) for v in entry.sheets]
         assert versions == [(1, False, "U1"), (2, True, "U2")]
         # the invalid sheet stored nothing
-        assert s.scalar(select(func.count()).select_from(Entry).where(
-            Entry.player_id == bob.id)) == 0
+        assert (
+            s.scalar(select(func.count()).select_from(Entry).where(Entry.player_id == bob.id)) == 0
+        )
         assert svc.submit_entry(s, league, bob, sheet_text(3), now=T0).accepted
         carol = svc.get_or_create_player(s, "carol@example.org")
         svc.submit_entry(s, league, carol, sheet_text(4), now=T0)
@@ -116,8 +117,9 @@ def test_fewer_than_two_entries_finish_at_once(factory: Factory) -> None:
 
 
 @pytest.mark.parametrize("n,double", [(5, False), (4, True)])
-def test_rounds_store_results_and_queue_every_report(factory: Factory, settings: Settings,
-                                                     n: int, double: bool) -> None:
+def test_rounds_store_results_and_queue_every_report(
+    factory: Factory, settings: Settings, n: int, double: bool
+) -> None:
     fill_league(factory, "L", n, double=double)
     _close(factory, "L")
     assert svc.run_round(factory, LeagueMail.of(settings), "L", now=DEADLINE) == [1]
@@ -142,7 +144,12 @@ def test_rounds_store_results_and_queue_every_report(factory: Factory, settings:
             ub = parse_sheet(sheets[b.sheet_b_id].normalized).unit
             r = battle(ua, ub, log=False)
             assert (b.winner, b.reason, b.turns, b.hp_a, b.hp_b) == (
-                r.winner, r.reason.value, r.turns, r.final[0].hp, r.final[1].hp)
+                r.winner,
+                r.reason.value,
+                r.turns,
+                r.final[0].hp,
+                r.final[1].hp,
+            )
             assert b.final["a"]["name"] == ua.name
         players = {e.player_id for e in league.entries}
     out = _outbox(factory)
@@ -152,8 +159,9 @@ def test_rounds_store_results_and_queue_every_report(factory: Factory, settings:
     assert len(keys) == len(set(keys))
 
 
-def test_battle_report_mail_is_threaded_localized_and_complete(factory: Factory,
-                                                              settings: Settings) -> None:
+def test_battle_report_mail_is_threaded_localized_and_complete(
+    factory: Factory, settings: Settings
+) -> None:
     fill_league(factory, "Mail", 2, langs=("ja", "en"))
     with transaction(factory) as s:
         # player 1 reads ISO-2022-JP
@@ -194,7 +202,8 @@ def test_battle_report_mail_is_threaded_localized_and_complete(factory: Factory,
 
 
 def test_players_of_one_language_get_the_same_words_in_their_own_charsets(
-        factory: Factory, settings: Settings) -> None:
+    factory: Factory, settings: Settings
+) -> None:
     """Two Japanese players, one reading UTF-8 and one ISO-2022-JP: the report and the standings
     are rendered once for the language and encoded once per charset, so both mails say the same
     words (apart from what ISO-2022-JP cannot carry), the text part in each player's charset
@@ -206,15 +215,18 @@ def test_players_of_one_language_get_the_same_words_in_their_own_charsets(
         svc.get_or_create_player(s, "p1@example.org").charset = "iso-2022-jp"
     _close(factory, "Jis")
     svc.run_round(factory, LeagueMail.of(settings), "Jis", now=DEADLINE)
-    mails = {m.dedupe_key.rsplit(":", 1)[0] + ":" + m.recipient: _parse(m.raw)
-             for m in _outbox(factory)}
+    mails = {
+        m.dedupe_key.rsplit(":", 1)[0] + ":" + m.recipient: _parse(m.raw) for m in _outbox(factory)
+    }
     for kind in ("report", "standings"):
         (a_key,) = [k for k in mails if k.startswith(kind) and k.endswith("p0@example.org")]
         (b_key,) = [k for k in mails if k.startswith(kind) and k.endswith("p1@example.org")]
         utf8, jis = mails[a_key], mails[b_key]
         a_text, b_text = utf8.get_body(("plain",)), jis.get_body(("plain",))
         assert (a_text.get_content_charset(), b_text.get_content_charset()) == (
-            "utf-8", "iso-2022-jp")
+            "utf-8",
+            "iso-2022-jp",
+        )
         assert "U0" in a_text.get_content() and "U1" in a_text.get_content()
         # ISO-2022-JP carries a few characters as their JIS X 0208 look-alikes
         assert to_jis(a_text.get_content()) == b_text.get_content()
@@ -226,9 +238,13 @@ def test_players_of_one_language_get_the_same_words_in_their_own_charsets(
 def test_running_a_round_twice_is_a_no_op(factory: Factory, settings: Settings) -> None:
     fill_league(factory, "Twice", 4)
     _close(factory, "Twice")
-    assert svc.run_round(factory, LeagueMail.of(settings), "Twice", round_number=1, now=DEADLINE) == [1]
+    assert svc.run_round(
+        factory, LeagueMail.of(settings), "Twice", round_number=1, now=DEADLINE
+    ) == [1]
     before = [(m.id, m.dedupe_key) for m in _outbox(factory)]
-    assert svc.run_round(factory, LeagueMail.of(settings), "Twice", round_number=1, now=DEADLINE) == []
+    assert (
+        svc.run_round(factory, LeagueMail.of(settings), "Twice", round_number=1, now=DEADLINE) == []
+    )
     assert [(m.id, m.dedupe_key) for m in _outbox(factory)] == before
     with pytest.raises(svc.BadState):
         svc.run_round(factory, LeagueMail.of(settings), "Twice", round_number=99, now=DEADLINE)
@@ -246,29 +262,38 @@ def test_run_round_refuses_while_entries_are_open(factory: Factory, settings: Se
 # --------------------------------------------------------------------------- tick
 
 
-def test_tick_closes_at_the_deadline_and_plays_rounds_on_time(factory: Factory,
-                                                              settings: Settings) -> None:
+def test_tick_closes_at_the_deadline_and_plays_rounds_on_time(
+    factory: Factory, settings: Settings
+) -> None:
     every = dt.timedelta(hours=48)
     fill_league(factory, "Timed", 3, rounds_every=every)
     assert svc.tick(factory, LeagueMail.of(settings), now=DEADLINE - dt.timedelta(seconds=1)) == []
     # at the deadline: entries close and round 1 (due at once) is played
     assert svc.tick(factory, LeagueMail.of(settings), now=DEADLINE) == [
-        "closed entries of Timed", "played round 1 of Timed"]
+        "closed entries of Timed",
+        "played round 1 of Timed",
+    ]
     assert svc.tick(factory, LeagueMail.of(settings), now=DEADLINE) == []  # idempotent
-    assert svc.tick(factory, LeagueMail.of(settings), now=DEADLINE + every - dt.timedelta(minutes=1)) == []
+    assert (
+        svc.tick(factory, LeagueMail.of(settings), now=DEADLINE + every - dt.timedelta(minutes=1))
+        == []
+    )
     with transaction(factory) as s:
         assert as_utc(svc.get_league(s, "Timed").next_round_at) == DEADLINE + every
     # the server was down for a while: every round now due is played, in order
     assert svc.tick(factory, LeagueMail.of(settings), now=DEADLINE + 3 * every) == [
-        "played round 2 of Timed", "played round 3 of Timed"]
+        "played round 2 of Timed",
+        "played round 3 of Timed",
+    ]
     with transaction(factory) as s:
         league = svc.get_league(s, "Timed")
         assert league.state == "finished" and league.next_round_at is None
     assert svc.tick(factory, LeagueMail.of(settings), now=DEADLINE + 10 * every) == []
 
 
-def test_tick_leaves_rounds_without_a_schedule_to_the_organizer(factory: Factory,
-                                                               settings: Settings) -> None:
+def test_tick_leaves_rounds_without_a_schedule_to_the_organizer(
+    factory: Factory, settings: Settings
+) -> None:
     fill_league(factory, "Manual", 3)
     assert svc.tick(factory, LeagueMail.of(settings), now=DEADLINE) == ["closed entries of Manual"]
     assert svc.tick(factory, LeagueMail.of(settings), now=DEADLINE + dt.timedelta(days=30)) == []
@@ -320,8 +345,9 @@ def test_standings_html_escapes_names(factory: Factory) -> None:
 # --------------------------------------------------------------------------- fixes
 
 
-def test_disqualify_voids_pending_games_and_drops_played_ones(factory: Factory,
-                                                             settings: Settings) -> None:
+def test_disqualify_voids_pending_games_and_drops_played_ones(
+    factory: Factory, settings: Settings
+) -> None:
     fill_league(factory, "DQ", 4)
     _close(factory, "DQ")
     svc.run_round(factory, LeagueMail.of(settings), "DQ", now=DEADLINE)
@@ -334,8 +360,11 @@ def test_disqualify_voids_pending_games_and_drops_played_ones(factory: Factory,
     with transaction(factory) as s:
         league = svc.get_league(s, "DQ")
         dq = next(e for e in league.entries if e.player.address == "p0@example.org")
-        theirs = list(s.scalars(select(Battle).where(
-            (Battle.entry_a_id == dq.id) | (Battle.entry_b_id == dq.id))))
+        theirs = list(
+            s.scalars(
+                select(Battle).where((Battle.entry_a_id == dq.id) | (Battle.entry_b_id == dq.id))
+            )
+        )
         assert {b.state for b in theirs} == {"done", "void"}
         assert sum(b.state == "done" for b in theirs) == 1  # round 1 was played
     svc.run_round(factory, LeagueMail.of(settings), "DQ", all_rounds=True, now=DEADLINE)
@@ -345,8 +374,11 @@ def test_disqualify_voids_pending_games_and_drops_played_ones(factory: Factory,
         assert dq.id not in {r.entry_id for r in rows}
         assert all(r.played == 2 for r in rows)  # three games each, minus the one against p0
         assert "p0@example.org" not in {
-            m.recipient for m in s.scalars(select(OutboxMessage).where(
-                OutboxMessage.dedupe_key.like("standings:%:2:%")))}
+            m.recipient
+            for m in s.scalars(
+                select(OutboxMessage).where(OutboxMessage.dedupe_key.like("standings:%:2:%"))
+            )
+        }
         assert "Player 0" in svc.render_standings(s, league, lang="en")  # listed as disqualified
 
 
@@ -366,8 +398,9 @@ def test_resend_queues_again_with_new_keys(factory: Factory, settings: Settings)
         svc.resend(factory, LeagueMail.of(settings), "Re", 7, now=DEADLINE)
 
 
-def test_a_new_engine_version_never_changes_a_recorded_result(factory: Factory,
-                                                             settings: Settings) -> None:
+def test_a_new_engine_version_never_changes_a_recorded_result(
+    factory: Factory, settings: Settings
+) -> None:
     fill_league(factory, "Ver", 2, langs=("en",))
     _close(factory, "Ver")
     svc.run_round(factory, LeagueMail.of(settings), "Ver", now=DEADLINE)
@@ -378,8 +411,7 @@ def test_a_new_engine_version_never_changes_a_recorded_result(factory: Factory,
         # pretend the result was recorded by an older engine that gave the same result
         s.execute(update(Battle).where(Battle.id == b.id).values(engine_version="0"))
     svc.resend(factory, LeagueMail.of(settings), "Ver", 1, now=DEADLINE)
-    same = [m for m in _outbox(factory) if m.dedupe_key.endswith(":resend1")
-            and m.kind == "report"]
+    same = [m for m in _outbox(factory) if m.dedupe_key.endswith(":resend1") and m.kind == "report"]
     text = _parse(same[0].raw).get_body(("plain",)).get_content()
     assert "recorded with engine version 0" in text and "gives the same result" in text
     assert "Turn 1" in text
@@ -391,8 +423,9 @@ def test_a_new_engine_version_never_changes_a_recorded_result(factory: Factory,
         s.execute(update(Battle).where(Battle.id == b.id).values(winner=other))
         changed = svc.standings(s, svc.get_league(s, "Ver"))
     svc.resend(factory, LeagueMail.of(settings), "Ver", 1, now=DEADLINE)
-    again = [m for m in _outbox(factory) if m.dedupe_key.endswith(":resend2")
-             and m.kind == "report"]
+    again = [
+        m for m in _outbox(factory) if m.dedupe_key.endswith(":resend2") and m.kind == "report"
+    ]
     text = _parse(again[0].raw).get_body(("plain",)).get_content()
     assert "gives a different result" in text and "The recorded result stands" in text
     assert "Turn 1" not in text
@@ -406,28 +439,40 @@ def test_a_new_engine_version_never_changes_a_recorded_result(factory: Factory,
 
 
 def test_worker_processes_give_the_same_results_and_reports(
-        factory: Factory, settings: Settings, monkeypatch: pytest.MonkeyPatch) -> None:
+    factory: Factory, settings: Settings, monkeypatch: pytest.MonkeyPatch
+) -> None:
     for name in ("Solo", "Pool"):
         fill_league(factory, name, 6)
         _close(factory, name)
     monkeypatch.setenv("AMARYLLIS_LEAGUE_WORKERS", "0")
-    assert svc.run_round(factory, LeagueMail.of(settings), "Solo", all_rounds=True, now=DEADLINE) == [1, 2, 3,
-                                                                                       4, 5]
+    assert svc.run_round(
+        factory, LeagueMail.of(settings), "Solo", all_rounds=True, now=DEADLINE
+    ) == [1, 2, 3, 4, 5]
     monkeypatch.setenv("AMARYLLIS_LEAGUE_WORKERS", "2")
-    assert svc.run_round(factory, LeagueMail.of(settings), "Pool", all_rounds=True, now=DEADLINE) == [1, 2, 3,
-                                                                                       4, 5]
+    assert svc.run_round(
+        factory, LeagueMail.of(settings), "Pool", all_rounds=True, now=DEADLINE
+    ) == [1, 2, 3, 4, 5]
 
     def summary(name: str) -> tuple[list[tuple[object, ...]], Counter[str], list[str]]:
         with transaction(factory) as s:
             league = svc.get_league(s, name)
-            results = [(r.number, b.board, b.winner, b.reason, b.turns, b.hp_a, b.hp_b, b.state)
-                       for r in league.rounds for b in r.battles]
+            results = [
+                (r.number, b.board, b.winner, b.reason, b.turns, b.hp_a, b.hp_b, b.state)
+                for r in league.rounds
+                for b in r.battles
+            ]
             ids = {b.id for r in league.rounds for b in r.battles}
-            rows = [m for m in s.scalars(select(OutboxMessage))
-                    if (m.kind == "report" and int(m.dedupe_key.split(":")[1]) in ids)
-                    or m.dedupe_key.startswith(f"standings:{league.id}:")]
-            bodies = sorted(_parse(m.raw).get_body(("plain",)).get_content()
-                            .replace(name, "LEAGUE") for m in rows if m.kind == "report")
+            rows = [
+                m
+                for m in s.scalars(select(OutboxMessage))
+                if (m.kind == "report" and int(m.dedupe_key.split(":")[1]) in ids)
+                or m.dedupe_key.startswith(f"standings:{league.id}:")
+            ]
+            bodies = sorted(
+                _parse(m.raw).get_body(("plain",)).get_content().replace(name, "LEAGUE")
+                for m in rows
+                if m.kind == "report"
+            )
             return results, Counter(m.kind for m in rows), bodies
 
     assert summary("Solo") == summary("Pool")
@@ -441,18 +486,24 @@ def test_the_stored_schedule_is_the_berger_table(factory: Factory) -> None:
         seat = {e.id: e.seat for e in league.entries}
 
         expected = [[(p.a, p.b) for p in boards] for boards in berger_schedule(5, double=True)]
-        stored = [[(seat[b.entry_a_id], seat[b.entry_b_id] if b.entry_b_id else None)
-                   for b in r.battles] for r in league.rounds]
+        stored = [
+            [(seat[b.entry_a_id], seat[b.entry_b_id] if b.entry_b_id else None) for b in r.battles]
+            for r in league.rounds
+        ]
         assert stored == expected
-        byes = Counter(b.entry_a_id for r in league.rounds for b in r.battles
-                       if b.entry_b_id is None)
+        byes = Counter(
+            b.entry_a_id for r in league.rounds for b in r.battles if b.entry_b_id is None
+        )
         assert set(byes.values()) == {2} and len(byes) == 5
-        assert all(b.state == "done" and b.reason == "bye" for r in league.rounds
-                   for b in r.battles if b.entry_b_id is None)
+        assert all(
+            b.state == "done" and b.reason == "bye"
+            for r in league.rounds
+            for b in r.battles
+            if b.entry_b_id is None
+        )
 
 
-def test_two_runners_at_once_fight_each_battle_once(factory: Factory,
-                                                    settings: Settings) -> None:
+def test_two_runners_at_once_fight_each_battle_once(factory: Factory, settings: Settings) -> None:
     import threading
 
     fill_league(factory, "Race", 8)
@@ -462,9 +513,12 @@ def test_two_runners_at_once_fight_each_battle_once(factory: Factory,
 
     def runner() -> None:
         try:
-            played.append(svc.run_round(factory, LeagueMail.of(settings), "Race", all_rounds=True,
-                                        now=DEADLINE))
-        except BaseException as exc:  # noqa: BLE001 - reported below
+            played.append(
+                svc.run_round(
+                    factory, LeagueMail.of(settings), "Race", all_rounds=True, now=DEADLINE
+                )
+            )
+        except BaseException as exc:
             errors.append(exc)
 
     threads = [threading.Thread(target=runner) for _ in range(2)]
@@ -481,10 +535,13 @@ def test_two_runners_at_once_fight_each_battle_once(factory: Factory,
 
 
 def test_resent_standings_show_the_round_that_followed_and_say_resent(
-        factory: Factory, settings: Settings) -> None:
+    factory: Factory, settings: Settings
+) -> None:
     fill_league(factory, "Late", 5, langs=("en", "ja"))  # 5 rounds
     _close(factory, "Late")
-    assert svc.run_round(factory, LeagueMail.of(settings), "Late", round_number=1, now=DEADLINE) == [1]
+    assert svc.run_round(
+        factory, LeagueMail.of(settings), "Late", round_number=1, now=DEADLINE
+    ) == [1]
     for k in (2, 3, 4):
         svc.run_round(factory, LeagueMail.of(settings), "Late", round_number=k, now=DEADLINE)
     with transaction(factory) as s:
@@ -492,12 +549,17 @@ def test_resent_standings_show_the_round_that_followed_and_say_resent(
         ctx = svc.standings_context(s, league, upto_round=3)
         r4 = s.scalar(select(Round).where(Round.league_id == league.id, Round.number == 4))
         assert r4 is not None and r4.state == "done"
-        boards4 = [(b.board, b.entry_a_id, b.entry_b_id) for b in s.scalars(
-            select(Battle).where(Battle.round_id == r4.id).order_by(Battle.board))]
+        boards4 = [
+            (b.board, b.entry_a_id, b.entry_b_id)
+            for b in s.scalars(
+                select(Battle).where(Battle.round_id == r4.id).order_by(Battle.board)
+            )
+        ]
         seat_name = {e.id: (e.player.display_name) for e in league.entries}
     assert ctx.after_round == 3 and ctx.next_round == 4
     assert [(p.board, p.a, p.b) for p in ctx.next_pairings] == [
-        (board, seat_name[a], seat_name[b] if b else None) for board, a, b in boards4]
+        (board, seat_name[a], seat_name[b] if b else None) for board, a, b in boards4
+    ]
     svc.resend(factory, LeagueMail.of(settings), "Late", 3, now=DEADLINE)
     resent = [m for m in _outbox(factory) if m.dedupe_key.endswith(":resend1")]
     standings_mails = [m for m in resent if m.kind == "standings"]
@@ -515,12 +577,14 @@ def test_resent_standings_show_the_round_that_followed_and_say_resent(
         assert subj.endswith(" (resent)") or subj.endswith("（再送）")
     # the mails of the round itself are not marked
     first = [m for m in _outbox(factory) if ":resend" not in m.dedupe_key]
-    assert not any("resent" in _parse(m.raw)["Subject"] or "再送" in _parse(m.raw)["Subject"]
-                   for m in first)
+    assert not any(
+        "resent" in _parse(m.raw)["Subject"] or "再送" in _parse(m.raw)["Subject"] for m in first
+    )
 
 
-def test_league_mails_thread_under_a_normalized_message_id(factory: Factory,
-                                                           settings: Settings) -> None:
+def test_league_mails_thread_under_a_normalized_message_id(
+    factory: Factory, settings: Settings
+) -> None:
     from app.db.models import InboundMessage
 
     keys = ["<abc@example.org>>", "sha256:" + "0" * 64, "<<def@example.org>"]
@@ -531,24 +595,38 @@ def test_league_mails_thread_under_a_normalized_message_id(factory: Factory,
             msg = InboundMessage(message_key=key, sender=player.address, subject="e", raw=b"x")
             s.add(msg)
             s.flush()
-            assert svc.submit_entry(s, league, player, sheet_text(i, "en"), inbound_id=msg.id,
-                                    now=T0).accepted
+            assert svc.submit_entry(
+                s, league, player, sheet_text(i, "en"), inbound_id=msg.id, now=T0
+            ).accepted
     _close(factory, "Thr")  # pairings of round 1
     svc.run_round(factory, LeagueMail.of(settings), "Thr", now=DEADLINE)  # reports and standings
     mails = _outbox(factory)
     assert {m.kind for m in mails} >= {"report", "standings"}
-    want = {"t0@example.org": "<abc@example.org>", "t1@example.org": None,
-            "t2@example.org": "<def@example.org>"}
+    want = {
+        "t0@example.org": "<abc@example.org>",
+        "t1@example.org": None,
+        "t2@example.org": "<def@example.org>",
+    }
     for m in mails:
         msg = _parse(m.raw)
         assert msg["In-Reply-To"] == want[m.recipient], (m.dedupe_key, msg["In-Reply-To"])
         assert msg["References"] == want[m.recipient]
 
 
-@pytest.mark.parametrize("key,want", [
-    ("<abc@example.org>", "<abc@example.org>"), ("<abc@example.org>>", "<abc@example.org>"),
-    ("abc@example.org", "<abc@example.org>"), ("<<abc@example.org>", "<abc@example.org>"),
-    ("sha256:abcd@x", None), ("<no-at-sign>", None), ("", None), (None, None)])
-def test_thread_id_has_exactly_one_pair_of_angle_brackets(key: str | None,
-                                                          want: str | None) -> None:
+@pytest.mark.parametrize(
+    "key,want",
+    [
+        ("<abc@example.org>", "<abc@example.org>"),
+        ("<abc@example.org>>", "<abc@example.org>"),
+        ("abc@example.org", "<abc@example.org>"),
+        ("<<abc@example.org>", "<abc@example.org>"),
+        ("sha256:abcd@x", None),
+        ("<no-at-sign>", None),
+        ("", None),
+        (None, None),
+    ],
+)
+def test_thread_id_has_exactly_one_pair_of_angle_brackets(
+    key: str | None, want: str | None
+) -> None:
     assert svc.thread_id(key) == want

@@ -16,7 +16,8 @@ from tests.league.helpers import DEADLINE, fill_league
 
 
 def test_cached_history_gives_the_standings_of_a_full_read(
-        factory: sessionmaker[Session], settings: Settings) -> None:
+    factory: sessionmaker[Session], settings: Settings
+) -> None:
     fill_league(factory, "Cache", 5)
     with transaction(factory) as s:
         svc.close_entries(s, svc.get_league(s, "Cache"), now=DEADLINE)
@@ -31,8 +32,9 @@ def test_cached_history_gives_the_standings_of_a_full_read(
             for upto in (None, *range(0, number + 1)):
                 fresh = standings_table(s, league, upto_round=upto)
                 assert standings_table(s, league, upto_round=upto, history=cache) == fresh, upto
-                assert history_of(s, league, upto=upto, cache=cache) == \
-                    history_of(s, league, upto=upto)
+                assert history_of(s, league, upto=upto, cache=cache) == history_of(
+                    s, league, upto=upto
+                )
             # every played round is cached, none past it (a round robin's later rounds are
             # stored at close, still pending)
             assert sorted(cache.rounds) == list(range(1, number + 1))
@@ -41,7 +43,8 @@ def test_cached_history_gives_the_standings_of_a_full_read(
 
 
 def test_a_cache_read_for_an_earlier_round_keeps_the_later_ones(
-        factory: sessionmaker[Session], settings: Settings) -> None:
+    factory: sessionmaker[Session], settings: Settings
+) -> None:
     fill_league(factory, "Past", 4)
     with transaction(factory) as s:
         svc.close_entries(s, svc.get_league(s, "Past"), now=DEADLINE)

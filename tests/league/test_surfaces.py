@@ -34,13 +34,19 @@ from tests.mail.hostile import cycle, mk, text
 from tests.servers import dovecot  # noqa: F401 - fixture
 
 #: (league suffix, format, format options)
-FORMATS = [("rr", "round-robin", {}), ("sw", "swiss", {"rounds": "3"}),
-           ("ko", "knockout", {}), ("de", "knockout", {"double_elimination": "yes"}),
-           ("hi", "hill", {"size": "3"}), ("ac", "accumulating", {"updates": "2"})]
+FORMATS = [
+    ("rr", "round-robin", {}),
+    ("sw", "swiss", {"rounds": "3"}),
+    ("ko", "knockout", {}),
+    ("de", "knockout", {"double_elimination": "yes"}),
+    ("hi", "hill", {"size": "3"}),
+    ("ac", "accumulating", {"updates": "2"}),
+]
 RULESETS = [cls.name for cls in all_rulesets()]
 PLAYERS = 5
-LEAGUES = [(f"{key}-{i}", fmt, opts, rs) for key, fmt, opts in FORMATS
-           for i, rs in enumerate(RULESETS)]
+LEAGUES = [
+    (f"{key}-{i}", fmt, opts, rs) for key, fmt, opts in FORMATS for i, rs in enumerate(RULESETS)
+]
 
 
 @dataclass
@@ -75,32 +81,61 @@ def played(dovecot: Any, tmp_path_factory: pytest.TempPathFactory) -> Iterator[P
     upgrade(db_url)
     user = dovecot.add_user()
     with SmtpSink() as sink:
-        settings = make_settings(db_url, imap_url=user.imap_url, smtp_url=sink.url,
-                                 server_address=user.address)
+        settings = make_settings(
+            db_url, imap_url=user.imap_url, smtp_url=sink.url, server_address=user.address
+        )
         local, _, domain = user.address.partition("@")
         factory = session_factory(db_url, migrate=False)
         with transaction(factory) as s:
             for name, fmt, opts, rs in LEAGUES:
-                svc.create_league(s, name, entry_deadline=NOW + dt.timedelta(days=7), now=NOW,
-                                  ruleset=rs, format=fmt, format_options=opts)
+                svc.create_league(
+                    s,
+                    name,
+                    entry_deadline=NOW + dt.timedelta(days=7),
+                    now=NOW,
+                    ruleset=rs,
+                    format=fmt,
+                    format_options=opts,
+                )
         raws = []
         for name, _fmt, _opts, rs in LEAGUES:
             for k, sheet in enumerate(_sheets(rs), start=1):
-                raws.append(mk(f"p{k}.{name}@example.org", "entry", f"name: P{k}-{name}\n{sheet}",
-                               f"<{name}-{k}@example.org>", to=f"{local}+{name}@{domain}"))
+                raws.append(
+                    mk(
+                        f"p{k}.{name}@example.org",
+                        "entry",
+                        f"name: P{k}-{name}\n{sheet}",
+                        f"<{name}-{k}@example.org>",
+                        to=f"{local}+{name}@{domain}",
+                    )
+                )
         cycle(settings, factory, user, raws)
         deadline = NOW + dt.timedelta(days=7)
         for name, fmt, _opts, _rs in LEAGUES:
             if find_format(fmt).always_open:
                 continue
             with transaction(factory) as s:
-                svc.close_entries(s, svc.get_league(s, name), now=deadline,
-                                  mail=LeagueMail.of(settings))
+                svc.close_entries(
+                    s, svc.get_league(s, name), now=deadline, mail=LeagueMail.of(settings)
+                )
             svc.run_round(factory, LeagueMail.of(settings), name, all_rounds=True, now=deadline)
         later = deadline + dt.timedelta(hours=1)
-        cycle(settings, factory, user, [
-            mk(f"p1.{name}@example.org", "standings", "", f"<{name}-standings@example.org>",
-               to=f"{local}+{name}@{domain}") for name, *_ in LEAGUES], now=later)
+        cycle(
+            settings,
+            factory,
+            user,
+            [
+                mk(
+                    f"p1.{name}@example.org",
+                    "standings",
+                    "",
+                    f"<{name}-standings@example.org>",
+                    to=f"{local}+{name}@{domain}",
+                )
+                for name, *_ in LEAGUES
+            ],
+            now=later,
+        )
         mails: dict[str, tuple[str, str]] = {}
         for m in sink.messages:
             msg = m.parsed()
@@ -163,8 +198,9 @@ def _html_standings(html: str, first: str) -> list[list[str]]:
     raise AssertionError("no standings table")
 
 
-def _canonical(rank: str, player: str, points: str, counts: list[str],
-               cells: list[str]) -> tuple[str, ...]:
+def _canonical(
+    rank: str, player: str, points: str, counts: list[str], cells: list[str]
+) -> tuple[str, ...]:
     return (rank, player, points, *counts, *cells)
 
 
@@ -175,9 +211,15 @@ def _from_json(doc: dict[str, Any], fmt: Any, lang: str) -> list[tuple[str, ...]
     for r in doc["standings"]["rows"]:
         rank = f"{r['rank']}=" if r["shared"] else str(r["rank"])
         cells = [c.text(_back(c, r["values"][c.key]), lang) for c in cols]
-        out.append(_canonical(rank, r["entry"]["player"]["name"], _num(r["points"]),
-                              [str(r[k]) for k in ("played", "wins", "draws", "losses", "byes")],
-                              cells))
+        out.append(
+            _canonical(
+                rank,
+                r["entry"]["player"]["name"],
+                _num(r["points"]),
+                [str(r[k]) for k in ("played", "wins", "draws", "losses", "byes")],
+                cells,
+            )
+        )
     return out
 
 
@@ -209,8 +251,9 @@ def _from_csv(body: str, fmt: Any, lang: str) -> list[tuple[str, ...]]:
         rank = f"{r[0]}=" if r[1] == "1" else r[0]
         cells = []
         for c, v in zip(cols, r[11:-1], strict=True):
-            cells.append(v if c.kind in ("code", "list") else c.text(_back(c, v) if v else None,
-                                                                        lang))
+            cells.append(
+                v if c.kind in ("code", "list") else c.text(_back(c, v) if v else None, lang)
+            )
         out.append(_canonical(rank, r[3], _num(r[5]), r[6:11], cells))
     return out
 
@@ -219,7 +262,7 @@ def _from_page(html: str, fmt: Any) -> list[tuple[str, ...]]:
     out = []
     for r in _html_standings(html, "#"):
         ncol = len(fmt.columns())
-        out.append(_canonical(r[0], r[1], r[3], r[4:9], r[9:9 + ncol]))
+        out.append(_canonical(r[0], r[1], r[3], r[4:9], r[9 : 9 + ncol]))
     return out
 
 
@@ -235,15 +278,18 @@ def _from_text(body: str, fmt: Any, names: set[str]) -> list[tuple[str, ...]]:
         hit = re.search(r"\((P\d-[^)]+)\)$", cells[-1])
         if not hit or hit.group(1) not in names:
             continue
-        out.append(_canonical(cells[0], hit.group(1), cells[1], cells[2:7], cells[7:7 + ncol]))
+        out.append(_canonical(cells[0], hit.group(1), cells[1], cells[2:7], cells[7 : 7 + ncol]))
     return out
 
 
-@pytest.mark.parametrize("league,fmt_name,opts,rs_name", LEAGUES,
-                         ids=[f"{f}-{r}{'-' + '-'.join(o) if o else ''}"
-                              for _n, f, o, r in LEAGUES])
-def test_every_surface_carries_the_same_standings(played: Played, league: str, fmt_name: str,
-                                                  opts: dict[str, str], rs_name: str) -> None:
+@pytest.mark.parametrize(
+    "league,fmt_name,opts,rs_name",
+    LEAGUES,
+    ids=[f"{f}-{r}{'-' + '-'.join(o) if o else ''}" for _n, f, o, r in LEAGUES],
+)
+def test_every_surface_carries_the_same_standings(
+    played: Played, league: str, fmt_name: str, opts: dict[str, str], rs_name: str
+) -> None:
     from app.formats.base import SEED_OPTION  # noqa: F401 - the format's own options below
 
     fmt = find_format(fmt_name)({**opts})
@@ -267,4 +313,5 @@ def test_every_surface_carries_the_same_standings(played: Played, league: str, f
     if not doc["league"]["always_open"]:
         assert doc["league"]["state"] == "finished"
         assert [w["player"]["name"] for w in doc["league"]["winners"]] == [
-            r[1] for r in rows if r[0] in ("1", "1=")]
+            r[1] for r in rows if r[0] in ("1", "1=")
+        ]

@@ -21,8 +21,9 @@ from app.reports.standings import (
 )
 
 
-@pytest.mark.parametrize("cls", [StandingsContext, PairingView, LeagueBattleContext,
-                                 StandingLine, StandingsTable])
+@pytest.mark.parametrize(
+    "cls", [StandingsContext, PairingView, LeagueBattleContext, StandingLine, StandingsTable]
+)
 def test_every_context_field_is_documented(cls: type) -> None:
     doc = cls.__doc__ or ""
     for f in dataclasses.fields(cls):
@@ -31,16 +32,37 @@ def test_every_context_field_is_documented(cls: type) -> None:
 
 def _standings() -> StandingsContext:
     fmt = RoundRobin()
-    row = StandingLine(rank=1, shared=True, entry_id=1, player_id=1, name="<Ann>",
-                       unit="グリスク", played=2, wins=1, draws=1, losses=0, byes=0,
-                       points=Fraction(4), values=(Fraction(1), Fraction(7, 2), Fraction(-3)))
+    row = StandingLine(
+        rank=1,
+        shared=True,
+        entry_id=1,
+        player_id=1,
+        name="<Ann>",
+        unit="グリスク",
+        played=2,
+        wins=1,
+        draws=1,
+        losses=0,
+        byes=0,
+        points=Fraction(4),
+        values=(Fraction(1), Fraction(7, 2), Fraction(-3)),
+    )
     table = StandingsTable(fmt.name, fmt.view, fmt.primary_column(), fmt.columns(), (row,))
-    return StandingsContext(league="Cup", state="running", after_round=2, rounds_total=5,
-                            points="3/1/0", table=table, next_round=3,
-                            next_round_at="2026-12-05 12:00 UTC",
-                            next_pairings=[PairingView(1, "<Ann>", "グリスク", "Bob", "ヌト"),
-                                           PairingView(2, "Cy", "Nut", None, None)],
-                            disqualified=["Dee"])
+    return StandingsContext(
+        league="Cup",
+        state="running",
+        after_round=2,
+        rounds_total=5,
+        points="3/1/0",
+        table=table,
+        next_round=3,
+        next_round_at="2026-12-05 12:00 UTC",
+        next_pairings=[
+            PairingView(1, "<Ann>", "グリスク", "Bob", "ヌト"),
+            PairingView(2, "Cy", "Nut", None, None),
+        ],
+        disqualified=["Dee"],
+    )
 
 
 @pytest.mark.parametrize("lang", ["ja", "en"])
@@ -54,15 +76,28 @@ def test_standings_templates_render(lang: str) -> None:
 
 
 @pytest.mark.parametrize("lang", ["ja", "en"])
-@pytest.mark.parametrize("side,winner,reason", [
-    ("A", "グリスク", "death"), ("B", "ヌト", "overkill"), ("B", "ヌト", "hp"),
-    ("", "", "draw")])
-def test_league_battle_templates_render(lang: str, side: str, winner: str,
-                                        reason: str) -> None:
-    ctx = LeagueBattleContext(league="Cup", round=3, board=2, player_a="Ann", unit_a="グリスク",
-                              player_b="Bob", unit_b="ヌト", winner=side,
-                              winner_unit=winner, reason=reason, turns=4, hp=(-1, 1),
-                              report="LOG <here>", engine_version="1", engine_note="")
+@pytest.mark.parametrize(
+    "side,winner,reason",
+    [("A", "グリスク", "death"), ("B", "ヌト", "overkill"), ("B", "ヌト", "hp"), ("", "", "draw")],
+)
+def test_league_battle_templates_render(lang: str, side: str, winner: str, reason: str) -> None:
+    ctx = LeagueBattleContext(
+        league="Cup",
+        round=3,
+        board=2,
+        player_a="Ann",
+        unit_a="グリスク",
+        player_b="Bob",
+        unit_b="ヌト",
+        winner=side,
+        winner_unit=winner,
+        reason=reason,
+        turns=4,
+        hp=(-1, 1),
+        report="LOG <here>",
+        engine_version="1",
+        engine_note="",
+    )
     text = render_league_battle(ctx, lang=lang, fmt="text")
     html = render_league_battle(ctx, lang=lang, fmt="html")
     assert "LOG <here>" in text and "LOG &lt;here&gt;" in html

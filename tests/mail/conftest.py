@@ -43,17 +43,26 @@ def factory(db_url: str):
     f.kw["bind"].dispose()
 
 
-def make_settings(db_url: str, imap_url: str = "imap://x:y@127.0.0.1:1/INBOX",
-                  smtp_url: str = "smtp://127.0.0.1:1", **overrides: object):
+def make_settings(
+    db_url: str,
+    imap_url: str = "imap://x:y@127.0.0.1:1/INBOX",
+    smtp_url: str = "smtp://127.0.0.1:1",
+    **overrides: object,
+):
     """Settings for tests: our address ``tourney@localhost``, organizer ``org@example.com`` with
     password ``orgpw``."""
     from app.config import Settings
 
     values: dict[str, object] = dict(
-        database_url=db_url, imap_url=imap_url, smtp_url=smtp_url,
-        server_address="tourney@localhost", organizers=["org@example.com"],
+        database_url=db_url,
+        imap_url=imap_url,
+        smtp_url=smtp_url,
+        server_address="tourney@localhost",
+        organizers=["org@example.com"],
         organizer_password="orgpw",
-        data_dir=Path(db_url.split("///", 1)[1]).parent if "///" in db_url else Path(tempfile.mkdtemp()),
+        data_dir=Path(db_url.split("///", 1)[1]).parent
+        if "///" in db_url
+        else Path(tempfile.mkdtemp()),
     )
     values.update(overrides)
     return Settings(**values)  # type: ignore[arg-type]
@@ -112,8 +121,12 @@ def entry_key(factory, address: str, league: str | None = None) -> str:
     from app.db.models import Entry, League, Player
 
     with factory() as s:
-        q = (select(Entry.owner_key).join(Player, Player.id == Entry.player_id)
-             .join(League, League.id == Entry.league_id).where(Player.address == address))
+        q = (
+            select(Entry.owner_key)
+            .join(Player, Player.id == Entry.player_id)
+            .join(League, League.id == Entry.league_id)
+            .where(Player.address == address)
+        )
         if league is not None:
             q = q.where(League.name == league)
         keys = list(s.scalars(q))

@@ -21,11 +21,23 @@ def crlf(text: str) -> str:
     return text.replace("\r\n", "\n").replace("\n", "\r\n")
 
 
-def mk(sender: str, subject: str, body: str | bytes, mid: str, *, to: str = "tourney@localhost",
-       headers: str = "", ctype: str = "text/plain; charset=utf-8", cte: str = "") -> bytes:
+def mk(
+    sender: str,
+    subject: str,
+    body: str | bytes,
+    mid: str,
+    *,
+    to: str = "tourney@localhost",
+    headers: str = "",
+    ctype: str = "text/plain; charset=utf-8",
+    cte: str = "",
+) -> bytes:
     """A mail as a client writes it (CRLF); ``sender`` and ``subject`` go in as written."""
-    head = (f"{headers}From: {sender}\nTo: {to}\nSubject: {subject}\nMessage-ID: {mid}\n"
-            f"MIME-Version: 1.0\nContent-Type: {ctype}\n" + (f"Content-Transfer-Encoding: {cte}\n" if cte else ""))
+    head = (
+        f"{headers}From: {sender}\nTo: {to}\nSubject: {subject}\nMessage-ID: {mid}\n"
+        f"MIME-Version: 1.0\nContent-Type: {ctype}\n"
+        + (f"Content-Transfer-Encoding: {cte}\n" if cte else "")
+    )
     payload = body if isinstance(body, bytes) else crlf(body).encode("utf-8")
     return crlf(head + "\n").encode("utf-8") + payload
 

@@ -22,8 +22,10 @@ def test_poll_and_send_once(tmp_path, mail_user, smtp_sink, db_url, factory) -> 
         "AMARYLLIS_SMTP_URL": smtp_sink.url,
         "AMARYLLIS_SERVER_ADDRESS": mail_user.address,
     }
-    imap_append(mail_user.imap_url, [
-        b"From: p@example.com\r\nSubject: help\r\nMessage-ID: <cli1@example.com>\r\n\r\nhelp\r\n"])
+    imap_append(
+        mail_user.imap_url,
+        [b"From: p@example.com\r\nSubject: help\r\nMessage-ID: <cli1@example.com>\r\n\r\nhelp\r\n"],
+    )
     runner = CliRunner()
     res = runner.invoke(main, ["poll", "--once"], env=env)
     assert res.exit_code == 0, res.output
@@ -40,8 +42,11 @@ def test_poll_and_send_once(tmp_path, mail_user, smtp_sink, db_url, factory) -> 
 def test_poll_without_server_fails_cleanly(tmp_path, db_url) -> None:
     from tests.servers import free_port
 
-    env = {"AMARYLLIS_CONFIG": str(empty_config(tmp_path)), "AMARYLLIS_DATABASE_URL": db_url,
-           "AMARYLLIS_IMAP_URL": f"imap://a:b@127.0.0.1:{free_port()}/INBOX"}
+    env = {
+        "AMARYLLIS_CONFIG": str(empty_config(tmp_path)),
+        "AMARYLLIS_DATABASE_URL": db_url,
+        "AMARYLLIS_IMAP_URL": f"imap://a:b@127.0.0.1:{free_port()}/INBOX",
+    }
     res = CliRunner().invoke(main, ["poll", "--once"], env=env)
     assert res.exit_code == 1
     assert "IMAP server 127.0.0.1" in res.output and "nothing was lost" in res.output
@@ -53,9 +58,16 @@ def test_retry_shunted_option(tmp_path, db_url, factory) -> None:
     from tests.servers import free_port
 
     with transaction(factory) as s:
-        s.add(InboundMessage(message_key="<s@x>", raw=b"Subject: help\r\n\r\n", status="shunted", error="x"))
-    env = {"AMARYLLIS_CONFIG": str(empty_config(tmp_path)), "AMARYLLIS_DATABASE_URL": db_url,
-           "AMARYLLIS_IMAP_URL": f"imap://a:b@127.0.0.1:{free_port()}/INBOX"}
+        s.add(
+            InboundMessage(
+                message_key="<s@x>", raw=b"Subject: help\r\n\r\n", status="shunted", error="x"
+            )
+        )
+    env = {
+        "AMARYLLIS_CONFIG": str(empty_config(tmp_path)),
+        "AMARYLLIS_DATABASE_URL": db_url,
+        "AMARYLLIS_IMAP_URL": f"imap://a:b@127.0.0.1:{free_port()}/INBOX",
+    }
     res = CliRunner().invoke(main, ["poll", "--once", "--retry-shunted"], env=env)
     assert "1 shunted mail(s) back in the queue" in res.output
     with factory() as s:

@@ -18,12 +18,17 @@ def test_subject_encoded_words_match_the_email_package() -> None:
     stock.header_encoding = BASE64
     rng = random.Random(4)
     chars = list("グリスクヌトの勝利第回戦：vs —abc Unit  漢字変換日本語") + [
-        chr(rng.randrange(0x3041, 0x3094)) for _ in range(30)]
+        chr(rng.randrange(0x3041, 0x3094)) for _ in range(30)
+    ]
     for _ in range(400):
         text = to_jis("".join(rng.choice(chars) for _ in range(rng.randrange(0, 150))))
         for name in ("Subject", "X-" + "H" * rng.randrange(10, 90)):
             for width in (78, 30):
-                assert Header(text, _UTF8_B, header_name=name, maxlinelen=width).encode() == \
-                    Header(text, stock, header_name=name, maxlinelen=width).encode()
-                assert Header(text, _JIS_HEADER, header_name=name, maxlinelen=width).encode() == \
-                    Header(text, "iso-2022-jp", header_name=name, maxlinelen=width).encode()
+                assert (
+                    Header(text, _UTF8_B, header_name=name, maxlinelen=width).encode()
+                    == Header(text, stock, header_name=name, maxlinelen=width).encode()
+                )
+                assert (
+                    Header(text, _JIS_HEADER, header_name=name, maxlinelen=width).encode()
+                    == Header(text, "iso-2022-jp", header_name=name, maxlinelen=width).encode()
+                )

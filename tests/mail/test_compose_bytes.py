@@ -37,22 +37,40 @@ def _stock(**kw: object) -> bytes:
 @pytest.mark.parametrize("charset", ["utf-8", "iso-2022-jp"])
 @pytest.mark.parametrize("text", TEXTS)
 def test_the_one_call_generator_writes_the_stock_bytes(text: str, charset: str) -> None:
-    kw = dict(sender="tourney@example.net", sender_name="Tourney — 春", subject="[spring] 第1回戦 — x",
-              text=text, html=f"<p>{text}</p>", charset=charset, now=NOW)
+    kw = dict(
+        sender="tourney@example.net",
+        sender_name="Tourney — 春",
+        subject="[spring] 第1回戦 — x",
+        text=text,
+        html=f"<p>{text}</p>",
+        charset=charset,
+        now=NOW,
+    )
     assert compose.shared_bytes(**kw) == _stock(**kw)  # type: ignore[arg-type]
 
 
 @settings(max_examples=60, deadline=None)
-@given(text=st.text(alphabet=st.characters(blacklist_categories=("Cs",)), max_size=400),
-       html=st.text(alphabet=st.characters(blacklist_categories=("Cs",)), max_size=400),
-       subject=st.text(alphabet=st.characters(blacklist_categories=("Cs", "Cc")), max_size=120))
+@given(
+    text=st.text(alphabet=st.characters(blacklist_categories=("Cs",)), max_size=400),
+    html=st.text(alphabet=st.characters(blacklist_categories=("Cs",)), max_size=400),
+    subject=st.text(alphabet=st.characters(blacklist_categories=("Cs", "Cc")), max_size=120),
+)
 def test_every_part_parses_back_to_its_text(text: str, html: str, subject: str) -> None:
-    raw = compose.shared_bytes(sender="tourney@example.net", sender_name="T", subject=subject,
-                               text=text, html=html, now=NOW)
+    raw = compose.shared_bytes(
+        sender="tourney@example.net",
+        sender_name="T",
+        subject=subject,
+        text=text,
+        html=html,
+        now=NOW,
+    )
     assert all(len(line) <= 998 for line in raw.split(b"\n"))  # RFC 5322 §2.1.1
     assert raw.isascii()
     back = email.message_from_bytes(b"To: a@example.org\n" + raw, policy=email.policy.default)
-    norm = (lambda s: s.replace("\r\n", "\n").replace("\r", "\n"))
+
+    def norm(s):
+        return s.replace("\r\n", "\n").replace("\r", "\n")
+
     assert norm(back.get_body(("plain",)).get_content()).rstrip("\n") == norm(text).rstrip("\n")
     assert norm(back.get_body(("html",)).get_content()).rstrip("\n") == norm(html).rstrip("\n")
     assert back["Subject"] == subject
@@ -66,11 +84,26 @@ def test_equal_messages_are_equal_bytes() -> None:
     assert io.BytesIO(compose.shared_bytes(**kw)).read().count(b"--=_") == 3  # type: ignore[arg-type]
 
 
-@pytest.mark.parametrize("subject", ["hello\nBcc: victim@example.com", "a\r\nb", "a\rb", "a\nb\n",
-                                     "日本\n語", "x" * 100 + "\nBcc: v@example.com", "a\u2028b"])
+@pytest.mark.parametrize(
+    "subject",
+    [
+        "hello\nBcc: victim@example.com",
+        "a\r\nb",
+        "a\rb",
+        "a\nb\n",
+        "日本\n語",
+        "x" * 100 + "\nBcc: v@example.com",
+        "a\u2028b",
+    ],
+)
 def test_a_line_break_in_a_subject_or_name_forges_no_field(subject: str) -> None:
-    msg = compose.build_message(sender="tourney@example.net", sender_name="Tour\nBcc: v@e.com",
-                                to="p@example.org", subject=subject, text="body\n")
+    msg = compose.build_message(
+        sender="tourney@example.net",
+        sender_name="Tour\nBcc: v@e.com",
+        to="p@example.org",
+        subject=subject,
+        text="body\n",
+    )
     raw = msg.as_bytes()
     back = email.message_from_bytes(raw, policy=email.policy.default)
     assert back["Bcc"] is None and "Bcc" not in [k for k, _ in back.items()]
@@ -87,8 +120,13 @@ def test_a_long_msg_id_threads_nothing_rather_than_break_the_line_limit() -> Non
     long_id = "<" + "b" * 900 + "@" + "d" * 84 + ".org>"
     ok_id = "<" + "c" * 900 + "@" + "d" * 60 + ".org>"
     for parent, threaded in ((long_id, False), (ok_id, True)):
-        raw = compose.build_message(sender="s@example.net", to="p@example.org", subject="Re: x",
-                                    text="t\n", in_reply_to=parent).as_bytes()
+        raw = compose.build_message(
+            sender="s@example.net",
+            to="p@example.org",
+            subject="Re: x",
+            text="t\n",
+            in_reply_to=parent,
+        ).as_bytes()
         assert max(map(len, raw.split(b"\n"))) <= 998
         assert (b"In-Reply-To: " + parent.encode() in raw) is threaded
 
@@ -101,20 +139,32 @@ def test_a_jis_line_over_78_octets_goes_quoted_printable() -> None:
     long_line = "お" * 500 + "：１０／１／１／２／" + "あ" * 100 + "\nshort\n"
     just_over = "あ" * 37 + "\n"  # 74 octets of JIS + 3 + 3 for the escapes: 80
     fits = "あ" * 36 + "\n"  # 72 + 6 = 78
-    for text, cte in ((long_line, "quoted-printable"), (just_over, "quoted-printable"),
-                      (fits, "7bit"), ("短い行\n", "7bit")):
-        raw = compose.build_message(sender="s@example.net", to="p@example.org", subject="x",
-                                    text=text, charset="iso-2022-jp").as_bytes()
+    for text, cte in (
+        (long_line, "quoted-printable"),
+        (just_over, "quoted-printable"),
+        (fits, "7bit"),
+        ("短い行\n", "7bit"),
+    ):
+        raw = compose.build_message(
+            sender="s@example.net",
+            to="p@example.org",
+            subject="x",
+            text=text,
+            charset="iso-2022-jp",
+        ).as_bytes()
         body = raw.split(b"\n\n", 1)[1]
         assert max(map(len, body.split(b"\n"))) <= 78
         part = email.message_from_bytes(raw, policy=email.policy.default).get_body(("plain",))
-        assert part["Content-Transfer-Encoding"] == cte and part.get_content_charset() == "iso-2022-jp"
+        assert (
+            part["Content-Transfer-Encoding"] == cte and part.get_content_charset() == "iso-2022-jp"
+        )
         assert part.get_content() == text
 
 
 def test_an_internationalized_address_is_written_in_utf8_not_encoded_words() -> None:
-    raw = compose.build_message(sender="s@example.net", to="jörg@exämple.org", subject="x",
-                                text="t\n").as_bytes()
+    raw = compose.build_message(
+        sender="s@example.net", to="jörg@exämple.org", subject="x", text="t\n"
+    ).as_bytes()
     assert "To: jörg@exämple.org".encode() in raw and b"=?utf-8?q?j" not in raw  # RFC 2047 §5
 
 
@@ -122,15 +172,17 @@ def test_a_literal_encoded_word_in_a_subject_is_encoded_itself() -> None:
     """RFC 2047 §5: the player's text ``=?us-ascii?q?x=0D=0ABcc...?=`` echoed raw would be decoded
     by readers into a line break and a Bcc: line."""
     subject = "Re: check =?us-ascii?q?x=0D=0ABcc=3A_v=40evil.test?="
-    raw = compose.build_message(sender="s@example.net", to="p@example.org", subject=subject,
-                                text="t\n").as_bytes()
+    raw = compose.build_message(
+        sender="s@example.net", to="p@example.org", subject=subject, text="t\n"
+    ).as_bytes()
     back = email.message_from_bytes(raw, policy=email.policy.default)
     assert back["Subject"] == subject
 
 
 def test_a_subject_of_spaces_only_is_written() -> None:
     """A long whitespace-only subject has no word to measure (max() of nothing raised)."""
-    raw = compose.build_message(sender="s@example.net", to="p@example.org", subject=" " * 120,
-                                text="t\n").as_bytes()
+    raw = compose.build_message(
+        sender="s@example.net", to="p@example.org", subject=" " * 120, text="t\n"
+    ).as_bytes()
     assert max(map(len, raw.split(b"\n"))) <= 998
     assert email.message_from_bytes(raw, policy=email.policy.default)["Subject"].strip() == ""

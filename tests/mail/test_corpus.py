@@ -30,12 +30,14 @@ def big_mail() -> bytes:
     import base64
 
     b64 = base64.encodebytes(blob)
-    return (b"From: big@example.com\r\nTo: tourney@localhost\r\nSubject: entry\r\n"
-            b"Message-ID: <big-20mb@example.com>\r\nMIME-Version: 1.0\r\n"
-            b"Content-Type: multipart/mixed; boundary=\"BIG\"\r\n\r\n--BIG\r\n"
-            b"Content-Type: text/plain; charset=UTF-8\r\n\r\nsee attachment\r\n--BIG\r\n"
-            b"Content-Type: application/octet-stream; name=\"video.mp4\"\r\n"
-            b"Content-Transfer-Encoding: base64\r\n\r\n" + b64.replace(b"\n", b"\r\n") + b"--BIG--\r\n")
+    return (
+        b"From: big@example.com\r\nTo: tourney@localhost\r\nSubject: entry\r\n"
+        b"Message-ID: <big-20mb@example.com>\r\nMIME-Version: 1.0\r\n"
+        b'Content-Type: multipart/mixed; boundary="BIG"\r\n\r\n--BIG\r\n'
+        b"Content-Type: text/plain; charset=UTF-8\r\n\r\nsee attachment\r\n--BIG\r\n"
+        b'Content-Type: application/octet-stream; name="video.mp4"\r\n'
+        b"Content-Transfer-Encoding: base64\r\n\r\n" + b64.replace(b"\n", b"\r\n") + b"--BIG--\r\n"
+    )
 
 
 def received(raw: bytes) -> bytes:
@@ -53,10 +55,27 @@ def received(raw: bytes) -> bytes:
 
 def test_corpus_has_every_required_shape() -> None:
     names = " ".join(EXPECTED)
-    for shape in ("utf8", "iso2022jp", "cp50221", "shift_jis", "euc_jp", "latin1", "html_only",
-                  "multipart_alternative", "attachment_sheet", "reply_quoting", "bounce", "out_of_office",
-                  "mailing_list", "broken_mime", "no_message_id", "duplicate_first", "duplicate_second",
-                  "qp", "flowed"):
+    for shape in (
+        "utf8",
+        "iso2022jp",
+        "cp50221",
+        "shift_jis",
+        "euc_jp",
+        "latin1",
+        "html_only",
+        "multipart_alternative",
+        "attachment_sheet",
+        "reply_quoting",
+        "bounce",
+        "out_of_office",
+        "mailing_list",
+        "broken_mime",
+        "no_message_id",
+        "duplicate_first",
+        "duplicate_second",
+        "qp",
+        "flowed",
+    ):
         assert shape in names, shape
     assert len(EXPECTED) >= 25
 
@@ -72,13 +91,25 @@ def database(request, db_url, factory):
 @pytest.mark.dovecot
 def test_corpus_end_to_end(mail_user, smtp_sink, database) -> None:
     db_url, factory = database
-    settings = make_settings(db_url, imap_url=mail_user.imap_url, smtp_url=smtp_sink.url,
-                             server_address=mail_user.address, require_auth_results=True,
-                             authserv_id="mx.localhost")
+    settings = make_settings(
+        db_url,
+        imap_url=mail_user.imap_url,
+        smtp_url=smtp_sink.url,
+        server_address=mail_user.address,
+        require_auth_results=True,
+        authserv_id="mx.localhost",
+    )
     open_league(factory, "spring")
     files = sorted(EXPECTED)
-    raws = {f: received((CORPUS / f).read_bytes().replace(b"tourney@localhost", mail_user.address.encode())
-            .replace(b"tourney+", mail_user.name.encode() + b"+")) for f in files}
+    raws = {
+        f: received(
+            (CORPUS / f)
+            .read_bytes()
+            .replace(b"tourney@localhost", mail_user.address.encode())
+            .replace(b"tourney+", mail_user.name.encode() + b"+")
+        )
+        for f in files
+    }
     big = received(big_mail())
     assert len(big) > 20_000_000
     imap_append(mail_user.imap_url, [raws[f] for f in files])
@@ -97,14 +128,21 @@ def test_corpus_end_to_end(mail_user, smtp_sink, database) -> None:
 
     with factory() as s:
         rows = {r.message_key: r for r in s.scalars(select(InboundMessage))}
-        outbox = {r.inbound_id: r for r in s.scalars(select(OutboxMessage).where(OutboxMessage.kind == "reply"))}
+        outbox = {
+            r.inbound_id: r
+            for r in s.scalars(select(OutboxMessage).where(OutboxMessage.kind == "reply"))
+        }
         replies_expected = 0
         for f in files:
             exp = EXPECTED[f]
             key = message_key(raws[f])
             row = rows[key]
             if "duplicate_of" in exp:
-                first = rows[message_key(raws[next(g for g in files if g.endswith(exp["duplicate_of"] + ".eml"))])]
+                first = rows[
+                    message_key(
+                        raws[next(g for g in files if g.endswith(exp["duplicate_of"] + ".eml"))]
+                    )
+                ]
                 assert first.id == row.id, f
                 continue
             if "key_prefix" in exp:
@@ -148,8 +186,11 @@ def test_corpus_end_to_end(mail_user, smtp_sink, database) -> None:
         assert big_row.size > 20_000_000 and len(big_row.raw) < 10_000
         assert [o["name"] for o in big_row.omitted] == ["video.mp4"]
         assert big_row.status != "shunted" and "too-large" not in (big_row.rules or [])
-        big_reply = email.message_from_bytes(outbox[big_row.id].raw, policy=email.policy.default) \
-            .get_body(("plain",)).get_content()
+        big_reply = (
+            email.message_from_bytes(outbox[big_row.id].raw, policy=email.policy.default)
+            .get_body(("plain",))
+            .get_content()
+        )
         assert "only its text was read; not read: video.mp4" in big_reply, big_reply
         replies_expected += 1
         # player preferences learned from the mail

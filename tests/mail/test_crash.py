@@ -22,16 +22,26 @@ ROOT = Path(__file__).resolve().parents[2]
 SHEET = "Bolt{n}: 10/2/2/2/Spark, Spark\n- Spark (1): Direct Attack\n"
 
 
-def cli(args: list[str], env: dict[str, str], crash: str | None = None) -> subprocess.CompletedProcess:
+def cli(
+    args: list[str], env: dict[str, str], crash: str | None = None
+) -> subprocess.CompletedProcess:
     full = dict(os.environ, **env)
     full.pop("AMARYLLIS_CRASH_AT", None)
     if crash:
         full["AMARYLLIS_CRASH_AT"] = crash
-    return subprocess.run([sys.executable, "-m", "app.cli", *args], env=full, cwd=ROOT,
-                          capture_output=True, text=True, timeout=120)
+    return subprocess.run(
+        [sys.executable, "-m", "app.cli", *args],
+        env=full,
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
 
 
-def environment(tmp_path: Path, db_url: str, imap_url: str, smtp_url: str, address: str) -> dict[str, str]:
+def environment(
+    tmp_path: Path, db_url: str, imap_url: str, smtp_url: str, address: str
+) -> dict[str, str]:
     return {
         "AMARYLLIS_CONFIG": str(empty_config(tmp_path)),
         "AMARYLLIS_DATA_DIR": str(tmp_path),
@@ -44,14 +54,17 @@ def environment(tmp_path: Path, db_url: str, imap_url: str, smtp_url: str, addre
 
 
 def sheet_mail(n: int, to: str) -> bytes:
-    return (f"From: p{n}@example.com\r\nTo: {to}\r\nSubject: entry\r\nMessage-ID: <crash{n}@example.com>\r\n"
-            f"Content-Type: text/plain; charset=UTF-8\r\n\r\n" + SHEET.format(n=n).replace("\n", "\r\n")).encode()
+    return (
+        f"From: p{n}@example.com\r\nTo: {to}\r\nSubject: entry\r\nMessage-ID: <crash{n}@example.com>\r\n"
+        f"Content-Type: text/plain; charset=UTF-8\r\n\r\n" + SHEET.format(n=n).replace("\n", "\r\n")
+    ).encode()
 
 
 @pytest.mark.dovecot
 @pytest.mark.parametrize("processed_folder", ["", "Processed"])
-def test_poller_killed_between_storing_and_flagging(processed_folder, tmp_path, mail_user, smtp_sink,
-                                                    db_url, factory) -> None:
+def test_poller_killed_between_storing_and_flagging(
+    processed_folder, tmp_path, mail_user, smtp_sink, db_url, factory
+) -> None:
     open_league(factory, "spring")
     env = environment(tmp_path, db_url, mail_user.imap_url, smtp_sink.url, mail_user.address)
     env["AMARYLLIS_IMAP_PROCESSED_FOLDER"] = processed_folder
@@ -61,7 +74,9 @@ def test_poller_killed_between_storing_and_flagging(processed_folder, tmp_path, 
     assert killed.returncode == -signal.SIGKILL, killed.stderr
     with factory() as s:
         rows = s.scalars(select(InboundMessage)).all()
-        assert len(rows) == 5 and {r.status for r in rows} == {"stored"}  # committed before the kill
+        assert len(rows) == 5 and {r.status for r in rows} == {
+            "stored"
+        }  # committed before the kill
     inbox = imap_list(mail_user.imap_url)
     assert len(inbox) == 5 and not any(b"\\Seen" in f for _u, f, _r in inbox)  # never marked
 
@@ -95,7 +110,9 @@ def _queue_replies(tmp_path, mail_user, smtp_sink, db_url, factory, n: int) -> d
 
 
 @pytest.mark.dovecot
-def test_sender_killed_between_sending_and_marking(tmp_path, mail_user, smtp_sink, db_url, factory) -> None:
+def test_sender_killed_between_sending_and_marking(
+    tmp_path, mail_user, smtp_sink, db_url, factory
+) -> None:
     """kill -9 after the relay accepted the first reply, before ``sent`` was committed: the row is
     found ``sending`` with the lease of a dead process, queued again unchanged and resent. Counts:
     0 replies lost, 1 duplicate, and it has the original's Message-ID."""
@@ -105,13 +122,17 @@ def test_sender_killed_between_sending_and_marking(tmp_path, mail_user, smtp_sin
     assert len(smtp_sink.wait_for(1)) == 1  # the SMTP server accepted the first reply
     with factory() as s:
         assert [r.status for r in s.scalars(select(OutboxMessage).order_by(OutboxMessage.id))] == [
-            "sending", "queued", "queued"]
+            "sending",
+            "queued",
+            "queued",
+        ]
 
     again = cli(["send", "--once"], env)
     assert again.returncode == 0, again.stderr
     with factory() as s:
-        replies_rows = s.scalars(select(OutboxMessage).where(OutboxMessage.kind == "reply")
-                                 .order_by(OutboxMessage.id)).all()
+        replies_rows = s.scalars(
+            select(OutboxMessage).where(OutboxMessage.kind == "reply").order_by(OutboxMessage.id)
+        ).all()
         assert [r.status for r in replies_rows] == ["sent", "sent", "sent"]
         assert replies_rows[0].attempts == 2  # the unknown try counts
         assert s.scalar(select(OutboxMessage).where(OutboxMessage.kind == "notice")) is None
@@ -127,7 +148,9 @@ def test_sender_killed_between_sending_and_marking(tmp_path, mail_user, smtp_sin
 
 
 @pytest.mark.dovecot
-def test_sender_killed_before_smtp_loses_nothing(tmp_path, mail_user, smtp_sink, db_url, factory) -> None:
+def test_sender_killed_before_smtp_loses_nothing(
+    tmp_path, mail_user, smtp_sink, db_url, factory
+) -> None:
     """A kill after committing ``sending`` but before the SMTP transaction: the next pass sees
     the dead owner's lease and sends the reply; nobody has to requeue anything. 0 lost, 0
     duplicates."""

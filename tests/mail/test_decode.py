@@ -63,7 +63,7 @@ def test_declared_and_detected_charsets() -> None:
     text, used, notes = decode_bytes("こんにちは、ヌトです".encode(), "Shift_JIS")
     assert text == "こんにちは、ヌトです" and used == "utf-8" and notes
     # unknown label
-    text, _used, notes = decode_bytes("abc".encode(), "x-unknown-charset")
+    text, _used, notes = decode_bytes(b"abc", "x-unknown-charset")
     assert text == "abc" and "unknown charset" in notes[0]
 
 
@@ -71,7 +71,9 @@ def test_flowed_quotes_signature() -> None:
     assert unflow("Bolt: 10/2/2/2/Spark, \nSpark\n", delsp=False) == "Bolt: 10/2/2/2/Spark, Spark\n"
     assert unflow("abc \ndef", delsp=True) == "abcdef"
     assert unflow(" >not a quote", delsp=False) == ">not a quote"
-    body = ("順位\n\nOn Sun, Nov 29, 2026 Amaryllis wrote:\n> quoted\n>> deeper\nafter\n-- \nsig line\n")
+    body = (
+        "順位\n\nOn Sun, Nov 29, 2026 Amaryllis wrote:\n> quoted\n>> deeper\nafter\n-- \nsig line\n"
+    )
     # quoted and attribution lines are blanked: "after" stays on line 6, as in the mail
     assert strip_quotes_and_signature(body) == "順位\n\n\n\n\nafter"
     assert strip_quotes_and_signature("\n> old\n\nGrisk") == "\n\n\nGrisk"
@@ -86,10 +88,12 @@ def test_html_to_text_keeps_lines_and_drops_quotes() -> None:
 
 
 def test_rfc2047_subject_and_text_attachment() -> None:
-    raw = (b"From: A <a@example.jp>\r\nSubject: =?ISO-2022-JP?B?GyRCRVBPPxsoQg==?=\r\n"
-           b"Content-Type: multipart/mixed; boundary=b\r\n\r\n--b\r\nContent-Type: text/plain\r\n\r\n"
-           b"see file\r\n--b\r\nContent-Type: text/plain; charset=utf-8\r\n"
-           b"Content-Disposition: attachment; filename=u.txt\r\n\r\nX: 10/1/1/1\r\n--b--\r\n")
+    raw = (
+        b"From: A <a@example.jp>\r\nSubject: =?ISO-2022-JP?B?GyRCRVBPPxsoQg==?=\r\n"
+        b"Content-Type: multipart/mixed; boundary=b\r\n\r\n--b\r\nContent-Type: text/plain\r\n\r\n"
+        b"see file\r\n--b\r\nContent-Type: text/plain; charset=utf-8\r\n"
+        b"Content-Disposition: attachment; filename=u.txt\r\n\r\nX: 10/1/1/1\r\n--b--\r\n"
+    )
     d = decode_message(raw)
     assert d.subject == "登録" and d.sender == "a@example.jp"
     assert d.text == "see file" and d.attachments == ["X: 10/1/1/1"]
@@ -106,8 +110,12 @@ def test_limits() -> None:
 
 
 def test_broken_input_does_not_raise() -> None:
-    for raw in (b"", b"\x00\xff\xfe garbage", b"Content-Type: multipart/mixed\r\n\r\nno boundary",
-                b"Content-Type: text/plain; charset=utf-8\r\nContent-Transfer-Encoding: base64\r\n\r\n!!!notbase64"):
+    for raw in (
+        b"",
+        b"\x00\xff\xfe garbage",
+        b"Content-Type: multipart/mixed\r\n\r\nno boundary",
+        b"Content-Type: text/plain; charset=utf-8\r\nContent-Transfer-Encoding: base64\r\n\r\n!!!notbase64",
+    ):
         d = decode_message(raw)
         assert isinstance(d.text, str)
 
@@ -117,15 +125,19 @@ def test_iso2022jp_line_end_resets_to_ascii() -> None:
     assert decode_iso2022jp(b"\x1b$BF|K\\\nabc") == "日本\nabc"
 
 
-@pytest.mark.parametrize(("value", "expected"), [
-    ('"alice2@example.org" <alice2@example.org>', ("alice2@example.org", "")),
-    ('"ALICE2@Example.org" <alice2@example.org>', ("alice2@example.org", "")),
-    ('alice2@example.org <alice2@example.org>', ("alice2@example.org", "")),
-    ('"alice@example.org" <mal2@example.org>', ("", "")),  # a phrase naming another address
-    ('alice@example.org (Alice) <m@evil.test>', ("", "")),
-])
-def test_a_phrase_that_is_the_address_itself_is_that_address(value: str,
-                                                             expected: tuple[str, str]) -> None:
+@pytest.mark.parametrize(
+    ("value", "expected"),
+    [
+        ('"alice2@example.org" <alice2@example.org>', ("alice2@example.org", "")),
+        ('"ALICE2@Example.org" <alice2@example.org>', ("alice2@example.org", "")),
+        ("alice2@example.org <alice2@example.org>", ("alice2@example.org", "")),
+        ('"alice@example.org" <mal2@example.org>', ("", "")),  # a phrase naming another address
+        ("alice@example.org (Alice) <m@evil.test>", ("", "")),
+    ],
+)
+def test_a_phrase_that_is_the_address_itself_is_that_address(
+    value: str, expected: tuple[str, str]
+) -> None:
     """Many clients write a From without a name as ``"a@b" <a@b>``: that is the one mailbox;
     a phrase that names a different address stays refused (display-name forgery)."""
     from email import message_from_bytes
@@ -162,16 +174,21 @@ def test_a_sheet_nested_too_deep_is_reported_not_read_as_raw_mime() -> None:
     assert "Grisk" in decode_message(shallow.as_bytes()).text  # type: ignore[attr-defined]
 
 
-@pytest.mark.parametrize(("word", "expected"), [
-    ("=?ISO-2022-JP?B?GyhJQSovOCBDRBsoQg==?=", "ﾁｪｯｸ ﾃﾄ"),  # JIS X 0201 katakana after ESC ( I
-    ("=?iso-2022-jp?b?GyRCLSEbKEI=?= test", "① test"),  # NEC row 13 (CP50220)
-    ("=?ISO-2022-JP?B?GyRCJUEhPCVgGyhC?= =?ISO-2022-JP?B?GyRCJUEhPCVgGyhC?=", "チームチーム"),
-    ("Re: =?utf-8?b?5pel5pys?= x", "Re: 日本 x"),
-])
+@pytest.mark.parametrize(
+    ("word", "expected"),
+    [
+        ("=?ISO-2022-JP?B?GyhJQSovOCBDRBsoQg==?=", "ﾁｪｯｸ ﾃﾄ"),  # JIS X 0201 katakana after ESC ( I
+        ("=?iso-2022-jp?b?GyRCLSEbKEI=?= test", "① test"),  # NEC row 13 (CP50220)
+        ("=?ISO-2022-JP?B?GyRCJUEhPCVgGyhC?= =?ISO-2022-JP?B?GyRCJUEhPCVgGyhC?=", "チームチーム"),
+        ("Re: =?utf-8?b?5pel5pys?= x", "Re: 日本 x"),
+    ],
+)
 def test_iso_2022_jp_subject_words_decode_like_bodies(word: str, expected: str) -> None:
     """Python's iso-2022-jp codec cannot read the CP5022x extensions Japanese mailers write in
     subjects, and ``email`` then kept the encoded word as it was (a black-box test: the
     チェック command in such a subject was missed and the mail taken as an entry)."""
-    raw = (f"From: a@example.org\r\nTo: b@example.org\r\nSubject: {word}\r\n"
-           "Message-ID: <x@example.org>\r\n\r\nbody\r\n").encode()
+    raw = (
+        f"From: a@example.org\r\nTo: b@example.org\r\nSubject: {word}\r\n"
+        "Message-ID: <x@example.org>\r\n\r\nbody\r\n"
+    ).encode()
     assert decode_message(raw).subject == expected

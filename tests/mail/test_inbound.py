@@ -99,7 +99,9 @@ def test_uidvalidity_change_processes_each_mail_once(dovecot, mail_user, db_url,
         assert state.uidvalidity != first
         rows = s.scalars(select(InboundMessage)).all()
         assert sorted(r.message_key for r in rows if not r.message_key.startswith("sha")) == [
-            "<m1@example.com>", "<m3@example.com>"]
+            "<m1@example.com>",
+            "<m3@example.com>",
+        ]
         assert len(rows) == 3
 
 
@@ -144,8 +146,12 @@ def test_run_forever_answers_through_idle_and_stops(mail_user, db_url, factory) 
     from app.mail.inbound import run_forever
 
     stop = threading.Event()
-    worker = threading.Thread(target=run_forever, args=(settings, factory),
-                              kwargs={"stop": stop, "idle_slice": 1.0}, daemon=True)
+    worker = threading.Thread(
+        target=run_forever,
+        args=(settings, factory),
+        kwargs={"stop": stop, "idle_slice": 1.0},
+        daemon=True,
+    )
     worker.start()
     try:
         time.sleep(0.3)
@@ -172,7 +178,7 @@ def test_two_pollers_at_once_store_each_mail_once(mail_user, postgres_url, pg_fa
     def one() -> None:
         try:
             results.append(poll_once(settings, pg_factory, now=NOW, process=False))
-        except BaseException as exc:  # noqa: BLE001 - reported below
+        except BaseException as exc:
             errors.append(exc)
 
     threads = [threading.Thread(target=one) for _ in range(2)]

@@ -37,30 +37,54 @@ def texts(raw: bytes) -> dict[str, tuple[str, str, str]]:
     out = {}
     for part in msg.walk():
         if part.get_content_maintype() == "text":
-            out[part.get_content_subtype()] = (part.get_content_charset(),
-                                               part["Content-Transfer-Encoding"],
-                                               part.get_content().replace("\r\n", "\n"))
+            out[part.get_content_subtype()] = (
+                part.get_content_charset(),
+                part["Content-Transfer-Encoding"],
+                part.get_content().replace("\r\n", "\n"),
+            )
     return out
 
 
-LONG_JA = "・ターン１２：グリスクのスピア（遅延起動４、効果２倍）がヌトに命中、ＨＰ－６、ヌトのシールドは" \
-          "リミテッドで消えた。" * 3
-LONG_EN = ("Turn 12: Grisk's Spear (Delay 4, Effect x2) hits Nut for 6 HP; "
-           "Nut's Shield was Limited. ") * 3
+LONG_JA = (
+    "・ターン１２：グリスクのスピア（遅延起動４、効果２倍）がヌトに命中、ＨＰ－６、ヌトのシールドは"
+    "リミテッドで消えた。" * 3
+)
+LONG_EN = (
+    "Turn 12: Grisk's Spear (Delay 4, Effect x2) hits Nut for 6 HP; Nut's Shield was Limited. "
+) * 3
 
 
 @settings(max_examples=80, deadline=None)
-@given(lines=st.lists(st.one_of(
-    st.text(alphabet=st.characters(blacklist_categories=("Cs", "Cc")), max_size=200),
-    st.sampled_from([LONG_JA, LONG_EN, "x" * 1200, "あ" * 37, "あ" * 36, "", " trailing  ",
-                     "=3D =?utf-8?q?x?= From here", "Ｈｐ－１〜～—"])), max_size=12),
-       charset=st.sampled_from(["utf-8", "iso-2022-jp"]))
-def test_every_body_line_fits_and_every_part_decodes_to_its_text(lines: list[str],
-                                                                 charset: str) -> None:
+@given(
+    lines=st.lists(
+        st.one_of(
+            st.text(alphabet=st.characters(blacklist_categories=("Cs", "Cc")), max_size=200),
+            st.sampled_from(
+                [
+                    LONG_JA,
+                    LONG_EN,
+                    "x" * 1200,
+                    "あ" * 37,
+                    "あ" * 36,
+                    "",
+                    " trailing  ",
+                    "=3D =?utf-8?q?x?= From here",
+                    "Ｈｐ－１〜～—",
+                ]
+            ),
+        ),
+        max_size=12,
+    ),
+    charset=st.sampled_from(["utf-8", "iso-2022-jp"]),
+)
+def test_every_body_line_fits_and_every_part_decodes_to_its_text(
+    lines: list[str], charset: str
+) -> None:
     text = "\n".join(lines) + "\n"
     html = "<pre>" + text + "</pre>"
-    raw = compose.shared_bytes(sender="tourney@example.net", subject="s", text=text, html=html,
-                               charset=charset, now=NOW_)
+    raw = compose.shared_bytes(
+        sender="tourney@example.net", subject="s", text=text, html=html, charset=charset, now=NOW_
+    )
     assert max(map(len, body_lines(raw))) <= 78
     parts = texts(b"To: p@example.org\n" + raw)
     sent_charset, _cte, plain = parts["plain"]
@@ -78,50 +102,80 @@ def _jis_mail(sender: str, subject: str, body: str, mid: str, to: str) -> bytes:
     from email.header import Header
 
     subject = Header(subject, "iso-2022-jp").encode()
-    head = (f"From: {sender}\r\nTo: {to}\r\nSubject: {subject}\r\nMessage-ID: {mid}\r\n"
-            "MIME-Version: 1.0\r\nContent-Type: text/plain; charset=ISO-2022-JP\r\n"
-            "Content-Transfer-Encoding: 7bit\r\n\r\n")
+    head = (
+        f"From: {sender}\r\nTo: {to}\r\nSubject: {subject}\r\nMessage-ID: {mid}\r\n"
+        "MIME-Version: 1.0\r\nContent-Type: text/plain; charset=ISO-2022-JP\r\n"
+        "Content-Transfer-Encoding: 7bit\r\n\r\n"
+    )
     return head.encode("ascii") + body.replace("\n", "\r\n").encode("iso-2022-jp")
 
 
 def _sheet(name: str) -> str:
-    return (f"{name}：１０／１／１／２／シールド、スピア、スピア、ブースト\n"
-            "・シールド（１）：防御力＋２＜リミテッド＞\n"
-            "・スピア（１）：直接攻撃＜遅延起動４＞＜効果２倍＞\n"
-            "・ブースト（１）：攻撃力＋１\n")
+    return (
+        f"{name}：１０／１／１／２／シールド、スピア、スピア、ブースト\n"
+        "・シールド（１）：防御力＋２＜リミテッド＞\n"
+        "・スピア（１）：直接攻撃＜遅延起動４＞＜効果２倍＞\n"
+        "・ブースト（１）：攻撃力＋１\n"
+    )
 
 
 @pytest.mark.dovecot
 def test_replies_reports_and_standings_fit_in_78_columns_in_both_charsets(
-        mail_user, smtp_sink, db_url, factory) -> None:
+    mail_user, smtp_sink, db_url, factory
+) -> None:
     """Two Japanese players, one reading ISO-2022-JP and one UTF-8, and two English ones enter
     by mail and ask for help; the league plays every round. Every mail the relay received has
     body lines of at most 78 characters; the ISO-2022-JP and the UTF-8 copy of each mail both
     Japanese players get (help, every battle report between them, every standings table) decode
     to the same text; and the long lines are there, whole, in what the reader sees."""
     to = mail_user.address
-    conf = make_settings(db_url, imap_url=mail_user.imap_url, smtp_url=smtp_sink.url,
-                         server_address=to)
+    conf = make_settings(
+        db_url, imap_url=mail_user.imap_url, smtp_url=smtp_sink.url, server_address=to
+    )
     open_league(factory, "spring")
     # long unit names make long lines in every table and turn line
     jis_unit, utf_unit = "グリスク・アマリリス・ロングネーム", "ヌト・マーガレット・ロングネーム"
-    cycle(conf, factory, mail_user, [
-        _jis_mail("jis@example.jp", "entry", _sheet(jis_unit), "<j1@example.jp>", to),
-        mk("utf@example.jp", "登録", _sheet(utf_unit), "<u1@example.jp>", to=to),
-        mk("en1@example.org", "entry", "Bolt Of The Very Long Name Indeed: 10/2/2/2/Spark, Spark\n"
-           "- Spark (1): Direct Attack\n", "<e1@example.org>", to=to),
-        mk("en2@example.org", "entry", "Volt Of The Even Longer Name Indeed: "
-           "10/2/2/2/Spark, Spark\n- Spark (1): Direct Attack\n", "<e2@example.org>", to=to),
-    ])
-    cycle(conf, factory, mail_user, [
-        _jis_mail("jis@example.jp", "ヘルプ", "ヘルプ\n", "<j2@example.jp>", to),
-        mk("utf@example.jp", "ヘルプ", "ヘルプ\n", "<u2@example.jp>", to=to)])
+    cycle(
+        conf,
+        factory,
+        mail_user,
+        [
+            _jis_mail("jis@example.jp", "entry", _sheet(jis_unit), "<j1@example.jp>", to),
+            mk("utf@example.jp", "登録", _sheet(utf_unit), "<u1@example.jp>", to=to),
+            mk(
+                "en1@example.org",
+                "entry",
+                "Bolt Of The Very Long Name Indeed: 10/2/2/2/Spark, Spark\n"
+                "- Spark (1): Direct Attack\n",
+                "<e1@example.org>",
+                to=to,
+            ),
+            mk(
+                "en2@example.org",
+                "entry",
+                "Volt Of The Even Longer Name Indeed: "
+                "10/2/2/2/Spark, Spark\n- Spark (1): Direct Attack\n",
+                "<e2@example.org>",
+                to=to,
+            ),
+        ],
+    )
+    cycle(
+        conf,
+        factory,
+        mail_user,
+        [
+            _jis_mail("jis@example.jp", "ヘルプ", "ヘルプ\n", "<j2@example.jp>", to),
+            mk("utf@example.jp", "ヘルプ", "ヘルプ\n", "<u2@example.jp>", to=to),
+        ],
+    )
     with transaction(factory) as s:
         svc.close_entries(s, svc.get_league(s, "spring"), now=NOW + dt.timedelta(days=8))
     from app.mail.league_mail import LeagueMail
 
-    svc.run_round(factory, LeagueMail.of(conf), "spring", all_rounds=True,
-                  now=NOW + dt.timedelta(days=8))
+    svc.run_round(
+        factory, LeagueMail.of(conf), "spring", all_rounds=True, now=NOW + dt.timedelta(days=8)
+    )
     while send_once(conf, factory).sent:
         pass
 

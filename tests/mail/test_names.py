@@ -35,8 +35,12 @@ def key_in(reply: str) -> str:
 
 @pytest.fixture
 def settings(mail_user, smtp_sink, db_url):
-    return make_settings(db_url, imap_url=mail_user.imap_url, smtp_url=smtp_sink.url,
-                         server_address=mail_user.address)
+    return make_settings(
+        db_url,
+        imap_url=mail_user.imap_url,
+        smtp_url=smtp_sink.url,
+        server_address=mail_user.address,
+    )
 
 
 def test_a_rejected_or_refused_mail_renames_nobody(settings, mail_user, factory) -> None:
@@ -46,32 +50,67 @@ def test_a_rejected_or_refused_mail_renames_nobody(settings, mail_user, factory)
     to = mail_user.address
     open_league(factory, "spring")
     open_league(factory, "locked", password="sesame")
-    cycle(settings, factory, mail_user,
-          [mk(ALICE, "[spring] entry", "name: Alice\n" + BOLT, "<n1@example.org>", to=to)])
+    cycle(
+        settings,
+        factory,
+        mail_user,
+        [mk(ALICE, "[spring] entry", "name: Alice\n" + BOLT, "<n1@example.org>", to=to)],
+    )
     assert name_of(factory, ALICE) == "Alice"
-    cycle(settings, factory, mail_user, [
-        mk(ALICE, "[spring] replace", "名前：秋\n" + BROKEN, "<n2@example.org>", to=to),
-        mk(ALICE, "[locked] entry", "名前：秋\n" + BOLT, "<n3@example.org>", to=to),
-        mk(ALICE, "check", "名前：秋\n" + BOLT, "<n4@example.org>", to=to),
-    ])
+    cycle(
+        settings,
+        factory,
+        mail_user,
+        [
+            mk(ALICE, "[spring] replace", "名前：秋\n" + BROKEN, "<n2@example.org>", to=to),
+            mk(ALICE, "[locked] entry", "名前：秋\n" + BOLT, "<n3@example.org>", to=to),
+            mk(ALICE, "check", "名前：秋\n" + BOLT, "<n4@example.org>", to=to),
+        ],
+    )
     assert row_of(factory, "<n3@example.org>").status == "refused"
     assert name_of(factory, ALICE) == "Alice"
     # a new sender whose first sheet is rejected is left without a name, not given one
-    cycle(settings, factory, mail_user,
-          [mk(f"Bob Namesake <{BOB}>", "[spring] entry", "名前：秋\n" + BROKEN,
-              "<n5@example.org>", to=to)])
+    cycle(
+        settings,
+        factory,
+        mail_user,
+        [
+            mk(
+                f"Bob Namesake <{BOB}>",
+                "[spring] entry",
+                "名前：秋\n" + BROKEN,
+                "<n5@example.org>",
+                to=to,
+            )
+        ],
+    )
     assert name_of(factory, BOB) in ("", None)
 
 
 def test_names_are_unique_after_nfkc_and_case_folding(settings, mail_user, factory) -> None:
     to = mail_user.address
     open_league(factory, "spring")
-    cycle(settings, factory, mail_user,
-          [mk(CAROL, "entry", "name: aki\n" + BOLT, "<u1@example.org>", to=to)])
+    cycle(
+        settings,
+        factory,
+        mail_user,
+        [mk(CAROL, "entry", "name: aki\n" + BOLT, "<u1@example.org>", to=to)],
+    )
     assert name_of(factory, CAROL) == "aki"
-    cycle(settings, factory, mail_user,
-          [mk(BOB, "entry", "name: ＡＫＩ\n" + BOLT.replace("Bolt", "Volt"), "<u2@example.org>",
-              to=to)])
+    cycle(
+        settings,
+        factory,
+        mail_user,
+        [
+            mk(
+                BOB,
+                "entry",
+                "name: ＡＫＩ\n" + BOLT.replace("Bolt", "Volt"),
+                "<u2@example.org>",
+                to=to,
+            )
+        ],
+    )
     _out, reply = reply_of(factory, row_of(factory, "<u2@example.org>").id)
     assert "is accepted" in reply
     bob = name_of(factory, BOB)
@@ -81,13 +120,21 @@ def test_names_are_unique_after_nfkc_and_case_folding(settings, mail_user, facto
     assert '"AKI 2" is free' in reply and '"name: AKI 2"' in reply
     # the suggestion, with the key, is taken at once; a spaced look-alike is not
     key = key_in(reply)
-    cycle(settings, factory, mail_user,
-          [mk(BOB, "replace", f"key: {key}\nname: AKI 2\n" + BOLT, "<u3@example.org>", to=to)])
+    cycle(
+        settings,
+        factory,
+        mail_user,
+        [mk(BOB, "replace", f"key: {key}\nname: AKI 2\n" + BOLT, "<u3@example.org>", to=to)],
+    )
     assert name_of(factory, BOB) == "AKI 2"
     _out, reply = reply_of(factory, row_of(factory, "<u3@example.org>").id)
     assert 'Other players see you as "AKI 2".' in reply
-    cycle(settings, factory, mail_user,
-          [mk("dave@example.org", "entry", "name: A k I\n" + BOLT, "<u4@example.org>", to=to)])
+    cycle(
+        settings,
+        factory,
+        mail_user,
+        [mk("dave@example.org", "entry", "name: A k I\n" + BOLT, "<u4@example.org>", to=to)],
+    )
     assert name_of(factory, "dave@example.org").startswith("Nameless ")
     with factory() as s:
         keys = list(s.scalars(select(Player.name_key).where(Player.name_key.is_not(None))))
@@ -96,7 +143,8 @@ def test_names_are_unique_after_nfkc_and_case_folding(settings, mail_user, facto
 
 @pytest.mark.parametrize("lang", ["ja", "en"])
 def test_no_name_line_gets_a_readable_default_in_the_players_language(
-        lang: str, settings, mail_user, factory) -> None:
+    lang: str, settings, mail_user, factory
+) -> None:
     """13 of 21 players of the trial appeared as "player #17": a database id, in English even
     in Japanese mails. A default is a flower in the player's language, the same in the reply,
     the standings mail, and the league's pages."""
@@ -111,8 +159,11 @@ def test_no_name_line_gets_a_readable_default_in_the_players_language(
     assert name and "#" not in name
     assert name.startswith("名無しの" if lang == "ja" else "Nameless "), name
     _out, reply = reply_of(factory, row_of(factory, "<d1@example.org>").id)
-    seen = f"他のプレイヤーには「{name}」と表示されます。" if lang == "ja" \
+    seen = (
+        f"他のプレイヤーには「{name}」と表示されます。"
+        if lang == "ja"
         else f'Other players see you as "{name}".'
+    )
     assert seen in reply, reply
     cycle(settings, factory, mail_user, [mk(ALICE, "standings", "", "<d2@example.org>", to=to)])
     _out, table = reply_of(factory, row_of(factory, "<d2@example.org>").id)
@@ -125,16 +176,35 @@ def test_a_set_name_changes_only_with_a_proof(settings, mail_user, factory) -> N
     to = mail_user.address
     open_league(factory, "spring")
     open_league(factory, "autumn")
-    cycle(settings, factory, mail_user,
-          [mk(ALICE, "[spring] entry", "name: Alice\n" + BOLT, "<p1@example.org>", to=to)])
-    cycle(settings, factory, mail_user,
-          [mk(ALICE, "[autumn] entry", "name: Mallory\n" + BOLT, "<p2@example.org>", to=to)])
+    cycle(
+        settings,
+        factory,
+        mail_user,
+        [mk(ALICE, "[spring] entry", "name: Alice\n" + BOLT, "<p1@example.org>", to=to)],
+    )
+    cycle(
+        settings,
+        factory,
+        mail_user,
+        [mk(ALICE, "[autumn] entry", "name: Mallory\n" + BOLT, "<p2@example.org>", to=to)],
+    )
     _out, reply = reply_of(factory, row_of(factory, "<p2@example.org>").id)
     assert "is accepted" in reply and name_of(factory, ALICE) == "Alice"
     assert 'Your name was not changed to "Mallory"' in reply
     assert 'Other players see you as "Alice".' in reply
     key = key_in(reply)
-    cycle(settings, factory, mail_user,
-          [mk(ALICE, "[autumn] replace", f"key: {key}\nname: Alicia\n" + BOLT,
-              "<p3@example.org>", to=to)])
+    cycle(
+        settings,
+        factory,
+        mail_user,
+        [
+            mk(
+                ALICE,
+                "[autumn] replace",
+                f"key: {key}\nname: Alicia\n" + BOLT,
+                "<p3@example.org>",
+                to=to,
+            )
+        ],
+    )
     assert name_of(factory, ALICE) == "Alicia"

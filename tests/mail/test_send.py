@@ -17,11 +17,15 @@ from tests.mail.conftest import make_settings
 from tests.servers import SmtpSink, free_port
 
 
-def queue(factory, n: int, *, to: str = "player@example.com", text: str = "こんにちは") -> list[int]:
+def queue(
+    factory, n: int, *, to: str = "player@example.com", text: str = "こんにちは"
+) -> list[int]:
     ids = []
     with transaction(factory) as s:
         for i in range(n):
-            msg = build_message(sender="tourney@localhost", to=to, subject=f"Re: 登録 {i}", text=text)
+            msg = build_message(
+                sender="tourney@localhost", to=to, subject=f"Re: 登録 {i}", text=text
+            )
             ids.append(enqueue(s, dedupe_key=f"test:{i}", message=msg).id)
     return ids
 
@@ -32,7 +36,8 @@ def rows(factory) -> dict[int, OutboxMessage]:
 
 
 def test_a_row_whose_outcome_write_failed_is_sent_again_by_its_live_sender(
-        smtp_sink, db_url, factory, monkeypatch) -> None:
+    smtp_sink, db_url, factory, monkeypatch
+) -> None:
     """The database goes away after the relay took a mail, before ``sent`` is written (a
     PostgreSQL restart): the pass raises, the row stays ``sending`` under this live process's
     lease; the next pass of the same process queues it again and sends it, same Message-ID
@@ -89,7 +94,9 @@ def test_temporary_failure_is_retried_with_backoff(smtp_sink, db_url, factory) -
     assert report.retry == [rid]
     row = rows(factory)[rid]
     assert row.status == "queued" and row.attempts == 1 and "451" in row.last_error
-    assert abs((row.next_attempt_at.replace(tzinfo=dt.timezone.utc) - now) - backoff(1)) < dt.timedelta(seconds=1)
+    assert abs(
+        (row.next_attempt_at.replace(tzinfo=dt.timezone.utc) - now) - backoff(1)
+    ) < dt.timedelta(seconds=1)
     assert send_once(settings, factory, now=now).sent == []  # not due yet
     report = send_once(settings, factory, now=now + backoff(1))
     assert report.sent == [rid]

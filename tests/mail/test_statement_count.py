@@ -37,20 +37,31 @@ def entry_mail(n: int, to: str) -> bytes:
     body = SHEETS[n % 2].format(n=n).replace("\n", "\r\n")
     charset = "ISO-2022-JP" if n % 4 == 1 else "UTF-8"
     payload = body.encode("iso2022_jp_ext" if charset == "ISO-2022-JP" else "utf-8")
-    return (f"From: Player {n} <p{n}@example.com>\r\nTo: {to}\r\nSubject: entry\r\n"
+    return (
+        (
+            f"From: Player {n} <p{n}@example.com>\r\nTo: {to}\r\nSubject: entry\r\n"
             f"Message-ID: <count{n}@example.com>\r\nMIME-Version: 1.0\r\n"
-            f"Content-Type: text/plain; charset={charset}\r\n\r\n").encode() + payload + b"\r\n"
+            f"Content-Type: text/plain; charset={charset}\r\n\r\n"
+        ).encode()
+        + payload
+        + b"\r\n"
+    )
 
 
 @pytest.mark.dovecot
-def test_statements_per_entry_mail_stay_under_the_bound(mail_user, smtp_sink, db_url,
-                                                        factory) -> None:
+def test_statements_per_entry_mail_stay_under_the_bound(
+    mail_user, smtp_sink, db_url, factory
+) -> None:
     """Ten entry mails through the mailbox: each is entered and answered, and processing them
     costs at most ``MAX_STATEMENTS_PER_ENTRY`` statements a mail."""
     n = 10
     open_league(factory, "spring")
-    settings = make_settings(db_url, imap_url=mail_user.imap_url, smtp_url=smtp_sink.url,
-                             server_address=mail_user.address)
+    settings = make_settings(
+        db_url,
+        imap_url=mail_user.imap_url,
+        smtp_url=smtp_sink.url,
+        server_address=mail_user.address,
+    )
     imap_append(mail_user.imap_url, [entry_mail(i, mail_user.address) for i in range(n)])
     assert poll_once(settings, factory, now=NOW, process=False) == n
 
@@ -72,8 +83,12 @@ def test_statements_per_entry_mail_stay_under_the_bound(mail_user, smtp_sink, db
         assert set(s.scalars(select(InboundMessage.status))) == {"done"}
         assert set(s.scalars(select(InboundMessage.command))) == {"entry"}
         assert s.scalar(select(func.count()).select_from(Entry)) == n
-        assert s.scalar(select(func.count()).select_from(OutboxMessage)
-                        .where(OutboxMessage.kind == "reply")) == n
+        assert (
+            s.scalar(
+                select(func.count()).select_from(OutboxMessage).where(OutboxMessage.kind == "reply")
+            )
+            == n
+        )
     send_once(settings, factory)
     got = smtp_sink.wait_for(n)
     assert sorted(m.rcpt_tos[0] for m in got) == sorted(f"p{i}@example.com" for i in range(n))
@@ -90,8 +105,7 @@ def test_each_header_of_a_mail_is_parsed_once(monkeypatch) -> None:
         return original(self, name, value)
 
     monkeypatch.setattr(email.headerregistry.HeaderRegistry, "__call__", counting)
-    raw = entry_mail(7001, "tourney@localhost").replace(b"Subject: entry",
-                                                         b"Subject: entry 7001")
+    raw = entry_mail(7001, "tourney@localhost").replace(b"Subject: entry", b"Subject: entry 7001")
     mail = decode_message(raw)
     assert mail.sender == "p7001@example.com" and "ボルト7001" in mail.text
     for _ in range(3):  # the pipeline's later reads

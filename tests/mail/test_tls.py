@@ -8,12 +8,11 @@ import shutil
 
 import pytest
 
-from tests.services import skip_or_fail
-
 from app.mail.inbound import poll_once
 from app.mail.send import send_once
 from tests.mail.conftest import NOW, make_settings
 from tests.servers import Dovecot, SmtpSink, dovecot_available, imap_append, self_signed_cert
+from tests.services import skip_or_fail
 
 pytestmark = pytest.mark.skipif(shutil.which("openssl") is None, reason="needs the openssl CLI")
 
@@ -32,7 +31,10 @@ def tls_dovecot():
 def test_imap_over_tls(mode, tls_dovecot, db_url, factory, monkeypatch) -> None:
     monkeypatch.setenv("SSL_CERT_FILE", str(tls_dovecot.cert))
     user = tls_dovecot.add_user()
-    imap_append(user.imap_url, [b"From: p@example.com\r\nSubject: help\r\nMessage-ID: <tls@x>\r\n\r\nhelp\r\n"])
+    imap_append(
+        user.imap_url,
+        [b"From: p@example.com\r\nSubject: help\r\nMessage-ID: <tls@x>\r\n\r\nhelp\r\n"],
+    )
     port = tls_dovecot.imaps_port if mode == "imaps" else tls_dovecot.imap_port
     url = f"{mode}://{user.name}:{user.password}@127.0.0.1:{port}/INBOX"
     settings = make_settings(db_url, imap_url=url)
@@ -62,8 +64,13 @@ def test_smtp_over_tls(mode, tmp_path, db_url, factory, monkeypatch) -> None:
     with SmtpSink(tls=mode, cert=(cert, key)) as sink:
         settings = make_settings(db_url, smtp_url=sink.url)
         with transaction(factory) as s:
-            enqueue(s, dedupe_key="t", message=build_message(
-                sender="tourney@localhost", to="p@example.com", subject="Re: x", text="over TLS"))
+            enqueue(
+                s,
+                dedupe_key="t",
+                message=build_message(
+                    sender="tourney@localhost", to="p@example.com", subject="Re: x", text="over TLS"
+                ),
+            )
         report = send_once(settings, factory)
         assert len(report.sent) == 1, report
         assert sink.wait_for(1)[0].parsed().get_body(("plain",)).get_content().strip() == "over TLS"

@@ -13,7 +13,7 @@ from sqlalchemy import select
 
 from app.mail.commands import parse_command
 from app.mail.pipeline import process_pending
-from tests.mail.conftest import entry_key, NOW, make_settings, open_league
+from tests.mail.conftest import NOW, entry_key, make_settings, open_league
 from tests.mail.test_rules_and_commands import mail_from, outcome, store
 
 GUARD = "- G: Guard"
@@ -22,10 +22,17 @@ GUARD = "- G: Guard"
 # ------------------------------------------------------------ 1. a sheet alone is an entry
 
 
-@pytest.mark.parametrize("unit_line", [
-    "Test Pilot: 10/1/1/2/G", "Check Mate: 10/1/1/2/G", "Battle Angel: 10/1/1/2/G",
-    "Pass: 10/1/1/2/G", "Password: 10/1/1/2/G", "Help Desk: 10/1/1/2/G",
-])
+@pytest.mark.parametrize(
+    "unit_line",
+    [
+        "Test Pilot: 10/1/1/2/G",
+        "Check Mate: 10/1/1/2/G",
+        "Battle Angel: 10/1/1/2/G",
+        "Pass: 10/1/1/2/G",
+        "Password: 10/1/1/2/G",
+        "Help Desk: 10/1/1/2/G",
+    ],
+)
 @pytest.mark.parametrize("subject", ["", "[春]"])
 def test_a_unit_line_is_never_a_command_nor_a_password(unit_line: str, subject: str) -> None:
     body = f"{unit_line}\n{GUARD}\n"
@@ -38,10 +45,17 @@ def test_a_unit_line_is_never_a_command_nor_a_password(unit_line: str, subject: 
 def test_sheet_only_mails_are_entered(db_url, factory) -> None:
     settings = make_settings(db_url)
     open_league(factory, "春")
-    ids = [store(factory, mail_from(f"p{i}@example.com", subject, f"{line}\n{GUARD}\n", i))
-           for i, (subject, line) in enumerate([
-               ("", "Test Pilot: 10/1/1/2/G"), ("[春]", "Check Mate: 10/1/1/2/G"),
-               ("", "Battle Angel: 10/1/1/2/G"), ("[春]", "Pass: 10/1/1/2/G")])]
+    ids = [
+        store(factory, mail_from(f"p{i}@example.com", subject, f"{line}\n{GUARD}\n", i))
+        for i, (subject, line) in enumerate(
+            [
+                ("", "Test Pilot: 10/1/1/2/G"),
+                ("[春]", "Check Mate: 10/1/1/2/G"),
+                ("", "Battle Angel: 10/1/1/2/G"),
+                ("[春]", "Pass: 10/1/1/2/G"),
+            ]
+        )
+    ]
     process_pending(settings, factory, now=NOW)
     for rid in ids:
         row, text = outcome(factory, rid)
@@ -64,7 +78,9 @@ def test_problem_line_numbers_are_those_of_the_mail(db_url, factory) -> None:
     open_league(factory, "spring", password="sesame")
     sheet = "Grisk: 12/1/1/2/G\n- G: Guard\n"
     with_cmd = store(factory, mail_from("a@example.com", "", "check\n\n" + sheet, 1))
-    without = store(factory, mail_from("b@example.com", "check", "\n\n" + sheet.replace("Grisk", "Nut"), 2))
+    without = store(
+        factory, mail_from("b@example.com", "check", "\n\n" + sheet.replace("Grisk", "Nut"), 2)
+    )
     entry = store(factory, mail_from("c@example.com", "entry", "password: sesame\n" + sheet, 3))
     process_pending(settings, factory, now=NOW)
     text = outcome(factory, with_cmd)[1]
@@ -74,7 +90,9 @@ def test_problem_line_numbers_are_those_of_the_mail(db_url, factory) -> None:
     assert 'Line 3: "Nut: 12/1/1/2/G"' in text and "greeting" not in text, text
     text = outcome(factory, entry)[1]
     assert 'Line 2: "Grisk: 12/1/1/2/G"' in text and "greeting" not in text, text
-    quoted = store(factory, mail_from("d@example.com", "Re: check", "check\n> old line\n" + sheet, 4))
+    quoted = store(
+        factory, mail_from("d@example.com", "Re: check", "check\n> old line\n" + sheet, 4)
+    )
     process_pending(settings, factory, now=NOW)
     text = outcome(factory, quoted)[1]
     assert 'Line 3: "Grisk: 12/1/1/2/G"' in text and "greeting" not in text, text
@@ -117,8 +135,13 @@ def test_organizer_replies_say_what_was_done(db_url, factory) -> None:
     opened = store(factory, org("open w +3d 1d", 1))
     process_pending(settings, factory, now=NOW)
     text = outcome(factory, opened)[1]
-    for line in ("League w opened.", "Entries until: 2026-12-02 12:00 UTC",
-                 "Rounds: one every 1 day", "Format: round robin", "Ruleset: Amaryllis"):
+    for line in (
+        "League w opened.",
+        "Entries until: 2026-12-02 12:00 UTC",
+        "Rounds: one every 1 day",
+        "Format: round robin",
+        "Ruleset: Amaryllis",
+    ):
         assert line in text, (line, text)
     twice = store(factory, org("open W +3d", 2))
     process_pending(settings, factory, now=NOW)
@@ -131,7 +154,9 @@ def test_organizer_replies_say_what_was_done(db_url, factory) -> None:
     close = store(factory, org("close w", 20))
     process_pending(settings, factory, now=NOW)
     text = outcome(factory, close)[1]
-    assert "Entries of w closed: 3 players, 3 rounds; round 1 at 2026-11-29 12:00 UTC." in text, text
+    assert "Entries of w closed: 3 players, 3 rounds; round 1 at 2026-11-29 12:00 UTC." in text, (
+        text
+    )
     run = store(factory, org("run w", 21))
     bad_round = store(factory, org("resend w 99", 22))
     resend = store(factory, org("resend w 1", 23))
@@ -165,7 +190,9 @@ def test_organizer_run_without_a_name_asks_which_league(db_url, factory) -> None
     assert 'No league is in a state where "run" can work.' in text, text
     with factory() as s:
         assert {lg.name: lg.state for lg in s.scalars(select(League))} == {
-            "spring": "finished", "autumn": "open"}
+            "spring": "finished",
+            "autumn": "open",
+        }
 
 
 # ------------------------------------------------------------ 4. real league addresses
@@ -183,8 +210,12 @@ def test_replies_give_the_real_plus_address_and_name_unknown_leagues(db_url, fac
         "which-ja": store(factory, mail_from("d@example.com", "登録", sheet, 4)),
         "tag": store(factory, mail_from("e@example.com", "[winterr] entry", sheet, 5)),
         "tag-case": store(factory, mail_from("f@example.com", "[SPRING] entry", sheet, 6)),
-        "plus-case": store(factory, mail_from("g@example.com", "entry", sheet, 7).replace(
-            "To: tourney@localhost", "To: tourney+Autumn@localhost")),
+        "plus-case": store(
+            factory,
+            mail_from("g@example.com", "entry", sheet, 7).replace(
+                "To: tourney@localhost", "To: tourney+Autumn@localhost"
+            ),
+        ),
     }
     process_pending(settings, factory, now=NOW)
     texts = {k: outcome(factory, v)[1] for k, v in ids.items()}
@@ -206,7 +237,9 @@ def test_replies_give_the_real_plus_address_and_name_unknown_leagues(db_url, fac
 def test_an_unknown_tag_is_named_even_when_one_league_is_open(db_url, factory) -> None:
     settings = make_settings(db_url)
     open_league(factory, "spring")
-    rid = store(factory, mail_from("a@example.com", "[sprnig] entry", "Grisk: 10/1/1/2/G\n- G: Guard\n", 1))
+    rid = store(
+        factory, mail_from("a@example.com", "[sprnig] entry", "Grisk: 10/1/1/2/G\n- G: Guard\n", 1)
+    )
     process_pending(settings, factory, now=NOW)
     row, text = outcome(factory, rid)
     assert row.status == "refused" and 'no league called "sprnig"' in text, text
@@ -230,11 +263,21 @@ def test_send_while_another_sender_holds_the_lock_is_one_line(tmp_path, db_url, 
     from tests.servers import free_port
 
     settings = make_settings(db_url, data_dir=tmp_path)
-    env = dict(os.environ, AMARYLLIS_CONFIG=str(empty_config(tmp_path)), AMARYLLIS_DATABASE_URL=db_url,
-               AMARYLLIS_DATA_DIR=str(tmp_path), AMARYLLIS_SMTP_URL=f"smtp://127.0.0.1:{free_port()}")
+    env = dict(
+        os.environ,
+        AMARYLLIS_CONFIG=str(empty_config(tmp_path)),
+        AMARYLLIS_DATABASE_URL=db_url,
+        AMARYLLIS_DATA_DIR=str(tmp_path),
+        AMARYLLIS_SMTP_URL=f"smtp://127.0.0.1:{free_port()}",
+    )
     with sender_lock(settings):  # what a running `amaryllis serve` holds
-        res = subprocess.run([sys.executable, "-m", "app.cli", *args], env=env, capture_output=True,
-                             text=True, timeout=60)
+        res = subprocess.run(
+            [sys.executable, "-m", "app.cli", *args],
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
     assert res.returncode == 1, (res.stdout, res.stderr)
     assert "Traceback" not in res.stderr and len(res.stderr.strip().splitlines()) == 1, res.stderr
     assert "sender.lock" in res.stderr and "another" in res.stderr
@@ -245,8 +288,7 @@ def test_send_while_another_sender_holds_the_lock_is_one_line(tmp_path, db_url, 
 
 def test_a_bad_second_sheet_is_named_with_the_mails_line_numbers(db_url, factory) -> None:
     settings = make_settings(db_url)
-    body = ("Grisk: 10/1/1/2/G\n- G: Guard\n\n"
-            "Nut: 10/1/1/2/X\n- X (1): Direkt Attack\n")
+    body = "Grisk: 10/1/1/2/G\n- G: Guard\n\nNut: 10/1/1/2/X\n- X (1): Direkt Attack\n"
     rid = store(factory, mail_from("a@example.com", "test", body, 1))
     process_pending(settings, factory, now=NOW)
     text = outcome(factory, rid)[1]
@@ -257,9 +299,11 @@ def test_a_bad_second_sheet_is_named_with_the_mails_line_numbers(db_url, factory
 
 def test_a_third_sheet_is_not_silently_ignored(db_url, factory) -> None:
     settings = make_settings(db_url)
-    body = ("テスト\nGrisk: 10/1/1/2/G\n- G: Guard\n"
-            "Nut: 10/1/1/2/G\n- G: Guard\n"
-            "Mira: 10/1/1/2/G\n- G: Guard\n")
+    body = (
+        "テスト\nGrisk: 10/1/1/2/G\n- G: Guard\n"
+        "Nut: 10/1/1/2/G\n- G: Guard\n"
+        "Mira: 10/1/1/2/G\n- G: Guard\n"
+    )
     rid = store(factory, mail_from("a@example.com", "", body, 1))
     process_pending(settings, factory, now=NOW)
     text = outcome(factory, rid)[1]
@@ -304,17 +348,21 @@ def test_wrong_password_and_reentry_after_withdrawal_are_said_so(db_url, factory
 
 
 @pytest.mark.parametrize("charset", ["utf-8", "iso-2022-jp"])
-@pytest.mark.parametrize("subject", [
-    "[spring] 第1回戦：グリスク vs ヌト — ヌトの勝利",
-    "Re: [spring] 第1回戦：グリスク vs ヌト — ヌトの勝利（第4ターン、ヌトのHPが多い）",
-    "[spring] Round 1: Grisk vs Nut — Nut wins on turn 4 " + "(a long subject) " * 5,
-    "[春] 第12回戦：ミラ　vs  Bolt — 引き分け ✓",
-])
+@pytest.mark.parametrize(
+    "subject",
+    [
+        "[spring] 第1回戦：グリスク vs ヌト — ヌトの勝利",
+        "Re: [spring] 第1回戦：グリスク vs ヌト — ヌトの勝利（第4ターン、ヌトのHPが多い）",
+        "[spring] Round 1: Grisk vs Nut — Nut wins on turn 4 " + "(a long subject) " * 5,
+        "[春] 第12回戦：ミラ　vs  Bolt — 引き分け ✓",
+    ],
+)
 def test_a_folded_subject_parses_back_unchanged(subject: str, charset: str) -> None:
     from app.mail.compose import build_message, to_jis
 
-    msg = build_message(sender="tourney@localhost", to="a@example.com", subject=subject, text="x",
-                        charset=charset)
+    msg = build_message(
+        sender="tourney@localhost", to="a@example.com", subject=subject, text="x", charset=charset
+    )
     raw = msg.as_bytes()
     head = raw.split(b"\n\n", 1)[0]
     assert all(len(line) <= 78 for line in head.split(b"\n")), head  # RFC 5322 §2.1.1
@@ -327,8 +375,9 @@ def test_a_folded_subject_parses_back_unchanged(subject: str, charset: str) -> N
 
 
 def test_organizer_opens_a_league_of_another_format_by_mail(db_url, factory) -> None:
-    from app.db.models import League
     from sqlalchemy import select
+
+    from app.db.models import League
 
     settings = make_settings(db_url)
     ok = store(factory, org("open sw +3d 1d format=swiss rounds=5", 1))

@@ -13,15 +13,17 @@ import pytest
 from sqlalchemy import select
 
 from app.mail.compose import build_message, to_jis
-from app.mail.pipeline import process_pending
 from app.mail.league_mail import LeagueMail
-from tests.mail.conftest import entry_key, NOW, make_settings, open_league
+from app.mail.pipeline import process_pending
+from tests.mail.conftest import NOW, entry_key, make_settings, open_league
 from tests.mail.test_rules_and_commands import mail_from, outcome, store
 
-GRISK = ("グリスク：１０／１／１／２／シールド、スピア、スピア、ブースト\n"
-         "・シールド（１）：防御力＋２＜リミテッド＞\n"
-         "・スピア（１）：直接攻撃＜遅延起動４＞＜効果２倍＞\n"
-         "・ブースト（１）：攻撃力＋１\n")
+GRISK = (
+    "グリスク：１０／１／１／２／シールド、スピア、スピア、ブースト\n"
+    "・シールド（１）：防御力＋２＜リミテッド＞\n"
+    "・スピア（１）：直接攻撃＜遅延起動４＞＜効果２倍＞\n"
+    "・ブースト（１）：攻撃力＋１\n"
+)
 BOLT = "Bolt: 10/2/2/2/Spark, Spark\n- Spark (1): Direct Attack\n"
 
 # ------------------------------------------------------------ 1. ISO-2022-JP after the JIS mapping
@@ -39,9 +41,22 @@ def _league_report() -> tuple[str, str]:
     result = rules.battle(a, b, log=True)
     report = render_battle(a, b, result, lang="ja", fmt="text", title=f"{a.name} ― {b.name}")
     ctx = LeagueBattleContext(
-        league="spring", round=5, board=1, player_a="Ann", unit_a=a.name, player_b="Bob",
-        unit_b=b.name, winner="A", winner_unit=a.name, reason="death", turns=4, hp=(3, -1),
-        report=report, engine_version="1", engine_note="")
+        league="spring",
+        round=5,
+        board=1,
+        player_a="Ann",
+        unit_a=a.name,
+        player_b="Bob",
+        unit_b=b.name,
+        winner="A",
+        winner_unit=a.name,
+        reason="death",
+        turns=4,
+        hp=(3, -1),
+        report=report,
+        engine_version="1",
+        engine_note="",
+    )
     return render_league_battle(ctx, lang="ja", fmt="text"), subject(ctx, "ja")
 
 
@@ -51,8 +66,13 @@ def test_a_battle_report_goes_out_in_iso_2022_jp(caplog: pytest.LogCaptureFixtur
     with pytest.raises(UnicodeEncodeError):
         text.encode("iso-2022-jp")  # the bug: this made the whole mail UTF-8
     caplog.set_level(logging.INFO, logger="app.mail.compose")
-    msg = build_message(sender="tourney@localhost", to="a@example.com", subject=subj, text=text,
-                        charset="iso-2022-jp")
+    msg = build_message(
+        sender="tourney@localhost",
+        to="a@example.com",
+        subject=subj,
+        text=text,
+        charset="iso-2022-jp",
+    )
     raw = msg.as_bytes()
     assert raw.isascii()
     back = email.message_from_bytes(raw, policy=email.policy.default)
@@ -65,14 +85,28 @@ def test_a_battle_report_goes_out_in_iso_2022_jp(caplog: pytest.LogCaptureFixtur
     assert not [r for r in caplog.records if r.name == "app.mail.compose"]  # no fallback
 
 
-@pytest.mark.parametrize(("cp932", "jis"), [
-    ("—", "―"), ("－", "−"), ("～", "〜"), ("∥", "‖"), ("￠", "¢"), ("￡", "£"), ("￢", "¬"),
-    ("ｶﾞﾝﾀﾞﾑ", "ガンダム"),
-])
+@pytest.mark.parametrize(
+    ("cp932", "jis"),
+    [
+        ("—", "―"),
+        ("－", "−"),
+        ("～", "〜"),
+        ("∥", "‖"),
+        ("￠", "¢"),
+        ("￡", "£"),
+        ("￢", "¬"),
+        ("ｶﾞﾝﾀﾞﾑ", "ガンダム"),
+    ],
+)
 def test_the_cp932_jis_mismatches_are_mapped(cp932: str, jis: str) -> None:
     assert to_jis(cp932) == jis
-    msg = build_message(sender="tourney@localhost", to="a@example.com", subject=f"件名{cp932}",
-                        text=f"本文{cp932}\n", charset="iso-2022-jp")
+    msg = build_message(
+        sender="tourney@localhost",
+        to="a@example.com",
+        subject=f"件名{cp932}",
+        text=f"本文{cp932}\n",
+        charset="iso-2022-jp",
+    )
     back = email.message_from_bytes(msg.as_bytes(), policy=email.policy.default)
     assert back.get_body(("plain",)).get_content_charset() == "iso-2022-jp"
     assert back.get_body(("plain",)).get_content() == f"本文{jis}\n"
@@ -81,15 +115,21 @@ def test_the_cp932_jis_mismatches_are_mapped(cp932: str, jis: str) -> None:
 
 def test_only_what_jis_cannot_hold_falls_back_to_utf8(caplog: pytest.LogCaptureFixture) -> None:
     caplog.set_level(logging.INFO, logger="app.mail.compose")
-    msg = build_message(sender="tourney@localhost", to="a@example.com", subject="勝利 — ①",
-                        text="ＨＰ－１ ✓\n", charset="iso-2022-jp")
+    msg = build_message(
+        sender="tourney@localhost",
+        to="a@example.com",
+        subject="勝利 — ①",
+        text="ＨＰ－１ ✓\n",
+        charset="iso-2022-jp",
+    )
     back = email.message_from_bytes(msg.as_bytes(), policy=email.policy.default)
     part = back.get_body(("plain",))
     assert part.get_content_charset() == "utf-8" and part.get_content() == "ＨＰ－１ ✓\n"
     assert back["Subject"] == "勝利 — ①"
     logged = [r.getMessage() for r in caplog.records if r.name == "app.mail.compose"]
-    assert len(logged) == 2 and all(r.levelno == logging.INFO for r in caplog.records
-                                    if r.name == "app.mail.compose"), logged
+    assert len(logged) == 2 and all(
+        r.levelno == logging.INFO for r in caplog.records if r.name == "app.mail.compose"
+    ), logged
 
 
 # ------------------------------------------------------------ 4. the greeting note counts text lines
@@ -102,7 +142,15 @@ def test_the_greeting_note_counts_only_lines_with_text(db_url, factory) -> None:
     first = store(factory, mail_from("a@example.com", "", "登録\n" + sheet, 1))
     process_pending(settings, factory, now=NOW)
     key = entry_key(factory, "a@example.com")
-    rid = store(factory, mail_from("a@example.com", "", f"差し替え\nこんにちは、よろしくお願いします。\nキー：{key}\n" + sheet, 2))
+    rid = store(
+        factory,
+        mail_from(
+            "a@example.com",
+            "",
+            f"差し替え\nこんにちは、よろしくお願いします。\nキー：{key}\n" + sheet,
+            2,
+        ),
+    )
     process_pending(settings, factory, now=NOW)
     assert "挨拶" not in outcome(factory, first)[1]
     row, text = outcome(factory, rid)
@@ -115,7 +163,9 @@ def test_the_greeting_note_counts_only_lines_with_text(db_url, factory) -> None:
 
 
 def _enter(factory, settings, league: str, address: str, n: int) -> None:
-    rid = store(factory, mail_from(address, f"[{league}] entry", BOLT.replace("Bolt", f"B{n}"), 100 + n))
+    rid = store(
+        factory, mail_from(address, f"[{league}] entry", BOLT.replace("Bolt", f"B{n}"), 100 + n)
+    )
     process_pending(settings, factory, now=NOW)
     assert "is accepted" in outcome(factory, rid)[1]
 
@@ -151,12 +201,22 @@ def test_an_untagged_mail_goes_to_the_senders_own_league(db_url, factory) -> Non
     # carol enters autumn too: two current leagues, so she is asked which, with her leagues listed
     _enter(factory, settings, "autumn", "carol@example.com", 4)
     text = _ask(factory, settings, "carol@example.com", "standings", "", 5)
-    assert "more than one league" in text and "Your leagues: autumn (tourney+autumn@localhost), " \
-        "spring (tourney+spring@localhost)" in text, text
+    assert (
+        "more than one league" in text
+        and "Your leagues: autumn (tourney+autumn@localhost), spring (tourney+spring@localhost)"
+        in text
+    ), text
     # a replacement goes to the open league she is entered in, though two leagues are open
     open_league(factory, "winter")
     key = entry_key(factory, "carol@example.com", "autumn")
-    text = _ask(factory, settings, "carol@example.com", "replace", f"key: {key}\n" + BOLT.replace("Bolt", "Volt"), 6)
+    text = _ask(
+        factory,
+        settings,
+        "carol@example.com",
+        "replace",
+        f"key: {key}\n" + BOLT.replace("Bolt", "Volt"),
+        6,
+    )
     assert 'replacement unit (version 2) for league "autumn"' in text, text
     # withdraw works only while entries are open: the open league she is entered in
     text = _ask(factory, settings, "carol@example.com", "withdraw", f"key: {key}\n", 7)
@@ -175,12 +235,24 @@ def test_a_chatty_reply_to_a_report_gets_no_command_found(db_url, factory) -> No
     for n, who in enumerate(("carol", "dave")):
         _enter(factory, settings, "spring", f"{who}@example.com", n)
     _close(factory, settings, "spring")
-    chat = store(factory, mail_from(
-        "carol@example.com", "Re: [spring] Round 5: B0 vs B1 — B1 wins",
-        "Great game!\n\nOn Sun, 29 Nov 2026, Amaryllis wrote:\n> Round 5 of spring: B0 vs B1\n", 1))
-    chat_ja = store(factory, mail_from(
-        "dave@example.com", "Re: [spring] 第5回戦：B0 vs B1 — B1の勝利",
-        "対戦ありがとうございました！\n> 第5回戦：B0 vs B1\n", 2))
+    chat = store(
+        factory,
+        mail_from(
+            "carol@example.com",
+            "Re: [spring] Round 5: B0 vs B1 — B1 wins",
+            "Great game!\n\nOn Sun, 29 Nov 2026, Amaryllis wrote:\n> Round 5 of spring: B0 vs B1\n",
+            1,
+        ),
+    )
+    chat_ja = store(
+        factory,
+        mail_from(
+            "dave@example.com",
+            "Re: [spring] 第5回戦：B0 vs B1 — B1の勝利",
+            "対戦ありがとうございました！\n> 第5回戦：B0 vs B1\n",
+            2,
+        ),
+    )
     fresh = store(factory, mail_from("erin@example.com", "", "Hello, how do I join?\n", 3))
     process_pending(settings, factory, now=NOW)
     row, text = outcome(factory, chat)
@@ -197,7 +269,9 @@ def test_a_fresh_broken_sheet_still_gets_the_sheet_errors(db_url, factory) -> No
     settings = make_settings(db_url)
     open_league(factory, "autumn")
     rid = store(factory, mail_from("erin@example.com", "", "Grisk: 10/1\n- G: Guard\n", 1))
-    reply_rid = store(factory, mail_from("erin@example.com", "Re: hello", "Grisk: 10/1/1/2/G\n- G: Guard\n", 2))
+    reply_rid = store(
+        factory, mail_from("erin@example.com", "Re: hello", "Grisk: 10/1/1/2/G\n- G: Guard\n", 2)
+    )
     process_pending(settings, factory, now=NOW)
     row, text = outcome(factory, rid)
     assert row.command == "entry" and "was not accepted" in text, text
@@ -212,9 +286,16 @@ def test_a_sign_off_below_the_sheet_gets_the_signature_hint(db_url, factory) -> 
     settings = make_settings(db_url)
     open_league(factory, "spring")
     en = store(factory, mail_from("bob@example.com", "entry", BOLT + "\nThanks,\nBob\n", 1))
-    ja = store(factory, mail_from("kei@example.com", "チェック", GRISK + "\nよろしくお願いします。\n圭\n", 2))
-    signed = store(factory, mail_from("amy@example.com", "entry", BOLT + "\n-- \nThanks,\nAmy\n", 3))
-    other = store(factory, mail_from("cy@example.com", "check", BOLT.replace("Direct", "Direkt"), 4))
+    ja = store(
+        factory,
+        mail_from("kei@example.com", "チェック", GRISK + "\nよろしくお願いします。\n圭\n", 2),
+    )
+    signed = store(
+        factory, mail_from("amy@example.com", "entry", BOLT + "\n-- \nThanks,\nAmy\n", 3)
+    )
+    other = store(
+        factory, mail_from("cy@example.com", "check", BOLT.replace("Direct", "Direkt"), 4)
+    )
     process_pending(settings, factory, now=NOW)
     text = outcome(factory, en)[1]
     assert "Delete other lines or start them with #" in text, text

@@ -28,15 +28,21 @@ def _imap(stack: EmbeddedMailStack) -> IMAPClient:
     return client
 
 
-def _mail(to: str, subject: str, body: str, *, sender: str = "player@example.org",
-          charset: str = "utf-8") -> EmailMessage:
+def _mail(
+    to: str, subject: str, body: str, *, sender: str = "player@example.org", charset: str = "utf-8"
+) -> EmailMessage:
     msg = EmailMessage(policy=default_policy)
     msg["From"] = sender
     msg["To"] = to
     msg["Subject"] = subject
     if charset == "iso-2022-jp":
-        msg.set_content(body.encode("iso-2022-jp"), maintype="text", subtype="plain", cte="7bit",
-                        params={"charset": "iso-2022-jp"})
+        msg.set_content(
+            body.encode("iso-2022-jp"),
+            maintype="text",
+            subtype="plain",
+            cte="7bit",
+            params={"charset": "iso-2022-jp"},
+        )
     else:
         msg.set_content(body)
     return msg
@@ -56,15 +62,26 @@ def stack(tmp_path: Path):
 
 def test_urls_point_at_loopback_on_the_bound_ports(stack: EmbeddedMailStack) -> None:
     imap, smtp = parse_endpoint(stack.imap_url), parse_endpoint(stack.smtp_url)
-    assert (imap.host, imap.port, imap.user, imap.path) == ("127.0.0.1", stack.imap_port, "tourney", "INBOX")
+    assert (imap.host, imap.port, imap.user, imap.path) == (
+        "127.0.0.1",
+        stack.imap_port,
+        "tourney",
+        "INBOX",
+    )
     assert (smtp.host, smtp.port) == ("127.0.0.1", stack.smtp_port)
     assert stack.imap_port != stack.smtp_port and stack.imap_port > 0
 
 
-def test_mail_to_the_server_address_and_plus_addresses_lands_in_the_inbox(stack: EmbeddedMailStack) -> None:
+def test_mail_to_the_server_address_and_plus_addresses_lands_in_the_inbox(
+    stack: EmbeddedMailStack,
+) -> None:
     first = _mail("tourney@localhost", "entry", "グリスク：１０／１／１／２")
-    second = _mail("tourney+spring@localhost", "[spring] entry", "ヌト：１０／３／１／１",
-                   charset="iso-2022-jp")
+    second = _mail(
+        "tourney+spring@localhost",
+        "[spring] entry",
+        "ヌト：１０／３／１／１",
+        charset="iso-2022-jp",
+    )
     _send(stack, first)
     _send(stack, second)
     client = _imap(stack)
@@ -75,7 +92,9 @@ def test_mail_to_the_server_address_and_plus_addresses_lands_in_the_inbox(stack:
     finally:
         client.logout()
     # MDA trace headers first, then the message exactly as sent
-    assert bodies[0].startswith(b"Return-Path: <player@example.org>\r\nDelivered-To: tourney@localhost\r\n")
+    assert bodies[0].startswith(
+        b"Return-Path: <player@example.org>\r\nDelivered-To: tourney@localhost\r\n"
+    )
     assert bodies[0].endswith(first.as_bytes().replace(b"\n", b"\r\n"))
     assert b"Delivered-To: tourney+spring@localhost" in bodies[1]
     parsed = email.message_from_bytes(bodies[1], policy=default_policy)
@@ -87,13 +106,21 @@ def test_mail_to_the_server_address_and_plus_addresses_lands_in_the_inbox(stack:
 
 
 def test_mail_to_anyone_else_is_written_as_eml_and_readable_txt(stack: EmbeddedMailStack) -> None:
-    reply = _mail("player@example.org", "Re: 受付しました", "グリスク の登録を受け付けました。",
-                  sender="tourney@localhost", charset="iso-2022-jp")
+    reply = _mail(
+        "player@example.org",
+        "Re: 受付しました",
+        "グリスク の登録を受け付けました。",
+        sender="tourney@localhost",
+        charset="iso-2022-jp",
+    )
     reply["Message-ID"] = "<r1@localhost>"
     reply["In-Reply-To"] = "<p1@example.org>"
     _send(stack, reply)
-    _send(stack, _mail("二人目@example.org", "Re: hello", "accepted", sender="tourney@localhost"),
-          mail_options=["SMTPUTF8"])
+    _send(
+        stack,
+        _mail("二人目@example.org", "Re: hello", "accepted", sender="tourney@localhost"),
+        mail_options=["SMTPUTF8"],
+    )
     mails = stack.wait_for_sink(2, timeout=5)
     first, second = mails
     assert first.index == 1 and first.eml.name == "0001-player@example.org.eml"
@@ -119,7 +146,9 @@ def test_one_mail_to_us_and_to_a_player_is_delivered_to_both_once(stack: Embedde
 
 
 def test_a_bounce_keeps_its_empty_return_path(stack: EmbeddedMailStack) -> None:
-    bounce = _mail("tourney@localhost", "Undelivered Mail", "gone", sender="MAILER-DAEMON@example.org")
+    bounce = _mail(
+        "tourney@localhost", "Undelivered Mail", "gone", sender="MAILER-DAEMON@example.org"
+    )
     ep = parse_endpoint(stack.smtp_url)
     with smtplib.SMTP(ep.host, ep.port, timeout=10) as smtp:
         smtp.sendmail("", ["tourney@localhost"], bounce.as_bytes())
@@ -141,8 +170,10 @@ def test_an_idle_reader_is_woken_by_smtp_delivery(stack: EmbeddedMailStack) -> N
         _, responses = client.idle_done()
         client.noop()
         assert readable, "IDLE was not woken"  # no duration asserted (issue 9.8)
-        assert any(r[1] == b"EXISTS" for r in responses if isinstance(r, tuple) and len(r) > 1) or \
-            len(client.search(["ALL"])) == 1
+        assert (
+            any(r[1] == b"EXISTS" for r in responses if isinstance(r, tuple) and len(r) > 1)
+            or len(client.search(["ALL"])) == 1
+        )
     finally:
         client.logout()
 
@@ -156,7 +187,9 @@ def test_wrong_password_is_refused(stack: EmbeddedMailStack) -> None:
         client.shutdown()
 
 
-def test_stop_closes_the_ports_even_with_an_idling_client_and_numbering_continues(tmp_path: Path) -> None:
+def test_stop_closes_the_ports_even_with_an_idling_client_and_numbering_continues(
+    tmp_path: Path,
+) -> None:
     out = tmp_path / "out"
     stack = EmbeddedMailStack(out).start()
     _send(stack, _mail("a@example.org", "one", "1", sender="tourney@localhost"))
@@ -197,16 +230,24 @@ def test_smtp_insists_on_crlf_line_ends_as_rfc_5321_says(stack: EmbeddedMailStac
     """A long message with bare LF line ends is refused (so the outbox must send CRLF); with CRLF it is
     delivered."""
     body = "\n".join(f"line {i}: グリスク" for i in range(100))
-    bare = ("From: tourney@localhost\nTo: p@example.org\nSubject: x\nMIME-Version: 1.0\n"
-            "Content-Type: text/plain; charset=utf-8\nContent-Transfer-Encoding: 8bit\n\n"
-            f"{body}\n").encode()
+    bare = (
+        "From: tourney@localhost\nTo: p@example.org\nSubject: x\nMIME-Version: 1.0\n"
+        "Content-Type: text/plain; charset=utf-8\nContent-Transfer-Encoding: 8bit\n\n"
+        f"{body}\n"
+    ).encode()
     ep = parse_endpoint(stack.smtp_url)
     with smtplib.SMTP(ep.host, ep.port, timeout=10) as smtp:
         with pytest.raises(smtplib.SMTPDataError) as refused:
-            smtp.sendmail("tourney@localhost", ["p@example.org"], bare, mail_options=["BODY=8BITMIME"])
+            smtp.sendmail(
+                "tourney@localhost", ["p@example.org"], bare, mail_options=["BODY=8BITMIME"]
+            )
         assert refused.value.smtp_code == 500
     with smtplib.SMTP(ep.host, ep.port, timeout=10) as smtp:
-        smtp.sendmail("tourney@localhost", ["p@example.org"], bare.replace(b"\n", b"\r\n"),
-                      mail_options=["BODY=8BITMIME"])
+        smtp.sendmail(
+            "tourney@localhost",
+            ["p@example.org"],
+            bare.replace(b"\n", b"\r\n"),
+            mail_options=["BODY=8BITMIME"],
+        )
     [mail] = stack.wait_for_sink(1, timeout=5)
     assert "line 99: グリスク" in mail.text

@@ -35,24 +35,38 @@ def _wait_port(port: int, proc: subprocess.Popen[str], deadline_s: float = 60.0)
 
 def test_mailserver_routes_mail_and_stops_on_sigterm(tmp_path: Path) -> None:
     imap_port, smtp_port = _free_port(), _free_port()
-    env = {**os.environ, "AMARYLLIS_IMAP_URL": f"imap://tourney:pw@127.0.0.1:{imap_port}/INBOX",
-           "AMARYLLIS_SMTP_URL": f"smtp://127.0.0.1:{smtp_port}",
-           "AMARYLLIS_SERVER_ADDRESS": "tourney@localhost",
-           "PYTHONPATH": str(Path(__file__).resolve().parents[2])}  # this checkout's code
+    env = {
+        **os.environ,
+        "AMARYLLIS_IMAP_URL": f"imap://tourney:pw@127.0.0.1:{imap_port}/INBOX",
+        "AMARYLLIS_SMTP_URL": f"smtp://127.0.0.1:{smtp_port}",
+        "AMARYLLIS_SERVER_ADDRESS": "tourney@localhost",
+        "PYTHONPATH": str(Path(__file__).resolve().parents[2]),
+    }  # this checkout's code
     out = tmp_path / "out"
-    proc = subprocess.Popen([sys.executable, "-m", "app.cli", "mailserver", "--out", str(out)],
-                            env=env, cwd=tmp_path, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "app.cli", "mailserver", "--out", str(out)],
+        env=env,
+        cwd=tmp_path,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     try:
         _wait_port(smtp_port, proc)
         _wait_port(imap_port, proc)
         with smtplib.SMTP("127.0.0.1", smtp_port, timeout=30) as smtp:
-            smtp.sendmail("alice@example.org", ["tourney+spring@localhost"],
-                          b"From: alice@example.org\r\nTo: tourney+spring@localhost\r\n"
-                          b"Subject: help\r\n\r\nhello\r\n")
-            smtp.sendmail("tourney@localhost", ["alice@example.org"],
-                          b"From: tourney@localhost\r\nTo: alice@example.org\r\n"
-                          b"Subject: Re: help\r\n\r\nthe reply\r\n")
+            smtp.sendmail(
+                "alice@example.org",
+                ["tourney+spring@localhost"],
+                b"From: alice@example.org\r\nTo: tourney+spring@localhost\r\n"
+                b"Subject: help\r\n\r\nhello\r\n",
+            )
+            smtp.sendmail(
+                "tourney@localhost",
+                ["alice@example.org"],
+                b"From: tourney@localhost\r\nTo: alice@example.org\r\n"
+                b"Subject: Re: help\r\n\r\nthe reply\r\n",
+            )
         imap = imaplib.IMAP4("127.0.0.1", imap_port, timeout=30)
         imap.login("tourney", "pw")
         typ, data = imap.select("INBOX")

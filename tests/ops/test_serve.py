@@ -60,17 +60,19 @@ def env(request: pytest.FixtureRequest, tmp_path: Path, stack: EmbeddedMailStack
 def _env(tmp_path: Path, stack: EmbeddedMailStack, db_url: str) -> dict[str, str]:
     data = tmp_path / "data"
     out = {k: v for k, v in os.environ.items() if not k.startswith("AMARYLLIS_")}
-    out.update({
-        "AMARYLLIS_DATA_DIR": str(data),
-        "AMARYLLIS_DATABASE_URL": db_url,
-        "AMARYLLIS_IMAP_URL": stack.imap_url,
-        "AMARYLLIS_SMTP_URL": stack.smtp_url,
-        "AMARYLLIS_SERVER_ADDRESS": "tourney@localhost",
-        "AMARYLLIS_POLL_INTERVAL": "30",   # only IDLE can make the reply come fast
-        "AMARYLLIS_SEND_INTERVAL": "30",   # only the poller's bell can make it go out fast
-        "AMARYLLIS_TICK_INTERVAL": "60",
-        "AMARYLLIS_WEB_PORT": "0",  # no web view: port 8080 may be anybody's (tests/web has its own)
-    })
+    out.update(
+        {
+            "AMARYLLIS_DATA_DIR": str(data),
+            "AMARYLLIS_DATABASE_URL": db_url,
+            "AMARYLLIS_IMAP_URL": stack.imap_url,
+            "AMARYLLIS_SMTP_URL": stack.smtp_url,
+            "AMARYLLIS_SERVER_ADDRESS": "tourney@localhost",
+            "AMARYLLIS_POLL_INTERVAL": "30",  # only IDLE can make the reply come fast
+            "AMARYLLIS_SEND_INTERVAL": "30",  # only the poller's bell can make it go out fast
+            "AMARYLLIS_TICK_INTERVAL": "60",
+            "AMARYLLIS_WEB_PORT": "0",  # no web view: port 8080 may be anybody's (tests/web has its own)
+        }
+    )
     return out
 
 
@@ -87,8 +89,14 @@ def factory(env: dict[str, str]):
 
 
 def _start(env: dict[str, str], cwd: Path) -> subprocess.Popen[str]:
-    return subprocess.Popen([sys.executable, "-m", "app.cli", "serve"], env=env, cwd=cwd,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    return subprocess.Popen(
+        [sys.executable, "-m", "app.cli", "serve"],
+        env=env,
+        cwd=cwd,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
 
 
 def _wait_running(env: dict[str, str], proc: subprocess.Popen[str], timeout: float = 20) -> None:
@@ -98,8 +106,11 @@ def _wait_running(env: dict[str, str], proc: subprocess.Popen[str], timeout: flo
         assert proc.poll() is None, proc.communicate()[1]
         try:
             data = json.loads(beat.read_text())
-            if data["state"] == "running" and data["pid"] == proc.pid and \
-                    "last_run_at" in data["workers"].get("poller", {}):
+            if (
+                data["state"] == "running"
+                and data["pid"] == proc.pid
+                and "last_run_at" in data["workers"].get("poller", {})
+            ):
                 return
         except (OSError, ValueError, KeyError):
             pass
@@ -133,7 +144,8 @@ def _send(stack: EmbeddedMailStack, msg: EmailMessage) -> None:
 
 @pytest.mark.parametrize("env", BACKENDS, indirect=True)
 def test_serve_answers_a_sheet_then_stops_cleanly_on_sigterm(
-        tmp_path: Path, stack: EmbeddedMailStack, env: dict[str, str], factory) -> None:
+    tmp_path: Path, stack: EmbeddedMailStack, env: dict[str, str], factory
+) -> None:
     # intervals of an hour: only IDLE and the send bell can bring the reply while the test waits
     # (no duration is asserted, issue 9.8; benchmarks/mail.py measures the latency)
     env = dict(env, AMARYLLIS_POLL_INTERVAL="3600", AMARYLLIS_SEND_INTERVAL="3600")
@@ -152,8 +164,11 @@ def test_serve_answers_a_sheet_then_stops_cleanly_on_sigterm(
     events = [r["event"] for r in records]
     assert events[0] == "serve_starting" and events[-1] == "serve_stopped"
     assert "stop_requested" in events and "database_migrated" in events
-    assert {r.get("worker") for r in records if r["event"] == "worker_stopped"} == \
-        {"poller", "scheduler", "sender"}
+    assert {r.get("worker") for r in records if r["event"] == "worker_stopped"} == {
+        "poller",
+        "scheduler",
+        "sender",
+    }
     assert all("timestamp" in r and "level" in r for r in records)
     beat = json.loads((Path(env["AMARYLLIS_DATA_DIR"]) / "serve-status.json").read_text())
     assert beat["state"] == "stopped"
@@ -163,7 +178,8 @@ def test_serve_answers_a_sheet_then_stops_cleanly_on_sigterm(
 
 
 def test_a_mail_in_flight_at_sigterm_is_answered_exactly_once_across_a_restart(
-        tmp_path: Path, stack: EmbeddedMailStack, env: dict[str, str], factory) -> None:
+    tmp_path: Path, stack: EmbeddedMailStack, env: dict[str, str], factory
+) -> None:
     proc = _start(env, tmp_path)
     _wait_running(env, proc)
     _send(stack, _entry_mail())
@@ -188,7 +204,8 @@ def test_a_mail_in_flight_at_sigterm_is_answered_exactly_once_across_a_restart(
 
 @pytest.mark.parametrize("env", BACKENDS, indirect=True)
 def test_status_reports_mailbox_queues_leagues_and_last_poll(
-        tmp_path: Path, stack: EmbeddedMailStack, env: dict[str, str], factory) -> None:
+    tmp_path: Path, stack: EmbeddedMailStack, env: dict[str, str], factory
+) -> None:
     proc = _start(env, tmp_path)
     try:
         _wait_running(env, proc)
@@ -196,8 +213,14 @@ def test_status_reports_mailbox_queues_leagues_and_last_poll(
         stack.wait_for_sink(1, timeout=15)
     finally:
         assert _stop(proc)[0] == 0
-    done = subprocess.run([sys.executable, "-m", "app.cli", "status", "--json", "--check"], env=env,
-                          cwd=tmp_path, capture_output=True, text=True, timeout=60)
+    done = subprocess.run(
+        [sys.executable, "-m", "app.cli", "status", "--json", "--check"],
+        env=env,
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert done.returncode == 0, done.stderr
     status = json.loads(done.stdout)
     assert status["database"]["ok"] and status["database"]["migrated"]
@@ -213,19 +236,32 @@ def test_status_reports_mailbox_queues_leagues_and_last_poll(
     assert status["serve"]["state"] == "stopped"
     assert "secret" not in done.stdout  # passwords are masked
 
-    text = subprocess.run([sys.executable, "-m", "app.cli", "status"], env=env, cwd=tmp_path,
-                          capture_output=True, text=True, timeout=60)
+    text = subprocess.run(
+        [sys.executable, "-m", "app.cli", "status"],
+        env=env,
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert text.returncode == 0
     assert "mailbox   ok" in text.stdout and "spring: open, 1 entries" in text.stdout
 
 
 def test_status_check_fails_when_the_mailbox_is_unreachable(
-        tmp_path: Path, env: dict[str, str], stack: EmbeddedMailStack) -> None:
+    tmp_path: Path, env: dict[str, str], stack: EmbeddedMailStack
+) -> None:
     port = stack.imap_port
     stack.stop()
     env = {**env, "AMARYLLIS_IMAP_URL": f"imap://tourney:secret@127.0.0.1:{port}/INBOX"}
-    done = subprocess.run([sys.executable, "-m", "app.cli", "status", "--check"], env=env,
-                          cwd=tmp_path, capture_output=True, text=True, timeout=60)
+    done = subprocess.run(
+        [sys.executable, "-m", "app.cli", "status", "--check"],
+        env=env,
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert done.returncode == 1
     assert "mailbox   FAILED (ConnectionRefusedError" in done.stdout
 
@@ -238,7 +274,8 @@ NUT = """ヌト：１０／３／１／１／命の剣、魔法剣、絶対剣
 
 
 def test_the_scheduler_closes_entries_at_the_deadline_and_the_round_reports_go_out(
-        tmp_path: Path, stack: EmbeddedMailStack, env: dict[str, str]) -> None:
+    tmp_path: Path, stack: EmbeddedMailStack, env: dict[str, str]
+) -> None:
     f = session_factory(env["AMARYLLIS_DATABASE_URL"])
     from app.league import service
 
@@ -246,8 +283,13 @@ def test_the_scheduler_closes_entries_at_the_deadline_and_the_round_reports_go_o
     # it is moved into the past, as if the time had come, and the running scheduler must act
     now = dt.datetime.now(dt.timezone.utc)
     with transaction(f) as s:
-        service.create_league(s, "blitz", entry_deadline=now + dt.timedelta(hours=1),
-                              rounds_every=dt.timedelta(hours=1), now=now)
+        service.create_league(
+            s,
+            "blitz",
+            entry_deadline=now + dt.timedelta(hours=1),
+            rounds_every=dt.timedelta(hours=1),
+            now=now,
+        )
     proc = _start({**env, "AMARYLLIS_TICK_INTERVAL": "0.5"}, tmp_path)
     try:
         _wait_running(env, proc)
@@ -262,8 +304,9 @@ def test_the_scheduler_closes_entries_at_the_deadline_and_the_round_reports_go_o
         replies = stack.wait_for_sink(2, timeout=60)
         with transaction(f) as s:
             assert [e.status for e in s.scalars(select(Entry))] == ["active", "active"]
-            service.get_league(s, "blitz").entry_deadline = (
-                dt.datetime.now(dt.timezone.utc) - dt.timedelta(seconds=1))
+            service.get_league(s, "blitz").entry_deadline = dt.datetime.now(
+                dt.timezone.utc
+            ) - dt.timedelta(seconds=1)
         # round 1 is due at close time: each player gets the battle report and the standings
         mails = stack.wait_for_sink(6, timeout=60)
     finally:
@@ -284,13 +327,22 @@ def test_the_scheduler_closes_entries_at_the_deadline_and_the_round_reports_go_o
 
 
 def test_serve_with_an_unreachable_database_says_so_and_exits_non_zero(
-        tmp_path: Path, env: dict[str, str]) -> None:
+    tmp_path: Path, env: dict[str, str]
+) -> None:
     bad = {**env, "AMARYLLIS_DATABASE_URL": "postgresql+psycopg://nobody:pw@127.0.0.1:1/none"}
-    done = subprocess.run([sys.executable, "-m", "app.cli", "serve"], env=bad, cwd=tmp_path,
-                          capture_output=True, text=True, timeout=60)
+    done = subprocess.run(
+        [sys.executable, "-m", "app.cli", "serve"],
+        env=bad,
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert done.returncode == 1
-    assert "cannot open and migrate the database postgresql+psycopg://nobody:***@127.0.0.1:1/none" \
+    assert (
+        "cannot open and migrate the database postgresql+psycopg://nobody:***@127.0.0.1:1/none"
         in done.stderr
+    )
     assert "pw@" not in done.stderr
 
 
@@ -308,15 +360,26 @@ def test_the_poller_answers_stored_mail_while_imap_is_unreachable(tmp_path) -> N
     url = f"sqlite:///{tmp_path / 'db.sqlite3'}"
     factory = session_factory(url)
     now = dt.datetime.now(dt.timezone.utc)
-    raw = (b"From: p1@example.org\r\nTo: tourney@localhost\r\nSubject: [spring] entry\r\n"
-           b"Message-ID: <stored-1@example.org>\r\n\r\nBolt1: 10/2/2/2/Spark, Spark\r\n"
-           b"- Spark (1): Direct Attack\r\n")
+    raw = (
+        b"From: p1@example.org\r\nTo: tourney@localhost\r\nSubject: [spring] entry\r\n"
+        b"Message-ID: <stored-1@example.org>\r\n\r\nBolt1: 10/2/2/2/Spark, Spark\r\n"
+        b"- Spark (1): Direct Attack\r\n"
+    )
     with transaction(factory) as s:
         svc.create_league(s, "spring", entry_deadline=now + dt.timedelta(days=1), now=now)
-        s.add(InboundMessage(message_key="<stored-1@example.org>", sender="p1@example.org",
-                             subject="[spring] entry", raw=raw, size=len(raw), status="stored"))
-    settings = make_settings(url, imap_url=f"imap://u:p@127.0.0.1:{free_port()}/INBOX",
-                             data_dir=tmp_path)
+        s.add(
+            InboundMessage(
+                message_key="<stored-1@example.org>",
+                sender="p1@example.org",
+                subject="[spring] entry",
+                raw=raw,
+                size=len(raw),
+                status="stored",
+            )
+        )
+    settings = make_settings(
+        url, imap_url=f"imap://u:p@127.0.0.1:{free_port()}/INBOX", data_dir=tmp_path
+    )
     bell = threading.Event()
     with pytest.raises(ConnectionRefusedError):
         _Poller(settings, factory, threading.Event(), bell).unit()

@@ -17,12 +17,19 @@ from tests.ops.test_serve import _env, _start, _wait_running, stack  # noqa: F40
 
 
 def _status(env: dict[str, str], cwd: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "app.cli", "status", *args], env=env, cwd=cwd,
-                          capture_output=True, text=True, timeout=60)
+    return subprocess.run(
+        [sys.executable, "-m", "app.cli", "status", *args],
+        env=env,
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
 
 
 def test_status_after_kill_9_says_not_running_and_check_fails(
-        tmp_path: Path, stack: EmbeddedMailStack) -> None:  # noqa: F811
+    tmp_path: Path, stack: EmbeddedMailStack
+) -> None:
     env = _env(tmp_path, stack, f"sqlite:///{tmp_path / 'data' / 'db.sqlite3'}")
     proc = _start(env, tmp_path)
     try:
@@ -67,8 +74,9 @@ def test_a_live_pid_of_another_program_or_an_old_heartbeat_is_not_serve(tmp_path
 def test_status_does_not_create_the_sqlite_file(tmp_path: Path) -> None:
     db = tmp_path / "nothing" / "db.sqlite3"
     env = {k: v for k, v in os.environ.items() if not k.startswith("AMARYLLIS_")}
-    env.update({"AMARYLLIS_DATA_DIR": str(tmp_path / "data"),
-                "AMARYLLIS_DATABASE_URL": f"sqlite:///{db}"})
+    env.update(
+        {"AMARYLLIS_DATA_DIR": str(tmp_path / "data"), "AMARYLLIS_DATABASE_URL": f"sqlite:///{db}"}
+    )
     done = _status(env, tmp_path, "--offline")
     assert done.returncode == 1, done.stderr  # the database could not be read (issue 20)
     assert "no database yet" in done.stdout and "trouble   1" in done.stdout
@@ -78,8 +86,9 @@ def test_status_does_not_create_the_sqlite_file(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize("after", ["serve_starting", "database_migrated"])
-def test_sigterm_during_start_up_exits_0(tmp_path: Path, stack: EmbeddedMailStack,  # noqa: F811
-                                         after: str) -> None:
+def test_sigterm_during_start_up_exits_0(
+    tmp_path: Path, stack: EmbeddedMailStack, after: str
+) -> None:
     """A stop request while serve starts (as soon as it logs ``after``: before the migrations, or
     before the workers) ends it cleanly with exit code 0 and no worker runs."""
     env = _env(tmp_path, stack, f"sqlite:///{tmp_path / 'data' / 'db.sqlite3'}")
@@ -112,20 +121,29 @@ def test_every_time_status_prints_is_utc_to_the_second_with_z(tmp_path: Path) ->
     factory = session_factory(f"sqlite:///{db}")
     now = dt.datetime(2026, 11, 29, 15, 6, 45, 835970, tzinfo=dt.timezone.utc)
     with transaction(factory) as s:
-        league = service.create_league(s, "spring", entry_deadline=now + dt.timedelta(days=1),
-                                       now=now)
+        league = service.create_league(
+            s, "spring", entry_deadline=now + dt.timedelta(days=1), now=now
+        )
         league.next_round_at = now + dt.timedelta(hours=2)
         s.add(MailboxState(mailbox="INBOX", uidvalidity=7, last_uid=3, last_poll_at=now))
     factory.kw["bind"].dispose()
     # a live process whose command line names the server stands in for serve
     server = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)", "app.cli"])
     try:
-        beat = {"pid": server.pid, "state": "running", "started_at": now.isoformat(),
-                "workers": {"poller": {"last_run_at": "2026-11-29T15:06:45.835970+00:00"}}}
+        beat = {
+            "pid": server.pid,
+            "state": "running",
+            "started_at": now.isoformat(),
+            "workers": {"poller": {"last_run_at": "2026-11-29T15:06:45.835970+00:00"}},
+        }
         (tmp_path / "data" / "serve-status.json").write_text(json.dumps(beat))
         env = {k: v for k, v in os.environ.items() if not k.startswith("AMARYLLIS_")}
-        env.update({"AMARYLLIS_DATA_DIR": str(tmp_path / "data"),
-                    "AMARYLLIS_DATABASE_URL": f"sqlite:///{db}"})
+        env.update(
+            {
+                "AMARYLLIS_DATA_DIR": str(tmp_path / "data"),
+                "AMARYLLIS_DATABASE_URL": f"sqlite:///{db}",
+            }
+        )
         out = _status(env, tmp_path, "--offline")
     finally:
         server.kill()
@@ -136,15 +154,20 @@ def test_every_time_status_prints_is_utc_to_the_second_with_z(tmp_path: Path) ->
     assert "next round 2026-11-29T17:06:45Z" in text
     assert "started 2026-11-29T15:06:45Z" in text and "last run 2026-11-29T15:06:45Z" in text
     stamps = re.findall(r"\d{4}-\d\d-\d\dT[0-9:.+\-]+Z?", text)
-    assert stamps and all(re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ", t) for t in stamps), stamps
+    assert stamps and all(re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ", t) for t in stamps), (
+        stamps
+    )
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
 def test_a_killed_but_not_yet_reaped_process_is_gone_not_another_program(tmp_path: Path) -> None:
     from app.ops.status import serve_liveness
 
-    victim = subprocess.Popen([sys.executable, "-m", "app.cli", "--help"],
-                              stdout=subprocess.DEVNULL, stdin=subprocess.PIPE)
+    victim = subprocess.Popen(
+        [sys.executable, "-m", "app.cli", "--help"],
+        stdout=subprocess.DEVNULL,
+        stdin=subprocess.PIPE,
+    )
     try:
         os.kill(victim.pid, signal.SIGKILL)
         stat = Path(f"/proc/{victim.pid}/stat")

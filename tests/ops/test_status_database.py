@@ -29,7 +29,8 @@ def _missing(kind: str, tmp_path: Path) -> str:
 
 @pytest.mark.parametrize("kind", ["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
 def test_status_of_a_missing_database_is_trouble_and_not_the_other_serve(
-        kind: str, tmp_path: Path, stack: EmbeddedMailStack) -> None:  # noqa: F811
+    kind: str, tmp_path: Path, stack: EmbeddedMailStack
+) -> None:
     env = _env(tmp_path, stack, f"sqlite:///{tmp_path / 'data' / 'db.sqlite3'}")
     proc = _start(env, tmp_path)
     try:
@@ -49,8 +50,10 @@ def test_status_of_a_missing_database_is_trouble_and_not_the_other_serve(
         assert lines[trouble + 1].startswith("          database: ")
         assert f"pid {proc.pid}" not in plain.stdout.replace(f"is pid {proc.pid}'s", "")
         serve_line = next(line for line in lines if line.startswith("serve"))
-        assert serve_line.startswith(f"serve     no heartbeat of this database (the data folder's "
-                                     f"status file is pid {proc.pid}'s, running, serving sqlite:")
+        assert serve_line.startswith(
+            f"serve     no heartbeat of this database (the data folder's "
+            f"status file is pid {proc.pid}'s, running, serving sqlite:"
+        )
         assert _status(other, tmp_path, "--check").returncode == 1
         as_json = json.loads(_status(other, tmp_path, "--json").stdout)
         assert as_json["serve"] is None and as_json["serve_elsewhere"]["pid"] == proc.pid
@@ -65,8 +68,7 @@ def test_status_of_a_missing_database_is_trouble_and_not_the_other_serve(
         assert not (tmp_path / "elsewhere").exists()  # status created nothing
 
 
-def test_a_failed_relay_check_is_trouble(
-        tmp_path: Path, stack: EmbeddedMailStack) -> None:  # noqa: F811
+def test_a_failed_relay_check_is_trouble(tmp_path: Path, stack: EmbeddedMailStack) -> None:
     """A check that failed (here the relay: nothing listens at its port) is listed as trouble and
     fails ``--check``; the plain report still exits 0, since the database was read."""
     env = _env(tmp_path, stack, f"sqlite:///{tmp_path / 'data' / 'db.sqlite3'}")

@@ -35,10 +35,15 @@ def test_the_unit_wants_the_network_it_waits_for_and_is_hardened() -> None:
     keys = _settings(_unit())
     assert "network-online.target" in keys["After"][0]
     assert keys["Wants"] == ["network-online.target"]
-    for key, value in [("NoNewPrivileges", "yes"), ("ProtectSystem", "strict"),
-                       ("ProtectHome", "yes"), ("PrivateTmp", "yes"), ("PrivateDevices", "yes"),
-                       ("CapabilityBoundingSet", ""),
-                       ("RestrictAddressFamilies", "AF_UNIX AF_INET AF_INET6")]:
+    for key, value in [
+        ("NoNewPrivileges", "yes"),
+        ("ProtectSystem", "strict"),
+        ("ProtectHome", "yes"),
+        ("PrivateTmp", "yes"),
+        ("PrivateDevices", "yes"),
+        ("CapabilityBoundingSet", ""),
+        ("RestrictAddressFamilies", "AF_UNIX AF_INET AF_INET6"),
+    ]:
         assert keys[key] == [value], key
     assert "@system-service" in keys["SystemCallFilter"]
     data = [v for v in keys["Environment"] if v.startswith("AMARYLLIS_DATA_DIR=")]
@@ -52,12 +57,18 @@ def test_systemd_analyze_verifies_the_unit_and_scores_it_ok(tmp_path: Path) -> N
     # the unit as written, with ExecStart pointing at this checkout's amaryllis (verify checks it)
     exe = Path(sys.executable).with_name("amaryllis")
     unit = tmp_path / "amaryllis.service"
-    unit.write_text(_unit().replace("/srv/amaryllis/.venv/bin/amaryllis", str(exe)),
-                    encoding="utf-8")
-    verified = subprocess.run([analyze, "verify", str(unit)], capture_output=True, text=True,
-                              timeout=60)
+    unit.write_text(
+        _unit().replace("/srv/amaryllis/.venv/bin/amaryllis", str(exe)), encoding="utf-8"
+    )
+    verified = subprocess.run(
+        [analyze, "verify", str(unit)], capture_output=True, text=True, timeout=60
+    )
     assert verified.returncode == 0, verified.stdout + verified.stderr
-    scored = subprocess.run([analyze, "security", "--offline=true", "--threshold=20", "--no-pager",
-                             str(unit)], capture_output=True, text=True, timeout=60)
+    scored = subprocess.run(
+        [analyze, "security", "--offline=true", "--threshold=20", "--no-pager", str(unit)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert scored.returncode == 0, scored.stdout[-2000:] + scored.stderr  # exposure at most 2.0
     assert re.search(r"Overall exposure level for amaryllis\.service: [01]\.\d OK", scored.stdout)

@@ -18,7 +18,15 @@ import httpx
 
 from app.ops.embedded import EmbeddedMailStack
 from tests.ops.test_serve import (  # noqa: F401 - fixtures
-    _entry_mail, _send, _start, _stop, _wait_running, env, factory, stack)
+    _entry_mail,
+    _send,
+    _start,
+    _stop,
+    _wait_running,
+    env,
+    factory,
+    stack,
+)
 
 SLOW = 300
 CAP = 100
@@ -82,12 +90,17 @@ class Slow:
 
 
 def test_slow_half_open_requests_are_dropped_while_mail_is_answered(
-        tmp_path: Path, stack: EmbeddedMailStack, env: dict[str, str],
-        factory) -> None:  # noqa: F811
+    tmp_path: Path, stack: EmbeddedMailStack, env: dict[str, str], factory
+) -> None:
     port = _free_port()
-    env = dict(env, AMARYLLIS_WEB_PORT=str(port), AMARYLLIS_WEB_HEADER_TIMEOUT=str(HEADER_TIMEOUT),
-               AMARYLLIS_WEB_MAX_CONNECTIONS=str(CAP), AMARYLLIS_POLL_INTERVAL="3600",
-               AMARYLLIS_SEND_INTERVAL="3600")
+    env = dict(
+        env,
+        AMARYLLIS_WEB_PORT=str(port),
+        AMARYLLIS_WEB_HEADER_TIMEOUT=str(HEADER_TIMEOUT),
+        AMARYLLIS_WEB_MAX_CONNECTIONS=str(CAP),
+        AMARYLLIS_POLL_INTERVAL="3600",
+        AMARYLLIS_SEND_INTERVAL="3600",
+    )
     proc = _start(env, tmp_path)
     slow: list[Slow] = []
     try:
@@ -111,8 +124,9 @@ def test_slow_half_open_requests_are_dropped_while_mail_is_answered(
         # the view answers again, and only for hosts it knows
         page = httpx.get(f"http://127.0.0.1:{port}/", timeout=30)
         assert page.status_code == 200
-        forged = httpx.get(f"http://127.0.0.1:{port}/feed.atom", headers={"Host": "evil.test"},
-                           timeout=30)
+        forged = httpx.get(
+            f"http://127.0.0.1:{port}/feed.atom", headers={"Host": "evil.test"}, timeout=30
+        )
         assert forged.status_code == 400 and b"evil.test" not in forged.content
     finally:
         for c in slow:
@@ -121,8 +135,11 @@ def test_slow_half_open_requests_are_dropped_while_mail_is_answered(
         code, records = _stop(proc)
     assert code == 0
     [counts] = [r["event"] for r in records if str(r["event"]).startswith("web_connections:")]
-    found = re.match(r"web_connections: (\d+) accepted, (\d+) refused over web_max_connections, "
-                     r"(\d+) timed out before a whole request, peak (\d+) open", counts)
+    found = re.match(
+        r"web_connections: (\d+) accepted, (\d+) refused over web_max_connections, "
+        r"(\d+) timed out before a whole request, peak (\d+) open",
+        counts,
+    )
     assert found, counts
     accepted, refused, timed_out, peak = map(int, found.groups())
     assert refused == busy and timed_out == SLOW - busy  # every slow request: refused or dropped

@@ -40,22 +40,37 @@ def cases() -> list[dict[str, Any]]:
     seed = load(next(p for p in all_goldens() if p.stem == "seed_grisk_vs_nut"))
     out: list[dict[str, Any]] = [
         {"a": seed.sheet_a, "b": seed.sheet_b, "title": "", "sheets": True, "full": True},
-        {"a": seed.sheet_a, "b": seed.sheet_a, "title": "グリスク ― グリスク", "sheets": True,
-         "full": True},
+        {
+            "a": seed.sheet_a,
+            "b": seed.sheet_a,
+            "title": "グリスク ― グリスク",
+            "sheets": True,
+            "full": True,
+        },
     ]
     rng = random.Random(20240610)
     for i in range(RANDOM_PAIRS):
         a = random_unit(rng)
         b = a if i % 17 == 3 else random_unit(rng)
-        out.append({
-            "a": format_sheet(a), "b": format_sheet(b),
-            "title": ("" if i % 3 else f"Round {i} ― board 1"), "sheets": i % 5 != 4,
-            "full": False,
-        })
+        out.append(
+            {
+                "a": format_sheet(a),
+                "b": format_sheet(b),
+                "title": ("" if i % 3 else f"Round {i} ― board 1"),
+                "sheets": i % 5 != 4,
+                "full": False,
+            }
+        )
     # rarer paths, taken from further draws of the same generator: overkill, a draw with both
     # dead, something in turn 0, Stun spent, a Life revival, a reflected attack
-    wanted = {"overkill": 10, "dead-draw": 5, "turn0": 8, "stunned": 6, "revived": 6,
-              "reflected": 6}
+    wanted = {
+        "overkill": 10,
+        "dead-draw": 5,
+        "turn0": 8,
+        "stunned": 6,
+        "revived": 6,
+        "reflected": 6,
+    }
     for _ in range(200_000):
         if not any(wanted.values()):
             break
@@ -65,8 +80,15 @@ def cases() -> list[dict[str, Any]]:
         if hit:
             for t in hit:
                 wanted[t] -= 1
-            out.append({"a": format_sheet(a), "b": format_sheet(b), "title": "",
-                        "sheets": True, "full": False})
+            out.append(
+                {
+                    "a": format_sheet(a),
+                    "b": format_sheet(b),
+                    "title": "",
+                    "sheets": True,
+                    "full": False,
+                }
+            )
     return out
 
 
@@ -105,8 +127,9 @@ def render_case(case: dict[str, Any], lang: str, fmt: str) -> str:
     from app.rules.amaryllis import battle, parse_unit
 
     a, b = parse_unit(case["a"]), parse_unit(case["b"])
-    return render_battle(a, b, battle(a, b), lang=lang, fmt=fmt, title=case["title"],
-                         sheets=case["sheets"])
+    return render_battle(
+        a, b, battle(a, b), lang=lang, fmt=fmt, title=case["title"], sheets=case["sheets"]
+    )
 
 
 def build() -> list[dict[str, Any]]:

@@ -27,6 +27,9 @@ def test_report_bytes_are_unchanged(index: int) -> None:
         got = render_case(case, lang, fmt)
         if case.get("text"):
             want = case["text"][key]
-            assert got == want, "\n".join(difflib.unified_diff(
-                want.splitlines(), got.splitlines(), "before", "now", lineterm=""))
+            assert got == want, "\n".join(
+                difflib.unified_diff(
+                    want.splitlines(), got.splitlines(), "before", "now", lineterm=""
+                )
+            )
         assert digest(got) == case["sha256"][key], f"case {index} {key} changed:\n{got}"

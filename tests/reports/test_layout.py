@@ -20,8 +20,11 @@ BAR = r'<table role="presentation" cellpadding="0" cellspacing="0" border="0" wi
 
 def _turn(n: int, hp: int, lines: int) -> ReportTurn:
     state = StateLine("X", f"X: {hp}", hp, 10, hp > 0)
-    return ReportTurn(n, tuple(ReportLine(f"line {i}") for i in range(lines)),
-                      ((state,), (StateLine("Y", "Y: 5", 5, 5),)))
+    return ReportTurn(
+        n,
+        tuple(ReportLine(f"line {i}") for i in range(lines)),
+        ((state,), (StateLine("Y", "Y: 5", 5, 5),)),
+    )
 
 
 def _check(turns: list[ReportTurn], blocks: list[TurnBlock]) -> None:
@@ -46,8 +49,9 @@ def test_blocks_cover_every_turn_and_fold_only_quiet_runs(spec: list[tuple[int, 
     blocks = turn_blocks(turns)
     _check(turns, blocks)
     # a turn is folded exactly when it is quiet
-    quiet = sum(1 for i, t in enumerate(turns)
-                if i and not t.lines and t.states == turns[i - 1].states)
+    quiet = sum(
+        1 for i, t in enumerate(turns) if i and not t.lines and t.states == turns[i - 1].states
+    )
     assert sum(b.last - b.first + 1 for b in blocks if b.quiet) == quiet
 
 
@@ -55,7 +59,11 @@ def test_a_run_of_quiet_turns_is_one_block() -> None:
     turns = [_turn(0, 3, 1), _turn(1, 3, 0), _turn(2, 3, 0), _turn(3, 2, 0), _turn(4, 2, 0)]
     blocks = turn_blocks(turns)
     assert [(b.first, b.last, b.quiet) for b in blocks] == [
-        (0, 0, False), (1, 2, True), (3, 3, False), (4, 4, True)]
+        (0, 0, False),
+        (1, 2, True),
+        (3, 3, False),
+        (4, 4, True),
+    ]
 
 
 def test_league_html_folds_the_quiet_turns_of_real_battles() -> None:
@@ -72,18 +80,36 @@ def test_league_html_folds_the_quiet_turns_of_real_battles() -> None:
             blocks = turn_blocks(report.turns)
             _check(list(report.turns), blocks)
             ctx = LeagueBattleContext(
-                league="L", round=1, board=1, player_a="p", unit_a="a", player_b="q",
-                unit_b="b", winner="", winner_unit="", reason="draw", turns=20, hp=(1, 1),
-                report="", engine_version="1", engine_note="", battle=report)
+                league="L",
+                round=1,
+                board=1,
+                player_a="p",
+                unit_a="a",
+                player_b="q",
+                unit_b="b",
+                winner="",
+                winner_unit="",
+                reason="draw",
+                turns=20,
+                hp=(1, 1),
+                report="",
+                engine_version="1",
+                engine_note="",
+                battle=report,
+            )
             html = render_league_battle(ctx, lang=lang, fmt="html")
             bars = len(re.findall(BAR, html))
-            assert bars == sum(len(side) for blk in blocks if not blk.quiet
-                               for side in blk.turn.states)
+            assert bars == sum(
+                len(side) for blk in blocks if not blk.quiet for side in blk.turn.states
+            )
             runs = [blk for blk in blocks if blk.quiet and blk.last > blk.first]
             folded += len(runs)
             for blk in runs:
-                heading = (f"Turns {blk.first}–{blk.last}" if lang == "en"
-                           else f"第{blk.first}〜{blk.last}ターン")
+                heading = (
+                    f"Turns {blk.first}–{blk.last}"
+                    if lang == "en"
+                    else f"第{blk.first}〜{blk.last}ターン"
+                )
                 assert heading in html
             note = "No action; the states stay as above." if lang == "en" else "行動なし。"
             assert html.count(note) == sum(1 for blk in blocks if blk.quiet)

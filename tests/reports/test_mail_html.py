@@ -58,19 +58,35 @@ def _battle(lang: str) -> tuple[BattleReport, object]:
     result = rs.battle(a, b, log=True)
     report = rs.report(a, b, result, lang=lang)
     # hostile text where a user's words reach the report: the names and the sheets
-    report = dataclasses.replace(report, names={"A": HOSTILE[0], "B": HOSTILE[1]},
-                                 sheets=(HOSTILE[0] + "\n" + report.sheets[0],
-                                         HOSTILE[1] + "\n" + report.sheets[1]))
+    report = dataclasses.replace(
+        report,
+        names={"A": HOSTILE[0], "B": HOSTILE[1]},
+        sheets=(HOSTILE[0] + "\n" + report.sheets[0], HOSTILE[1] + "\n" + report.sheets[1]),
+    )
     return report, result
 
 
 def _context(lang: str, **changes: object) -> LeagueBattleContext:
     report, _ = _battle(lang)
     ctx = LeagueBattleContext(
-        league="Cup", round=3, board=2, player_a=HOSTILE[0], unit_a="グリスク",
-        player_b=HOSTILE[1], unit_b="ヌト", winner="B", winner_unit="ヌト", reason="death",
-        turns=4, hp=(-1, 1), report=render_report(report), engine_version="1",
-        engine_note="", battle=report, url=URL)
+        league="Cup",
+        round=3,
+        board=2,
+        player_a=HOSTILE[0],
+        unit_a="グリスク",
+        player_b=HOSTILE[1],
+        unit_b="ヌト",
+        winner="B",
+        winner_unit="ヌト",
+        reason="death",
+        turns=4,
+        hp=(-1, 1),
+        report=render_report(report),
+        engine_version="1",
+        engine_note="",
+        battle=report,
+        url=URL,
+    )
     return dataclasses.replace(ctx, **changes)
 
 
@@ -90,8 +106,13 @@ def test_league_battle_html_is_a_mail_layout(lang: str) -> None:
     # every turn, with a state table and an HP bar per fighter and turn
     assert ctx.battle is not None
     for t in ctx.battle.turns:
-        assert ("Turn %d" % t.turn if lang == "en" else "第%dターン" % t.turn) in html
-    bars = len(re.findall(r'<table role="presentation" cellpadding="0" cellspacing="0" border="0" width="120"', html))
+        assert (f"Turn {t.turn}" if lang == "en" else f"第{t.turn}ターン") in html
+    bars = len(
+        re.findall(
+            r'<table role="presentation" cellpadding="0" cellspacing="0" border="0" width="120"',
+            html,
+        )
+    )
     assert bars == sum(len(side) for t in ctx.battle.turns for side in t.states)
     assert f'href="{URL}"' in html
 
@@ -102,8 +123,14 @@ def test_hostile_unit_names_stay_text_in_every_verdict(lang: str, reason: str) -
     """A unit name reaches the verdict, the reason and the heading: escaped in each (the words
     of the text part are not reused as macros: those would come back unescaped, marked safe)."""
     winner = "" if reason == "draw" else "A"
-    ctx = _context(lang, unit_a=HOSTILE[0], unit_b=HOSTILE[1], winner=winner,
-                   winner_unit=HOSTILE[0] if winner else "", reason=reason)
+    ctx = _context(
+        lang,
+        unit_a=HOSTILE[0],
+        unit_b=HOSTILE[1],
+        winner=winner,
+        winner_unit=HOSTILE[0] if winner else "",
+        reason=reason,
+    )
     html = render_league_battle(ctx, lang=lang, fmt="html")
     assert_mail_html(html)
     assert html.count("&lt;script&gt;alert(1)&lt;/script&gt;") >= (4 if winner else 3)
@@ -113,8 +140,9 @@ def test_hostile_unit_names_stay_text_in_every_verdict(lang: str, reason: str) -
 def test_league_battle_html_without_link_log_or_report(lang: str) -> None:
     html = render_league_battle(_context(lang, url=""), lang=lang, fmt="html")
     assert "href=" not in html
-    note = render_league_battle(_context(lang, battle=None, report="", engine_note="<b>old</b>"),
-                                lang=lang, fmt="html")
+    note = render_league_battle(
+        _context(lang, battle=None, report="", engine_note="<b>old</b>"), lang=lang, fmt="html"
+    )
     assert_mail_html(note)
     assert "&lt;b&gt;old&lt;/b&gt;" in note and "<pre" not in note
     text_only = render_league_battle(_context(lang, battle=None), lang=lang, fmt="html")
@@ -136,25 +164,57 @@ def test_test_battle_html_is_a_mail_layout(lang: str) -> None:
 
 
 def _standings(url: str = "") -> StandingsContext:
-    def row(rank: int, name: str, unit: str, *, shared: bool = False, points: int = 4,
-            wins: int = 1, draws: int = 1, losses: int = 0, sb: Fraction = Fraction(7, 2),
-            margin: int = -3) -> StandingLine:
-        return StandingLine(rank=rank, shared=shared, entry_id=rank, player_id=rank, name=name,
-                            unit=unit, played=wins + draws + losses, wins=wins, draws=draws,
-                            losses=losses, byes=1, points=Fraction(points),
-                            values=(Fraction(1), sb, Fraction(margin)))
+    def row(
+        rank: int,
+        name: str,
+        unit: str,
+        *,
+        shared: bool = False,
+        points: int = 4,
+        wins: int = 1,
+        draws: int = 1,
+        losses: int = 0,
+        sb: Fraction = Fraction(7, 2),
+        margin: int = -3,
+    ) -> StandingLine:
+        return StandingLine(
+            rank=rank,
+            shared=shared,
+            entry_id=rank,
+            player_id=rank,
+            name=name,
+            unit=unit,
+            played=wins + draws + losses,
+            wins=wins,
+            draws=draws,
+            losses=losses,
+            byes=1,
+            points=Fraction(points),
+            values=(Fraction(1), sb, Fraction(margin)),
+        )
 
     fmt = RoundRobin()
-    lines = (row(1, HOSTILE[0], "グリスク", shared=True),
-             row(1, "Bob", HOSTILE[1], shared=True, margin=12),
-             row(3, "Cy", "Nut", points=0, wins=0, draws=0, losses=2, sb=Fraction(0)))
+    lines = (
+        row(1, HOSTILE[0], "グリスク", shared=True),
+        row(1, "Bob", HOSTILE[1], shared=True, margin=12),
+        row(3, "Cy", "Nut", points=0, wins=0, draws=0, losses=2, sb=Fraction(0)),
+    )
     return StandingsContext(
-        league="Cup", state="running", after_round=2, rounds_total=5, points="3/1/0",
+        league="Cup",
+        state="running",
+        after_round=2,
+        rounds_total=5,
+        points="3/1/0",
         table=StandingsTable(fmt.name, fmt.view, fmt.primary_column(), fmt.columns(), lines),
-        next_round=3, next_round_at="2026-12-05 12:00 UTC",
-        next_pairings=[PairingView(1, HOSTILE[0], "グリスク", "Bob", HOSTILE[1]),
-                       PairingView(2, "Cy", "Nut", None, None)],
-        disqualified=[HOSTILE[1]], url=url)
+        next_round=3,
+        next_round_at="2026-12-05 12:00 UTC",
+        next_pairings=[
+            PairingView(1, HOSTILE[0], "グリスク", "Bob", HOSTILE[1]),
+            PairingView(2, "Cy", "Nut", None, None),
+        ],
+        disqualified=[HOSTILE[1]],
+        url=url,
+    )
 
 
 @pytest.mark.parametrize("lang", ["ja", "en"])
@@ -170,8 +230,20 @@ def test_standings_html_is_a_mail_layout(lang: str) -> None:
     cells = re.findall(r"<tr style=\"background:[^\"]+\">(.*?)</tr>", html, re.S)
     assert len(cells) == 3
     first = re.findall(r"<td[^>]*>(.*?)</td>", cells[0])
-    assert first == ["1=", "&lt;script&gt;alert(1)&lt;/script&gt;", "グリスク", "4", "2", "1", "1",
-                     "0", "1", "1", "3.5", "-3"]
+    assert first == [
+        "1=",
+        "&lt;script&gt;alert(1)&lt;/script&gt;",
+        "グリスク",
+        "4",
+        "2",
+        "1",
+        "1",
+        "0",
+        "1",
+        "1",
+        "3.5",
+        "-3",
+    ]
     assert re.findall(r"<td[^>]*>(.*?)</td>", cells[1])[-1] == "+12"
     # the next round's boards, the bye, the disqualified player
     assert html.count("2026-12-05 12:00 UTC") == 1
@@ -182,9 +254,15 @@ def test_standings_html_is_a_mail_layout(lang: str) -> None:
 @pytest.mark.parametrize("lang", ["ja", "en"])
 def test_cancelled_standings_html(lang: str) -> None:
     full = _standings()
-    ctx = dataclasses.replace(full, state="finished", after_round=0, rounds_total=0,
-                              table=dataclasses.replace(full.table, lines=full.rows[:1]),
-                              next_round=None, next_pairings=[])
+    ctx = dataclasses.replace(
+        full,
+        state="finished",
+        after_round=0,
+        rounds_total=0,
+        table=dataclasses.replace(full.table, lines=full.rows[:1]),
+        next_round=None,
+        next_pairings=[],
+    )
     html = render_standings_context(ctx, lang=lang, fmt="html")
     assert_mail_html(html)
     assert "<th" not in html and "グリスク" in html

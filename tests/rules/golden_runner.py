@@ -47,9 +47,13 @@ def load(path: Path) -> Golden:
             sections[current] = []
         elif current is not None:
             sections[current].append(line)
-    return Golden(path, "\n".join(sections["A"]), "\n".join(sections["B"]),
-                  [x for x in sections["events"] if x.strip()],
-                  " ".join(x for x in sections["result"] if x.strip()))
+    return Golden(
+        path,
+        "\n".join(sections["A"]),
+        "\n".join(sections["B"]),
+        [x for x in sections["events"] if x.strip()],
+        " ".join(x for x in sections["result"] if x.strip()),
+    )
 
 
 def describe(event: object, lang: str = "ja") -> list[str]:
@@ -60,8 +64,10 @@ def describe(event: object, lang: str = "ja") -> list[str]:
     if isinstance(event, TurnEnded):
         return [f"state {s[i]} {format_state(st, lang)}" for i, st in enumerate(event.states)]
     if isinstance(event, SupportDone):
-        return [f"{s[event.side]} support {event.action} {event.cls} {event.value}"
-                + (" removed" if event.removed else "")]
+        return [
+            f"{s[event.side]} support {event.action} {event.cls} {event.value}"
+            + (" removed" if event.removed else "")
+        ]
     if isinstance(event, AttackDone):
         line = f"{s[event.side]} attack {event.action} {event.cls} -> {s[event.target]}"
         if event.reflected_by:
@@ -100,12 +106,16 @@ def check(g: Golden) -> str | None:
         return f"{g.path.name}: a sheet does not parse: {a.problems or b.problems}"
     r = battle(a.unit, b.unit)
     got = [line for e in r.events for line in describe(e)]
-    for i, (want, have) in enumerate(zip(g.events, got)):
+    for i, (want, have) in enumerate(zip(g.events, got, strict=False)):
         if want != have:
-            return f"{g.path.name}: event line {i + 1} differs:\n  expected {want}\n  got      {have}"
+            return (
+                f"{g.path.name}: event line {i + 1} differs:\n  expected {want}\n  got      {have}"
+            )
     if len(got) != len(g.events):
-        extra = (got[len(g.events):] or g.events[len(got):])[0]
-        return f"{g.path.name}: {len(got)} event lines, expected {len(g.events)}; first extra: {extra}"
+        extra = (got[len(g.events) :] or g.events[len(got) :])[0]
+        return (
+            f"{g.path.name}: {len(got)} event lines, expected {len(g.events)}; first extra: {extra}"
+        )
     if describe_result(r) != g.result:
         return f"{g.path.name}: result {describe_result(r)!r}, expected {g.result!r}"
     return None

@@ -11,7 +11,8 @@ Use from a test module in this package: ``from .strategies import valid_units``.
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 from hypothesis import strategies as st
 

@@ -36,7 +36,8 @@ def test_valid_sheet_with_warning_still_exits_0() -> None:
     result = run(str(CORPUS / "good" / "every-class-en.txt"))
     assert result.exit_code == 0
     assert 'warning (rules §1.3): Action "Haste" is defined but not set on the unit.' in (
-        result.output)
+        result.output
+    )
 
 
 def test_invalid_sheet_prints_every_error_and_exits_1() -> None:

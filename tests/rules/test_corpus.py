@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from app.rules.amaryllis import format_problems, parse_sheet
 from app.cli.sheetfile import SheetFileError, read_sheet_file
+from app.rules.amaryllis import format_problems, parse_sheet
 
 CORPUS = Path(__file__).resolve().parents[1] / "corpus" / "sheets"
 
@@ -31,12 +31,14 @@ EXPECTED: dict[str, set[tuple[str, int | None]]] = {
     "11-eleven-points.txt": {("bonus-over", 1)},
     "12-negative-number.txt": {("negative-number", 1)},
     "13-empty.txt": {("empty-sheet", None)},
-    "16-shift-jis.txt": {("must-be-limited", 2), ("declared-cost-mismatch", 2),
-                         ("over-budget", 1)},
+    "16-shift-jis.txt": {("must-be-limited", 2), ("declared-cost-mismatch", 2), ("over-budget", 1)},
     "17-huge-number.txt": {("number-too-large", 1)},
     "18-five-hundred-actions.txt": {("over-budget", 1)},
-    "19-life-not-limited.txt": {("must-be-limited", 2), ("declared-cost-mismatch", 2),
-                                ("over-budget", 1)},
+    "19-life-not-limited.txt": {
+        ("must-be-limited", 2),
+        ("declared-cost-mismatch", 2),
+        ("over-budget", 1),
+    },
     "20-heal-not-limited-en.txt": {("must-be-limited", 2)},
     "21-stun-on-support.txt": {("attack-only", 2)},
     "22-poison-on-support-ja.txt": {("attack-only", 2)},
@@ -58,9 +60,17 @@ EXPECTED: dict[str, set[tuple[str, int | None]]] = {
     "38-unclosed-bracket.txt": {("unclosed-bracket", 2)},
     "39-trailing-text.txt": {("trailing-text", 2)},
     "40-many-errors-at-once.txt": {
-        ("hp-not-multiple-of-5", 1), ("undefined-action", 1), ("unknown-customization", 3),
-        ("unknown-class", 4), ("delay-too-small", 4), ("attack-only", 5), ("n-too-small", 5),
-        ("must-be-limited", 6), ("duplicate-definition", 7), ("unknown-line", 8)},
+        ("hp-not-multiple-of-5", 1),
+        ("undefined-action", 1),
+        ("unknown-customization", 3),
+        ("unknown-class", 4),
+        ("delay-too-small", 4),
+        ("attack-only", 5),
+        ("n-too-small", 5),
+        ("must-be-limited", 6),
+        ("duplicate-definition", 7),
+        ("unknown-line", 8),
+    },
     "41-delay-0-ja.txt": {("delay-too-small", 2)},
     "42-negative-declared-cost.txt": {("negative-number", 2)},
     "43-effect-on-heal.txt": {("attack-only", 2), ("over-budget", 1)},
@@ -70,10 +80,34 @@ EXPECTED: dict[str, set[tuple[str, int | None]]] = {
     "47-three-numbers.txt": {("unit-line-numbers", 1)},
     "48-nearly-good-en.txt": {("declared-cost-mismatch", 3), ("over-budget", 1)},
 }
-LANG = {name: ("ja" if ("-ja" in name or name[:2] in {"01", "03", "04", "06", "09", "16", "19",
-                                                      "25", "26", "27", "28", "29", "36", "37",
-                                                      "46"}) else "en")
-        for name in EXPECTED}
+LANG = {
+    name: (
+        "ja"
+        if (
+            "-ja" in name
+            or name[:2]
+            in {
+                "01",
+                "03",
+                "04",
+                "06",
+                "09",
+                "16",
+                "19",
+                "25",
+                "26",
+                "27",
+                "28",
+                "29",
+                "36",
+                "37",
+                "46",
+            }
+        )
+        else "en"
+    )
+    for name in EXPECTED
+}
 LANG["13-empty.txt"] = "ja"  # no clue: the default
 
 
@@ -135,8 +169,10 @@ def test_good_sheets_agree_across_languages_and_encodings() -> None:
     assert unit("grisk-halfwidth.txt").definitions == unit("grisk-seed.txt").definitions
     en, ja = unit("grisk-en.txt"), unit("grisk-seed.txt")
     assert [(a.cls, a.n, a.limited, a.delay, a.effect) for a in en.definitions] == [
-        (a.cls, a.n, a.limited, a.delay, a.effect) for a in ja.definitions]
+        (a.cls, a.n, a.limited, a.delay, a.effect) for a in ja.definitions
+    ]
     sampler = parse_sheet(read_sheet_file(GOOD / "every-class-en.txt"))
     assert {a.cls for a in sampler.unit.definitions} == set(  # type: ignore[union-attr]
-        type(sampler.unit.definitions[0].cls))  # type: ignore[union-attr]
+        type(sampler.unit.definitions[0].cls)
+    )  # type: ignore[union-attr]
     assert [p.code for p in sampler.warnings] == ["unused-action"]

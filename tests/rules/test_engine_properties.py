@@ -27,8 +27,12 @@ def mirror(event: object) -> object:
     if isinstance(event, (PoisonDamage, StunSpent, SupportDone, Died)):
         return replace(event, side=SWAP[event.side])
     if isinstance(event, AttackDone):
-        return replace(event, side=SWAP[event.side], target=SWAP[event.target],
-                       reflected_by=tuple(SWAP[s] for s in event.reflected_by))
+        return replace(
+            event,
+            side=SWAP[event.side],
+            target=SWAP[event.target],
+            reflected_by=tuple(SWAP[s] for s in event.reflected_by),
+        )
     if isinstance(event, Simultaneous):
         return Simultaneous(tuple(mirror(e) for e in event.events))
     if isinstance(event, TurnEnded):
@@ -44,8 +48,13 @@ def canonical(events: tuple[object, ...]) -> list[object]:
     for e in events:
         if isinstance(e, Simultaneous):
             out.append(Counter(e.events))
-        elif isinstance(e, (PoisonDamage, Died)) and out and isinstance(out[-1], Counter) \
-                and type(next(iter(out[-1]))) is type(e) and len(out[-1]) == 1:
+        elif (
+            isinstance(e, (PoisonDamage, Died))
+            and out
+            and isinstance(out[-1], Counter)
+            and type(next(iter(out[-1]))) is type(e)
+            and len(out[-1]) == 1
+        ):
             out[-1][e] += 1
         elif isinstance(e, (PoisonDamage, Died)):
             out.append(Counter([e]))
@@ -80,8 +89,8 @@ def test_never_raises_and_ends_by_turn_20(a, b) -> None:
     if r.turns < LAST_TURN:
         assert any(dead), "a battle ending before turn 20 ends with a death"
     if r.winner is not None:
-        w, l = r.final[r.winner], r.final[1 - r.winner]
-        assert (not w.dead and l.dead) or w.hp > l.hp
+        w, lo = r.final[r.winner], r.final[1 - r.winner]
+        assert (not w.dead and lo.dead) or w.hp > lo.hp
     else:
         assert r.final[0].hp == r.final[1].hp
 
@@ -91,7 +100,11 @@ def test_never_raises_and_ends_by_turn_20(a, b) -> None:
 def test_log_does_not_change_the_result(a, b) -> None:
     logged, fast = battle(a, b), battle(a, b, log=False)
     assert (logged.winner, logged.reason, logged.turns, logged.final) == (
-        fast.winner, fast.reason, fast.turns, fast.final)
+        fast.winner,
+        fast.reason,
+        fast.turns,
+        fast.final,
+    )
     assert fast.events == ()
     # the last state line of the log is the final state
     assert [e for e in logged.events if isinstance(e, TurnEnded)][-1].states == logged.final

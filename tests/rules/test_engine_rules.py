@@ -20,7 +20,8 @@ from app.rules.amaryllis.events import (
     TurnEnded,
     TurnStarted,
 )
-from app.rules.amaryllis.model import Action, ActionClass as C, Unit
+from app.rules.amaryllis.model import Action, Unit
+from app.rules.amaryllis.model import ActionClass as C
 
 
 def unit(name: str, hp: int, atk: int, defense: int, spd: int, *actions: Action) -> Unit:
@@ -61,7 +62,10 @@ def test_simultaneous_attacks_at_equal_spd_both_land_and_both_die() -> None:
     [group, *deaths] = turn_events(r, 1)
     assert isinstance(group, Simultaneous)
     attacks = [e for e in group.events if isinstance(e, AttackDone)]
-    assert sorted((e.side, e.damage, e.hp, e.tempo) for e in attacks) == [(0, 7, -2, 0), (1, 6, -1, 0)]
+    assert sorted((e.side, e.damage, e.hp, e.tempo) for e in attacks) == [
+        (0, 7, -2, 0),
+        (1, 6, -1, 0),
+    ]
     assert deaths == []  # the deaths are inside the group
     assert [e.side for e in group.events if isinstance(e, Died)] == [0, 1]
     assert (r.winner, r.reason, r.turns) == (0, Reason.OVERKILL, 1)
@@ -92,8 +96,11 @@ def test_reflect_against_reflect_simultaneous_never_spends_one_reflect_twice() -
     b = unit("B", 10, 2, 0, 1, refl, Action("hit", C.DIRECT, delay=2))
     r = battle(a, b)
     [group] = turn_events(r, 2)
-    attacks = sorted((e.side, e.target, e.reflected_by, e.tempo, e.damage, e.hp)
-                     for e in group.events if isinstance(e, AttackDone))
+    attacks = sorted(
+        (e.side, e.target, e.reflected_by, e.tempo, e.damage, e.hp)
+        for e in group.events
+        if isinstance(e, AttackDone)
+    )
     assert attacks == [(0, 0, (1,), 1, 2, 8), (1, 1, (0,), 1, 2, 8)]
 
 
@@ -104,8 +111,9 @@ def test_reflected_attack_lands_one_tempo_later_and_reads_the_new_state() -> Non
     # Tempo 1: the halving hits A and reads A's HP *after* tempo 0: ceil(18 / 2) = 9, A -> 9.
     # (Read at tempo 0 it would have been ceil(20 / 2) = 10, leaving A at 8.)
     a = unit("A", 20, 0, 0, 1, Action("halve", C.HALVING, delay=2))  # ceil(3 / 2) = 2
-    b = unit("B", 5, 2, 0, 1, Action("mirror", C.REFLECT, limited=True),
-             Action("pierce", C.PIERCING))  # 2 + 3 <= TECH 6
+    b = unit(
+        "B", 5, 2, 0, 1, Action("mirror", C.REFLECT, limited=True), Action("pierce", C.PIERCING)
+    )  # 2 + 3 <= TECH 6
     r = battle(a, b)
     [group] = turn_events(r, 2)
     attacks = [e for e in group.events if isinstance(e, AttackDone)]
@@ -126,7 +134,14 @@ def test_guard_on_zero_and_negative_damage() -> None:
     b = unit("B", 10, 0, 1, 2, guard, guard)
     r = battle(a, b)
     [hit] = [e for e in turn_events(r, 1) if isinstance(e, AttackDone)]
-    assert (hit.raw, hit.guarded, hit.damage, hit.failed, hit.hp, hit.stun) == (0, True, 0, False, 10, 0)
+    assert (hit.raw, hit.guarded, hit.damage, hit.failed, hit.hp, hit.stun) == (
+        0,
+        True,
+        0,
+        False,
+        10,
+        0,
+    )
     assert state_after(r, 1)[1].guard == 1 and state_after(r, 1)[1].stun == 0
 
     # Negative damage: ATK 1 - DEF 4 = -3; Guard halves rounding up: ceil(-3/2) = -1 < 0, so the
@@ -181,8 +196,15 @@ def test_turn0_quick_attack_then_turn1_death_check_with_life() -> None:
     # Turn 1 start: the death check finds B at 0, B's Life is consumed: HP 1. Then B (SPD 2)
     # strikes A again (4 -> 3) and has nothing else usable; A strikes B: 1 - 5 = -4, dead.
     a = unit("A", 5, 5, 0, 1, Action("quick", C.DIRECT, quick=True))
-    b = unit("B", 5, 1, 0, 2, Action("life", C.LIFE, quick=True, limited=True),
-             Action("quick", C.DIRECT, quick=True))
+    b = unit(
+        "B",
+        5,
+        1,
+        0,
+        2,
+        Action("life", C.LIFE, quick=True, limited=True),
+        Action("quick", C.DIRECT, quick=True),
+    )
     r = battle(a, b)
     t1 = turn_events(r, 1)
     assert t1[0] == Died(1, 0, True)

@@ -34,8 +34,20 @@ def test_random_units_are_valid_and_cover_every_class_and_customization() -> Non
         seen["TECH line"] += unit.tech_explicit
         seen[unit.lang] += 1
     wanted = [c.value for c in ActionClass] + [
-        "limited", "delay", "quick", "effect", "stun", "stun x2", "poison", "poison x2",
-        "no actions", "unset definition", "TECH line", "ja", "en"]
+        "limited",
+        "delay",
+        "quick",
+        "effect",
+        "stun",
+        "stun x2",
+        "poison",
+        "poison x2",
+        "no actions",
+        "unset definition",
+        "TECH line",
+        "ja",
+        "en",
+    ]
     assert all(seen[w] >= 10 for w in wanted), {w: seen[w] for w in wanted}
 
 
@@ -50,7 +62,16 @@ def test_fit_action_makes_any_action_affordable() -> None:
     for budget in range(1, 11):
         fitted = fit_action(big, budget)
         assert fitted is not None and action_cost(fitted) <= budget
-        unit = Unit("U", 50 - 5 * budget, 0, 0, 0, budget, loadout=(fitted,),
-                    definitions=(fitted,), tech_explicit=True)
+        unit = Unit(
+            "U",
+            50 - 5 * budget,
+            0,
+            0,
+            0,
+            budget,
+            loadout=(fitted,),
+            definitions=(fitted,),
+            tech_explicit=True,
+        )
         assert parse_sheet(format_sheet(unit)).unit == unit  # still legal after fitting
     assert fit_action(big, 0) is None

@@ -7,7 +7,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from app.rules.amaryllis import (
-    SheetError, format_costs, format_sheet, format_state, parse_sheet, parse_unit, valid_name,
+    SheetError,
+    format_costs,
+    format_sheet,
+    format_state,
+    parse_sheet,
+    parse_unit,
+    valid_name,
 )
 from app.rules.amaryllis.costs import action_cost, loadout_cost
 from app.rules.amaryllis.events import UnitState
@@ -41,13 +47,32 @@ TECH 4
 SHIELD = Action("シールド", ActionClass.DEF_UP, n=2, limited=True)
 SPEAR = Action("スピア", ActionClass.DIRECT, delay=4, effect=2)
 BOOST = Action("ブースト", ActionClass.ATK_UP, n=1)
-GRISK = Unit("グリスク", 10, 1, 1, 2, 4, loadout=(SHIELD, SPEAR, SPEAR, BOOST),
-             definitions=(SHIELD, SPEAR, BOOST), tech_explicit=False, lang="ja")
+GRISK = Unit(
+    "グリスク",
+    10,
+    1,
+    1,
+    2,
+    4,
+    loadout=(SHIELD, SPEAR, SPEAR, BOOST),
+    definitions=(SHIELD, SPEAR, BOOST),
+    tech_explicit=False,
+    lang="ja",
+)
 LIFE_SWORD = Action("命の剣", ActionClass.LIFE, limited=True)
 MAGIC_SWORD = Action("魔法剣", ActionClass.HALVING, limited=True, delay=2)
 ABSOLUTE_SWORD = Action("絶対剣", ActionClass.PIERCING, delay=3)
-NUT = Unit("ヌト", 10, 3, 1, 1, 3, loadout=(LIFE_SWORD, MAGIC_SWORD, ABSOLUTE_SWORD),
-           definitions=(LIFE_SWORD, MAGIC_SWORD, ABSOLUTE_SWORD), lang="ja")
+NUT = Unit(
+    "ヌト",
+    10,
+    3,
+    1,
+    1,
+    3,
+    loadout=(LIFE_SWORD, MAGIC_SWORD, ABSOLUTE_SWORD),
+    definitions=(LIFE_SWORD, MAGIC_SWORD, ABSOLUTE_SWORD),
+    lang="ja",
+)
 
 
 def test_seed_grisk_parses_to_the_expected_unit() -> None:
@@ -66,20 +91,23 @@ def test_seed_nut_parses_to_the_expected_unit() -> None:
     assert result.unit.tech == 3 and loadout_cost(result.unit) == 3
 
 
-@pytest.mark.parametrize("variant", [
-    # half-width everything
-    "グリスク:10/1/1/2/シールド,スピア,スピア,ブースト\n・シールド(1):防御力+2<リミテッド>\n"
-    "・スピア(1):直接攻撃<遅延起動4><効果2倍>\n・ブースト(1):攻撃力+1",
-    # 、 ，〈〉《》, no bullets, no declared costs, spaces, comments, blank lines around
-    "\n\n# my unit\n＃ another comment\n// and another\n"
-    "  グリスク ： １０ ／ １ ／ １ ／ ２ ／ シールド ， スピア 、スピア,ブースト  \n"
-    "シールド：防御力＋２〈リミテッド〉\n-スピア：直接攻撃《遅延起動４》＜効果２倍＞\n"
-    "* ブースト : 攻撃力 + 1\n\n\n",
-    # CRLF line ends and an ideographic space
-    "グリスク：１０／１／１／２／シールド、スピア、スピア、ブースト\r\n"
-    "・シールド（１）：防御力＋２\u3000＜リミテッド＞\r\n"
-    "・スピア（１）：直接攻撃＜遅延起動４＞＜効果２倍＞\r\n・ブースト（１）：攻撃力＋１\r\n",
-])
+@pytest.mark.parametrize(
+    "variant",
+    [
+        # half-width everything
+        "グリスク:10/1/1/2/シールド,スピア,スピア,ブースト\n・シールド(1):防御力+2<リミテッド>\n"
+        "・スピア(1):直接攻撃<遅延起動4><効果2倍>\n・ブースト(1):攻撃力+1",
+        # 、 ，〈〉《》, no bullets, no declared costs, spaces, comments, blank lines around
+        "\n\n# my unit\n＃ another comment\n// and another\n"
+        "  グリスク ： １０ ／ １ ／ １ ／ ２ ／ シールド ， スピア 、スピア,ブースト  \n"
+        "シールド：防御力＋２〈リミテッド〉\n-スピア：直接攻撃《遅延起動４》＜効果２倍＞\n"
+        "* ブースト : 攻撃力 + 1\n\n\n",
+        # CRLF line ends and an ideographic space
+        "グリスク：１０／１／１／２／シールド、スピア、スピア、ブースト\r\n"
+        "・シールド（１）：防御力＋２\u3000＜リミテッド＞\r\n"
+        "・スピア（１）：直接攻撃＜遅延起動４＞＜効果２倍＞\r\n・ブースト（１）：攻撃力＋１\r\n",
+    ],
+)
 def test_width_and_layout_variants_give_the_same_unit(variant: str) -> None:
     result = parse_sheet(variant)
     assert result.errors == [], result.problems
@@ -97,7 +125,12 @@ def test_english_notation_parses_to_the_same_unit_with_english_names() -> None:
     assert result.ok and result.lang == "en"
     unit = result.unit
     assert unit.name == "Grisk" and (unit.hp, unit.atk, unit.defense, unit.spd, unit.tech) == (
-        10, 1, 1, 2, 4)
+        10,
+        1,
+        1,
+        2,
+        4,
+    )
     assert unit.tech_explicit
     assert [(a.name, a.cls, a.n, a.limited, a.delay, a.effect) for a in unit.definitions] == [
         ("Shield", ActionClass.DEF_UP, 2, True, None, None),
@@ -107,42 +140,69 @@ def test_english_notation_parses_to_the_same_unit_with_english_names() -> None:
     assert [a.name for a in unit.loadout] == ["Shield", "Spear", "Spear", "Boost"]
 
 
-@pytest.mark.parametrize(("word", "cls", "n"), [
-    ("Direct Attack", ActionClass.DIRECT, None), ("direct", ActionClass.DIRECT, None),
-    ("Piercing Attack", ActionClass.PIERCING, None), ("PIERCING", ActionClass.PIERCING, None),
-    ("HP Halving", ActionClass.HALVING, None), ("halving", ActionClass.HALVING, None),
-    ("ATK+3", ActionClass.ATK_UP, 3), ("Attack + 2", ActionClass.ATK_UP, 2),
-    ("DEF+1", ActionClass.DEF_UP, 1), ("Defense+4", ActionClass.DEF_UP, 4),
-    ("SPD+2", ActionClass.SPD_UP, 2), ("speed +1", ActionClass.SPD_UP, 1),
-    ("Guard", ActionClass.GUARD, None), ("give guard", ActionClass.GUARD, None),
-    ("Reflect", ActionClass.REFLECT, None), ("Life", ActionClass.LIFE, None),
-    ("Full Heal", ActionClass.HEAL, None), ("heal", ActionClass.HEAL, None),
-    ("直接攻撃", ActionClass.DIRECT, None), ("防御無視攻撃", ActionClass.PIERCING, None),
-    ("ＨＰ減殺", ActionClass.HALVING, None), ("HP減殺", ActionClass.HALVING, None),
-    ("攻撃力＋３", ActionClass.ATK_UP, 3), ("防御力+1", ActionClass.DEF_UP, 1),
-    ("素早さ＋２", ActionClass.SPD_UP, 2), ("ガード与え", ActionClass.GUARD, None),
-    ("反射与え", ActionClass.REFLECT, None), ("ライフ与え", ActionClass.LIFE, None),
-    ("ＨＰ回復", ActionClass.HEAL, None),
-])
+@pytest.mark.parametrize(
+    ("word", "cls", "n"),
+    [
+        ("Direct Attack", ActionClass.DIRECT, None),
+        ("direct", ActionClass.DIRECT, None),
+        ("Piercing Attack", ActionClass.PIERCING, None),
+        ("PIERCING", ActionClass.PIERCING, None),
+        ("HP Halving", ActionClass.HALVING, None),
+        ("halving", ActionClass.HALVING, None),
+        ("ATK+3", ActionClass.ATK_UP, 3),
+        ("Attack + 2", ActionClass.ATK_UP, 2),
+        ("DEF+1", ActionClass.DEF_UP, 1),
+        ("Defense+4", ActionClass.DEF_UP, 4),
+        ("SPD+2", ActionClass.SPD_UP, 2),
+        ("speed +1", ActionClass.SPD_UP, 1),
+        ("Guard", ActionClass.GUARD, None),
+        ("give guard", ActionClass.GUARD, None),
+        ("Reflect", ActionClass.REFLECT, None),
+        ("Life", ActionClass.LIFE, None),
+        ("Full Heal", ActionClass.HEAL, None),
+        ("heal", ActionClass.HEAL, None),
+        ("直接攻撃", ActionClass.DIRECT, None),
+        ("防御無視攻撃", ActionClass.PIERCING, None),
+        ("ＨＰ減殺", ActionClass.HALVING, None),
+        ("HP減殺", ActionClass.HALVING, None),
+        ("攻撃力＋３", ActionClass.ATK_UP, 3),
+        ("防御力+1", ActionClass.DEF_UP, 1),
+        ("素早さ＋２", ActionClass.SPD_UP, 2),
+        ("ガード与え", ActionClass.GUARD, None),
+        ("反射与え", ActionClass.REFLECT, None),
+        ("ライフ与え", ActionClass.LIFE, None),
+        ("ＨＰ回復", ActionClass.HEAL, None),
+    ],
+)
 def test_every_class_word(word: str, cls: ActionClass, n: int | None) -> None:
     limited = " <Limited>" if cls.must_be_limited else ""
     unit = parse_unit(f"X: 5/0/0/0/A\n- A: {word}{limited}")
     assert (unit.definitions[0].cls, unit.definitions[0].n) == (cls, n)
 
 
-@pytest.mark.parametrize(("customs", "expected"), [
-    ("<Limited>", dict(limited=True)),
-    ("<Delay 3>", dict(delay=3)), ("<delay3>", dict(delay=3)),
-    ("<Quick>", dict(quick=True)),
-    ("<Effect x2>", dict(effect=2)), ("<Effect ×3>", dict(effect=3)),
-    ("<effect 2>", dict(effect=2)), ("<x2 Effect>", dict(effect=2)),
-    ("<Stun>", dict(stun=1)), ("<Stun><Stun>", dict(stun=2)),
-    ("<Poison> <Poison> <Poison>", dict(poison=3)),
-    ("＜リミテッド＞", dict(limited=True)), ("＜遅延起動５＞", dict(delay=5)),
-    ("＜高速起動＞", dict(quick=True)), ("＜効果３倍＞", dict(effect=3)),
-    ("＜スタン与え＞", dict(stun=1)), ("＜毒与え＞＜毒与え＞", dict(poison=2)),
-    ("〈リミテッド〉《高速起動》", dict(limited=True, quick=True)),
-])
+@pytest.mark.parametrize(
+    ("customs", "expected"),
+    [
+        ("<Limited>", dict(limited=True)),
+        ("<Delay 3>", dict(delay=3)),
+        ("<delay3>", dict(delay=3)),
+        ("<Quick>", dict(quick=True)),
+        ("<Effect x2>", dict(effect=2)),
+        ("<Effect ×3>", dict(effect=3)),
+        ("<effect 2>", dict(effect=2)),
+        ("<x2 Effect>", dict(effect=2)),
+        ("<Stun>", dict(stun=1)),
+        ("<Stun><Stun>", dict(stun=2)),
+        ("<Poison> <Poison> <Poison>", dict(poison=3)),
+        ("＜リミテッド＞", dict(limited=True)),
+        ("＜遅延起動５＞", dict(delay=5)),
+        ("＜高速起動＞", dict(quick=True)),
+        ("＜効果３倍＞", dict(effect=3)),
+        ("＜スタン与え＞", dict(stun=1)),
+        ("＜毒与え＞＜毒与え＞", dict(poison=2)),
+        ("〈リミテッド〉《高速起動》", dict(limited=True, quick=True)),
+    ],
+)
 def test_every_customization_word(customs: str, expected: dict[str, object]) -> None:
     unit = parse_unit(f"X: 5/0/0/0/A\n- A: Direct Attack {customs}")
     assert unit.definitions[0] == Action("A", ActionClass.DIRECT, **expected)  # type: ignore[arg-type]
@@ -194,19 +254,22 @@ def test_format_costs_shows_every_step_and_the_total() -> None:
     assert en.splitlines()[-1] == "Total 3 / TECH 3 (0 left)"
 
 
-@pytest.mark.parametrize(("line", "cost"), [
-    # the worked examples of rules §1.2
-    ("シールド：防御力＋２＜リミテッド＞", 1),
-    ("スピア：直接攻撃＜遅延起動４＞＜効果２倍＞", 1),
-    ("魔法剣：ＨＰ減殺＜リミテッド＞＜遅延起動２＞", 1),
-    # more: multipliers first, then divisions rounding up after each
-    ("A: Piercing Attack <Quick>", 6),
-    ("A: Direct Attack <Effect x3> <Stun> <Poison>", 36),
-    ("A: Direct Attack <Effect x3> <Stun> <Poison> <Limited> <Delay 5>", 4),
-    ("A: Reflect <Limited> <Delay 3>", 1),
-    ("A: SPD+5 <Limited>", 3),
-    ("A: HP Halving <Limited> <Delay 3>", 1),
-])
+@pytest.mark.parametrize(
+    ("line", "cost"),
+    [
+        # the worked examples of rules §1.2
+        ("シールド：防御力＋２＜リミテッド＞", 1),
+        ("スピア：直接攻撃＜遅延起動４＞＜効果２倍＞", 1),
+        ("魔法剣：ＨＰ減殺＜リミテッド＞＜遅延起動２＞", 1),
+        # more: multipliers first, then divisions rounding up after each
+        ("A: Piercing Attack <Quick>", 6),
+        ("A: Direct Attack <Effect x3> <Stun> <Poison>", 36),
+        ("A: Direct Attack <Effect x3> <Stun> <Poison> <Limited> <Delay 5>", 4),
+        ("A: Reflect <Limited> <Delay 3>", 1),
+        ("A: SPD+5 <Limited>", 3),
+        ("A: HP Halving <Limited> <Delay 3>", 1),
+    ],
+)
 def test_cost_examples(line: str, cost: int) -> None:
     unit = parse_unit(f"X: 0/0/0/0\n{line}")  # defined, not set: a warning only
     assert action_cost(unit.definitions[0]) == cost
@@ -221,11 +284,13 @@ def test_format_state_contract_examples() -> None:
     assert format_state(dying, "ja") == "グリスク：－１／４／３／２／スピア、スピア、ブースト"
     many = UnitState("ヌト", 1, 3, 1, 1, ("絶対剣",), life=1, guard=2, reflect=1, stun=3, poison=1)
     assert format_state(many, "ja") == (
-        "ヌト：１／３／１／１／絶対剣　＜ライフ＞＜ガード×２＞＜反射＞＜スタン×３＞＜毒＞")
+        "ヌト：１／３／１／１／絶対剣　＜ライフ＞＜ガード×２＞＜反射＞＜スタン×３＞＜毒＞"
+    )
     en = UnitState("Nut", 10, 3, 1, 1, ("Magic Sword", "Absolute Sword"), life=1)
     assert format_state(en, "en") == "Nut: 10/3/1/1/Magic Sword, Absolute Sword <Life>"
     assert format_state(UnitState("Nut", 1, 3, 1, 1, (), life=1, guard=2), "en") == (
-        "Nut: 1/3/1/1 <Life><Guard x2>")
+        "Nut: 1/3/1/1 <Life><Guard x2>"
+    )
 
 
 def test_parse_unit_raises_sheet_error_with_every_problem() -> None:
@@ -243,7 +308,8 @@ def test_parse_sheet_rejects_non_strings() -> None:
 # --- properties ------------------------------------------------------------------------------
 
 NAME_CHARS = st.sampled_from(
-    list("abcXYZ09 ・ーあいアイ剣盾魔法-_.!?'&é") + ["\u3000", "Ａ", "１", "＃", "、", "（"])
+    list("abcXYZ09 ・ーあいアイ剣盾魔法-_.!?'&é") + ["\u3000", "Ａ", "１", "＃", "、", "（"]
+)
 
 
 @st.composite
@@ -280,13 +346,14 @@ def test_round_trip_parse_format(unit: Unit) -> None:
     other = "en" if unit.lang == "ja" else "ja"
     again = parse_sheet(format_sheet(unit, other)).unit
     assert again is not None
-    assert again == Unit(**{**{f: getattr(unit, f) for f in unit.__dataclass_fields__},
-                            "lang": other})
+    assert again == Unit(
+        **{**{f: getattr(unit, f) for f in unit.__dataclass_fields__}, "lang": other}
+    )
 
 
 @settings(max_examples=200, deadline=None)
 @given(st.text(max_size=400))
-def test_parse_sheet_never_raises_on_any_text(text: str) -> None:  # noqa: D103
+def test_parse_sheet_never_raises_on_any_text(text: str) -> None:
     result = parse_sheet(text)
     assert result.ok == (result.unit is not None)
     for p in result.problems:
@@ -313,8 +380,9 @@ def test_mangled_valid_sheets_never_crash(unit: Unit, data: st.DataObject) -> No
             lines[i] = lines[i][:j]
         else:
             j = data.draw(st.integers(0, len(lines[i])))
-            junk = data.draw(st.text(st.sampled_from(list("：:／/、,（()）＜<＞>＋+-0９Ｎx×#・ ")),
-                                     max_size=3))
+            junk = data.draw(
+                st.text(st.sampled_from(list("：:／/、,（()）＜<＞>＋+-0９Ｎx×#・ ")), max_size=3)
+            )
             lines[i] = lines[i][:j] + junk + lines[i][j:]
     result = parse_sheet("\n".join(lines))
     assert result.ok == (result.unit is not None)

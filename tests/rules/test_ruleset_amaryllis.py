@@ -13,7 +13,13 @@ from hypothesis import strategies as st
 from app.reports.battle import render_battle
 from app.rules import find_ruleset, guess_ruleset
 from app.rules.amaryllis import (
-    battle, format_costs, format_problems, format_sheet, greeting_lines, parse_sheet, result_json,
+    battle,
+    format_costs,
+    format_problems,
+    format_sheet,
+    greeting_lines,
+    parse_sheet,
+    result_json,
 )
 from app.rules.base import BattleReport, Outcome, Ruleset
 from tests.reports.corpus import CORPUS
@@ -45,8 +51,10 @@ def test_parse_sheet_wraps_the_module_result() -> None:
     assert sheet.ruleset == "amaryllis" and sheet.lang == "ja" and sheet.problems == ()
     bad = R.parse_sheet("ダメ：１１／１／１／２／大技\n・大技（２）：防御無視攻撃")
     assert not bad.ok and bad.entry is None and bad.name == "ダメ"
-    assert [p.code for p in bad.errors] == [p.code for p in parse_sheet(
-        "ダメ：１１／１／１／２／大技\n・大技（２）：防御無視攻撃").errors]
+    assert [p.code for p in bad.errors] == [
+        p.code
+        for p in parse_sheet("ダメ：１１／１／１／２／大技\n・大技（２）：防御無視攻撃").errors
+    ]
     assert R.parse_sheet("x: 10/1/1/2", lang="en").lang == "en"
     assert R.parse_sheet(None).entry is None  # type: ignore[arg-type]  # never raises
 
@@ -91,7 +99,13 @@ def test_battle_outcome_and_json_of_the_seed_battle() -> None:
     assert R.result_json(result) == result_json(result)
     assert R.result_json(result, events=False) == result_json(result, events=False)
     out = R.outcome(result)
-    assert (out.winner, out.termination, out.turns, out.by, out.margin) == (1, "death", 4, "death", -2)
+    assert (out.winner, out.termination, out.turns, out.by, out.margin) == (
+        1,
+        "death",
+        4,
+        "death",
+        -2,
+    )
     (ga,), (nb,) = out.final
     assert (ga.name, ga.hp, ga.max_hp, ga.alive, ga.exited) == ("グリスク", -1, 10, False, True)
     assert (nb.name, nb.hp, nb.max_hp, nb.alive, nb.exited) == ("ヌト", 1, 10, True, False)
@@ -103,7 +117,13 @@ def test_battle_outcome_and_json_of_the_seed_battle() -> None:
 def test_draws_name_their_judge_and_turn_zero_deaths_end_at_the_start_of_turn_one() -> None:
     wall = R.parse_sheet("Wall: 50/0/0/0").entry
     draw = R.outcome(R.battle(wall, wall))
-    assert (draw.winner, draw.termination, draw.by, draw.turns, draw.margin) == (None, "draw", "hp", 20, 0)
+    assert (draw.winner, draw.termination, draw.by, draw.turns, draw.margin) == (
+        None,
+        "draw",
+        "hp",
+        20,
+        0,
+    )
     # HP 0 from the start: dead at the death check that opens turn 1 (rules §2.1)
     zero = R.parse_sheet("Zero: 0/0/0/0").entry
     res = R.battle(zero, zero)
@@ -119,8 +139,12 @@ def layout(report: BattleReport, title: str, sheets: bool) -> str:
     if sheets:
         out += [s + "\n" + ("" if s.endswith("\n") else "\n") for s in report.sheets]
     for t in report.turns:
-        out.append((f"第{t.turn}ターン" if ja else f"Turn {t.turn}").translate(
-            str.maketrans("0123456789", "０１２３４５６７８９") if ja else {}) + "\n\n")
+        out.append(
+            (f"第{t.turn}ターン" if ja else f"Turn {t.turn}").translate(
+                str.maketrans("0123456789", "０１２３４５６７８９") if ja else {}
+            )
+            + "\n\n"
+        )
         for line in t.lines:
             out.append(line.text + "\n")
             out += [("\u3000" if ja else "  ") + c.text + "\n" for c in line.children]

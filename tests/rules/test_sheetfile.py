@@ -8,24 +8,43 @@ import pytest
 
 from app.cli.sheetfile import MAX_BYTES, SheetFileError, decode_sheet_bytes, read_sheet_file
 
-SHEET = ("グリスク：１０／１／１／２／シールド、スピア、スピア、ブースト\n"
-         "・シールド（１）：防御力＋２＜リミテッド＞\n"
-         "・スピア（１）：直接攻撃＜遅延起動４＞＜効果２倍＞\n"
-         "・ブースト（１）：攻撃力＋１\n")
+SHEET = (
+    "グリスク：１０／１／１／２／シールド、スピア、スピア、ブースト\n"
+    "・シールド（１）：防御力＋２＜リミテッド＞\n"
+    "・スピア（１）：直接攻撃＜遅延起動４＞＜効果２倍＞\n"
+    "・ブースト（１）：攻撃力＋１\n"
+)
 
 
-@pytest.mark.parametrize("codec", [
-    "utf-8", "utf-8-sig", "utf-16", "shift_jis", "cp932", "euc_jp", "iso2022_jp",
-])
+@pytest.mark.parametrize(
+    "codec",
+    [
+        "utf-8",
+        "utf-8-sig",
+        "utf-16",
+        "shift_jis",
+        "cp932",
+        "euc_jp",
+        "iso2022_jp",
+    ],
+)
 def test_each_encoding_round_trips(tmp_path: Path, codec: str) -> None:
     path = tmp_path / f"sheet-{codec}.txt"
     path.write_bytes(SHEET.encode(codec))
     assert read_sheet_file(path) == SHEET
 
 
-@pytest.mark.parametrize("text", [
-    "ヌト\n", "ア", "命の剣", "ｱｲｳ ﾊﾝｶｸ：直接攻撃", "Grisk: 10/1/1/2", "魔法剣：ＨＰ減殺",
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "ヌト\n",
+        "ア",
+        "命の剣",
+        "ｱｲｳ ﾊﾝｶｸ：直接攻撃",
+        "Grisk: 10/1/1/2",
+        "魔法剣：ＨＰ減殺",
+    ],
+)
 def test_short_ambiguous_texts(text: str) -> None:
     for codec in ("cp932", "euc_jp", "utf-8"):
         assert decode_sheet_bytes(text.encode(codec)) == text, codec

@@ -24,11 +24,13 @@ CASES: list[tuple[str, str, set[tuple[str, int | None]]]] = [
     ("negative TECH", "X: 10/1/1/1/A\nTECH -1\n" + OK_TAIL, {("negative-number", 2)}),
     ("full-width minus", "X：１０／－１／１／１／A\n" + OK_TAIL, {("negative-number", 1)}),
     ("huge number", "X: 10/1/1/" + "9" * 120 + "/A\n" + OK_TAIL, {("number-too-large", 1)}),
-    ("not a number", "X: 10/1/a/1/A\n" + OK_TAIL,
-     {("bad-number", 1)}),
+    ("not a number", "X: 10/1/a/1/A\n" + OK_TAIL, {("bad-number", 1)}),
     ("undefined name", "X: 10/1/1/1/A, B\n" + OK_TAIL, {("undefined-action", 1)}),
-    ("duplicate definition", "X: 10/1/1/1/A\n" + OK_TAIL + "- A (1): Guard\n",
-     {("duplicate-definition", 3)}),
+    (
+        "duplicate definition",
+        "X: 10/1/1/1/A\n" + OK_TAIL + "- A (1): Guard\n",
+        {("duplicate-definition", 3)},
+    ),
     ("empty name in list", "X: 10/1/1/1/A,,A\n" + OK_TAIL, {("empty-action-name", 1)}),
     ("trailing comma", "X: 10/1/1/1/A,\n" + OK_TAIL, {("empty-action-name", 1)}),
     ("unknown line", "X: 10/1/1/1/A\n" + OK_TAIL + "thanks!\n", {("unknown-line", 3)}),
@@ -36,33 +38,45 @@ CASES: list[tuple[str, str, set[tuple[str, int | None]]]] = [
     ("N zero", "X: 10/1/1/1/A\n- A: ATK+0\n", {("n-too-small", 2)}),
     ("N negative", "X: 10/1/1/1/A\n- A: DEF-1\n", {("n-too-small", 2)}),
     ("N missing", "X: 10/1/1/1/A\n- A: SPD+N\n", {("missing-n", 2)}),
-    ("Limited twice", "X: 10/1/1/1/A\n- A: Guard <Limited><Limited>\n",
-     {("customization-repeated", 2)}),
-    ("Delay twice", "X: 10/1/1/1/A\n- A: Guard <Delay 2><Delay 3>\n",
-     {("customization-repeated", 2)}),
+    (
+        "Limited twice",
+        "X: 10/1/1/1/A\n- A: Guard <Limited><Limited>\n",
+        {("customization-repeated", 2)},
+    ),
+    (
+        "Delay twice",
+        "X: 10/1/1/1/A\n- A: Guard <Delay 2><Delay 3>\n",
+        {("customization-repeated", 2)},
+    ),
     ("Quick twice", "X: 10/1/1/1/A\n- A: Guard <Quick><Quick>\n", {("customization-repeated", 2)}),
-    ("Effect twice", "X: 10/1/1/1/A\n- A: Direct <Effect x2><Effect x2>\n",
-     {("customization-repeated", 2)}),
+    (
+        "Effect twice",
+        "X: 10/1/1/1/A\n- A: Direct <Effect x2><Effect x2>\n",
+        {("customization-repeated", 2)},
+    ),
     ("Delay 1", "X: 10/1/1/1/A\n- A: Guard <Delay 1>\n", {("delay-too-small", 2)}),
     ("Delay 0", "X: 10/1/1/1/A\n- A: Guard <Delay 0>\n", {("delay-too-small", 2)}),
-    ("Quick with Delay", "X: 10/1/1/1/A\n- A: Guard <Quick><Delay 2>\n",
-     {("quick-with-delay", 2)}),
+    ("Quick with Delay", "X: 10/1/1/1/A\n- A: Guard <Quick><Delay 2>\n", {("quick-with-delay", 2)}),
     ("Effect x1", "X: 10/1/1/1/A\n- A: Direct <Effect x1>\n", {("effect-too-small", 2)}),
-    ("Effect on support", "X: 10/1/1/1/A\n- A: Guard <Effect x2>\n",
-     {("attack-only", 2)}),
+    ("Effect on support", "X: 10/1/1/1/A\n- A: Guard <Effect x2>\n", {("attack-only", 2)}),
     ("Stun on support", "X: 10/1/1/1/A\n- A: ATK+1 <Stun>\n", {("attack-only", 2)}),
-    ("Poison on support", "X: 10/1/1/1/A\n- A: Reflect <Poison><Limited><Delay 4>\n",
-     {("attack-only", 2)}),
+    (
+        "Poison on support",
+        "X: 10/1/1/1/A\n- A: Reflect <Poison><Limited><Delay 4>\n",
+        {("attack-only", 2)},
+    ),
     ("Life not Limited", "X: 10/1/1/1/A\n- A: Life\n", {("must-be-limited", 2)}),
     ("Heal not Limited", "X: 10/1/1/1/A\n- A: Full Heal\n", {("must-be-limited", 2)}),
     ("declared cost", "X: 10/1/1/1/A\n- A (3): Guard\n", {("declared-cost-mismatch", 2)}),
     ("over budget", "X: 10/1/1/1/A, A, A, A, A, A, A, A\n" + OK_TAIL, {("over-budget", 1)}),
-    ("over budget, TECH stated", "X: 10/1/1/1/A, A\nTECH 1\n" + OK_TAIL.replace("1", "1"),
-     {("bonus-not-ten", 1)}),
+    (
+        "over budget, TECH stated",
+        "X: 10/1/1/1/A, A\nTECH 1\n" + OK_TAIL.replace("1", "1"),
+        {("bonus-not-ten", 1)},
+    ),
     ("no unit line", OK_TAIL, {("no-unit-line", None)}),
     ("two unit lines", "X: 10/1/1/1/A\nY: 10/1/1/1/A\n" + OK_TAIL, {("duplicate-unit-line", 2)}),
-    ("two TECH lines", "X: 10/1/1/1/A\nTECH 5\n技術５\n" + OK_TAIL,
-     {("duplicate-tech-line", 3)}),
+    ("two TECH lines", "X: 10/1/1/1/A\nTECH 5\n技術５\n" + OK_TAIL, {("duplicate-tech-line", 3)}),
     ("labelled numbers", "X: HP10/ATK1/DEF1/SPD2/A\n" + OK_TAIL, {("bad-number", 1)}),
     ("five numbers", "X: 10/1/1/1/5/A\n" + OK_TAIL, {("unit-line-numbers", 1)}),
     ("three numbers", "X: 10/1/1\n", {("unit-line-numbers", 1)}),
@@ -72,19 +86,26 @@ CASES: list[tuple[str, str, set[tuple[str, int | None]]]] = [
     ("unit without name", ": 10/1/1/1/A\n" + OK_TAIL, {("empty-unit-name", 1)}),
     ("action without name", "X: 10/1/1/1\n- (1): Guard\n", {("missing-action-name", 2)}),
     ("action without class", "X: 10/1/1/1/A\n- A (1):\n", {("missing-class", 2)}),
-    ("unknown customization", "X: 10/1/1/1/A\n- A: Guard <Lmited>\n",
-     {("unknown-customization", 2)}),
+    (
+        "unknown customization",
+        "X: 10/1/1/1/A\n- A: Guard <Lmited>\n",
+        {("unknown-customization", 2)},
+    ),
     ("unclosed bracket", "X: 10/1/1/1/A\n- A: Guard <Limited\n", {("unclosed-bracket", 2)}),
     ("trailing text", "X: 10/1/1/1/A\n- A: Guard <Limited> ok?\n", {("trailing-text", 2)}),
     ("bad declared cost", "X: 10/1/1/1/A\n- A (one): Guard\n", {("bad-number", 2)}),
     ("negative declared cost", "X: 10/1/1/1/A\n- A (-1): Guard\n", {("negative-number", 2)}),
-    ("too long a line", "X: 10/1/1/1/A\n" + OK_TAIL + "#" + "x" * 30_000 + "\n",
-     {("line-too-long", 3)}),
+    (
+        "too long a line",
+        "X: 10/1/1/1/A\n" + OK_TAIL + "#" + "x" * 30_000 + "\n",
+        {("line-too-long", 3)},
+    ),
 ]
 
 
-@pytest.mark.parametrize(("sheet", "expected"), [(c[1], c[2]) for c in CASES],
-                         ids=[c[0] for c in CASES])
+@pytest.mark.parametrize(
+    ("sheet", "expected"), [(c[1], c[2]) for c in CASES], ids=[c[0] for c in CASES]
+)
 def test_each_rule(sheet: str, expected: set[tuple[str, int | None]]) -> None:
     result = parse_sheet(sheet)
     assert {(p.code, p.line) for p in result.errors} == expected
@@ -111,20 +132,23 @@ def test_defined_but_unset_action_is_only_a_warning() -> None:
     result = parse_sheet("X: 10/1/1/1/A\n" + OK_TAIL + "- B (1): Guard\n")
     assert result.ok and result.unit is not None
     assert [(p.code, p.line, p.severity) for p in result.problems] == [
-        ("unused-action", 3, "warning")]
+        ("unused-action", 3, "warning")
+    ]
     assert [a.name for a in result.unit.definitions] == ["A", "B"]
     assert [a.name for a in result.unit.loadout] == ["A"]
 
 
 def test_all_problems_are_reported_at_once_in_line_order() -> None:
-    sheet = ("X: 12/1/1/1/A, B, C\n"
-             "- A (5): Guard <Quick><Delay 2>\n"
-             "- C: Life\n"
-             "junk\n")
+    sheet = "X: 12/1/1/1/A, B, C\n- A (5): Guard <Quick><Delay 2>\n- C: Life\njunk\n"
     result = parse_sheet(sheet)
     assert [(p.code, p.line) for p in result.errors] == [
-        ("hp-not-multiple-of-5", 1), ("undefined-action", 1), ("quick-with-delay", 2),
-        ("declared-cost-mismatch", 2), ("must-be-limited", 3), ("unknown-line", 4)]
+        ("hp-not-multiple-of-5", 1),
+        ("undefined-action", 1),
+        ("quick-with-delay", 2),
+        ("declared-cost-mismatch", 2),
+        ("must-be-limited", 3),
+        ("unknown-line", 4),
+    ]
 
 
 def test_problem_fields_quote_the_line_cite_the_rule_and_say_how_to_fix() -> None:
@@ -138,7 +162,9 @@ def test_problem_fields_quote_the_line_cite_the_rule_and_say_how_to_fix() -> Non
 
 
 def test_over_budget_shows_total_and_tech() -> None:
-    (p,) = parse_sheet("グリスク：１０／２／２／２／槍、槍、盾\n・槍：防御無視攻撃\n・盾：ガード与え").errors
+    (p,) = parse_sheet(
+        "グリスク：１０／２／２／２／槍、槍、盾\n・槍：防御無視攻撃\n・盾：ガード与え"
+    ).errors
     assert p.code == "over-budget"
     assert p.message == "セットしたアクションのコスト合計７が技術２を超えています。"
     assert "槍３×２" in p.fix and "盾１×１" in p.fix
@@ -173,13 +199,17 @@ def test_unknown_customization_and_undefined_name_suggestions() -> None:
 def test_format_problems_in_both_languages() -> None:
     result = parse_sheet("グリスク：１２／１／１／２\n")
     ja = format_problems(result.problems, "ja")
-    assert ja == ("１行目：「グリスク：１２／１／１／２」\n"
-                  "  エラー（ルール§1）：ＨＰ１２が５の倍数ではありません（ＨＰはボーナス１点につき５です）。\n"
-                  "  直し方：ＨＰを５の倍数（たとえば１０か１５）にしてください。")
+    assert ja == (
+        "１行目：「グリスク：１２／１／１／２」\n"
+        "  エラー（ルール§1）：ＨＰ１２が５の倍数ではありません（ＨＰはボーナス１点につき５です）。\n"
+        "  直し方：ＨＰを５の倍数（たとえば１０か１５）にしてください。"
+    )
     en = format_problems(result.problems, "en")
-    assert en == ('Line 1: "グリスク：１２／１／１／２"\n'
-                  "  error (rules §1): HP 12 is not a multiple of 5 (each bonus point gives 5 HP).\n"
-                  "  fix: Make HP a multiple of 5 (e.g. 10 or 15).")
+    assert en == (
+        'Line 1: "グリスク：１２／１／１／２"\n'
+        "  error (rules §1): HP 12 is not a multiple of 5 (each bonus point gives 5 HP).\n"
+        "  fix: Make HP a multiple of 5 (e.g. 10 or 15)."
+    )
     assert localize(result.problems[0], "en").message.startswith("HP 12 is not")
 
 
@@ -194,32 +224,59 @@ def test_format_problems_caps_the_list() -> None:
 
 
 HOSTILE: list[tuple[str, str, str]] = [
-    ("10,000 lines", "X: 10/1/1/1/A\n" + OK_TAIL + "".join(f"- B{i}: Guard\n"
-                                                            for i in range(10_000)),
-     "too-many-lines"),
-    ("10,000 bad lines", "X: 10/1/1/1/A\n" + OK_TAIL + "".join(f"- B{i}: Gaurd <Stunn>\n"
-                                                                for i in range(10_000)),
-     "too-many-problems"),
-    ("1,000 unit lines", "".join(f"X{i}: 10/0/0/0/" + ",".join(f"A{j}" for j in range(100))
-                                 + "\n" for i in range(1000)), "too-many-problems"),
-    ("stacked Stun on 50 lines", "X: 10/0/0/0/" + ",".join(f"A{i}" for i in range(50)) + "\n"
-     + "".join(f"- A{i} (1): Direct" + "<Stun>" * 3000 + "\n" for i in range(50)),
-     "declared-cost-mismatch"),
-    ("500 long undefined names", "X: 10/0/0/0/" + ",".join(f"{'N' * 30}{i}" for i in range(500))
-     + "\n" + "".join(f"- {'N' * 29}{i}: Guard\n" for i in range(500)), "undefined-action"),
+    (
+        "10,000 lines",
+        "X: 10/1/1/1/A\n" + OK_TAIL + "".join(f"- B{i}: Guard\n" for i in range(10_000)),
+        "too-many-lines",
+    ),
+    (
+        "10,000 bad lines",
+        "X: 10/1/1/1/A\n" + OK_TAIL + "".join(f"- B{i}: Gaurd <Stunn>\n" for i in range(10_000)),
+        "too-many-problems",
+    ),
+    (
+        "1,000 unit lines",
+        "".join(
+            f"X{i}: 10/0/0/0/" + ",".join(f"A{j}" for j in range(100)) + "\n" for i in range(1000)
+        ),
+        "too-many-problems",
+    ),
+    (
+        "stacked Stun on 50 lines",
+        "X: 10/0/0/0/"
+        + ",".join(f"A{i}" for i in range(50))
+        + "\n"
+        + "".join(f"- A{i} (1): Direct" + "<Stun>" * 3000 + "\n" for i in range(50)),
+        "declared-cost-mismatch",
+    ),
+    (
+        "500 long undefined names",
+        "X: 10/0/0/0/"
+        + ",".join(f"{'N' * 30}{i}" for i in range(500))
+        + "\n"
+        + "".join(f"- {'N' * 29}{i}: Guard\n" for i in range(500)),
+        "undefined-action",
+    ),
     ("a 2 MB text", "x" * 2_000_000, "too-large"),
     ("binary junk", "".join(chr(i % 256) for i in range(0, 600_000, 7)), "unknown-line"),
     ("a 10**6-digit number", "X: " + "9" * 19_000 + "/1/1/1", "number-too-large"),
-    ("500 actions", "X: 5/0/0/0/" + ", ".join(f"A{i}" for i in range(500)) + "\n"
-     + "".join(f"- A{i}: Guard\n" for i in range(500)), "over-budget"),
+    (
+        "500 actions",
+        "X: 5/0/0/0/"
+        + ", ".join(f"A{i}" for i in range(500))
+        + "\n"
+        + "".join(f"- A{i}: Guard\n" for i in range(500)),
+        "over-budget",
+    ),
     ("500 Stuns", "X: 10/1/1/1/A\n- A: Direct" + "<Stun>" * 500, "over-budget"),
     ("5000 Stuns", "X: 10/1/1/1/A\n- A: Direct" + "<Stun>" * 5000, "line-too-long"),
 ]
 """Hostile sheets: (name, text, the error code it must give). ``benchmarks/sheets.py`` times them."""
 
 
-@pytest.mark.parametrize("name, sheet, code", HOSTILE,
-                         ids=lambda v: v if isinstance(v, str) and len(v) < 30 else "")
+@pytest.mark.parametrize(
+    "name, sheet, code", HOSTILE, ids=lambda v: v if isinstance(v, str) and len(v) < 30 else ""
+)
 def test_limits_are_bounded_and_clear(name: str, sheet: str, code: str) -> None:
     # bounded work, not time (timings: benchmarks/sheets.py): reading stops at 1,000 lines or
     # 500 problems (the checks after reading add at most one problem per name read), and the
@@ -236,21 +293,32 @@ def test_stacked_stun_cost_is_shown_as_a_power() -> None:
     assert [p.code for p in errors] == ["over-budget", "declared-cost-mismatch"]
     assert errors[0].message == "The actions set cost >10^12 in total, more than TECH 8."
     p = errors[1]
-    assert p.message == ("The cost written is 1 but the computed cost is >10^12 "
-                         "(1 (Direct Attack) ×2^3000 (Stun ×3000) = >10^12).")
+    assert p.message == (
+        "The cost written is 1 but the computed cost is >10^12 "
+        "(1 (Direct Attack) ×2^3000 (Stun ×3000) = >10^12)."
+    )
 
 
 @settings(max_examples=500, deadline=None)
-@given(st.builds(
-    Action, name=st.just("A"), cls=st.sampled_from(list(ActionClass)),
-    n=st.none() | st.integers(-3, 50), limited=st.booleans(),
-    delay=st.none() | st.integers(-2, 40), quick=st.booleans(),
-    effect=st.none() | st.integers(-3, 12), stun=st.integers(0, 12), poison=st.integers(0, 12)))
+@given(
+    st.builds(
+        Action,
+        name=st.just("A"),
+        cls=st.sampled_from(list(ActionClass)),
+        n=st.none() | st.integers(-3, 50),
+        limited=st.booleans(),
+        delay=st.none() | st.integers(-2, 40),
+        quick=st.booleans(),
+        effect=st.none() | st.integers(-3, 12),
+        stun=st.integers(0, 12),
+        poison=st.integers(0, 12),
+    )
+)
 def test_cost_equals_the_rules_formula(action: Action) -> None:
     # valid or not (Delay 0, N < 1 ...): base × every multiplier (×2 per Stun and per Poison),
     # then ÷2 for Limited and ÷N for Delay, each rounded up (rules §1.2)
     base = action.cls.base_cost if action.cls.base_cost is not None else (action.n or 0)
-    x = base * (2 if action.quick else 1) * (action.effect ** 2 if action.effect is not None else 1)
+    x = base * (2 if action.quick else 1) * (action.effect**2 if action.effect is not None else 1)
     for _ in range(action.stun + action.poison):
         x *= 2
     if action.limited:

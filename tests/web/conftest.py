@@ -40,8 +40,9 @@ LISTED_UNIT = "Listedunit"
 LISTED_SECRET = "Quasarfang"
 
 
-def sheet(name: str, variant: int, *, a1: str = "Shield", a2: str = "Spear",
-          a3: str = "Boost") -> str:
+def sheet(
+    name: str, variant: int, *, a1: str = "Shield", a2: str = "Spear", a3: str = "Boost"
+) -> str:
     """A valid Amaryllis sheet (English notation) of unit ``name``; ``variant`` 0-4 picks the
     build, so that battles have winners, losers and draws."""
     builds = (
@@ -74,8 +75,12 @@ class Site:
 
 
 #: every address used by the site
-ADDRESSES = [f"p{i}@example.org" for i in range(5)] + [f"q{i}@example.net" for i in range(4)] \
-    + [f"s{i}@secret.example" for i in range(3)] + [f"l{i}@listed.example" for i in range(2)]
+ADDRESSES = (
+    [f"p{i}@example.org" for i in range(5)]
+    + [f"q{i}@example.net" for i in range(4)]
+    + [f"s{i}@secret.example" for i in range(3)]
+    + [f"l{i}@listed.example" for i in range(2)]
+)
 
 
 def build_site(db_url: str) -> None:
@@ -87,29 +92,37 @@ def build_site(db_url: str) -> None:
     with transaction(factory) as s:
         spring = svc.create_league(s, "spring", entry_deadline=T0 + dt.timedelta(days=1), now=T0)
         for i in range(5):
-            p = svc.get_or_create_player(s, f"p{i}@example.org", display_name=names[i],
-                                         lang="en")
+            p = svc.get_or_create_player(s, f"p{i}@example.org", display_name=names[i], lang="en")
             assert svc.submit_entry(s, spring, p, sheet(units[i], i), now=T0).accepted
-        haru = svc.create_league(s, "春", entry_deadline=T0 + dt.timedelta(days=1),
-                                 rounds_every=dt.timedelta(days=1), now=T0)
+        haru = svc.create_league(
+            s,
+            "春",
+            entry_deadline=T0 + dt.timedelta(days=1),
+            rounds_every=dt.timedelta(days=1),
+            now=T0,
+        )
         for i in range(4):
-            p = svc.get_or_create_player(s, f"q{i}@example.net", display_name=f"プレイヤー{i}",
-                                         lang="ja")
+            p = svc.get_or_create_player(
+                s, f"q{i}@example.net", display_name=f"プレイヤー{i}", lang="ja"
+            )
             assert svc.submit_entry(s, haru, p, sheet(f"ユニット{i}", i + 1), now=T0).accepted
-        secret = svc.create_league(s, "secret", entry_deadline=T0 + dt.timedelta(days=30),
-                                   now=T0)
+        secret = svc.create_league(s, "secret", entry_deadline=T0 + dt.timedelta(days=30), now=T0)
         for i in range(3):
             p = svc.get_or_create_player(s, f"s{i}@secret.example", display_name=f"Secretive {i}")
-            assert svc.submit_entry(s, secret, p, sheet(f"Hiddenunit{i}", i, a1="Zephyrblade",
-                                                        a2="Quillstorm", a3="Nimbusguard"),
-                                    now=T0).accepted
-        listed = svc.create_league(s, "listed", entry_deadline=T0 + dt.timedelta(days=30),
-                                   now=T0)
+            assert svc.submit_entry(
+                s,
+                secret,
+                p,
+                sheet(f"Hiddenunit{i}", i, a1="Zephyrblade", a2="Quillstorm", a3="Nimbusguard"),
+                now=T0,
+            ).accepted
+        listed = svc.create_league(s, "listed", entry_deadline=T0 + dt.timedelta(days=30), now=T0)
         listed.show_entrants = True
         for i in range(2):
             p = svc.get_or_create_player(s, f"l{i}@listed.example", display_name=f"Lister {i}")
-            assert svc.submit_entry(s, listed, p, sheet(f"{LISTED_UNIT}{i}", i,
-                                                        a1=LISTED_SECRET), now=T0).accepted
+            assert svc.submit_entry(
+                s, listed, p, sheet(f"{LISTED_UNIT}{i}", i, a1=LISTED_SECRET), now=T0
+            ).accepted
     t1 = T0 + dt.timedelta(days=2)
     with transaction(factory) as s:
         svc.close_entries(s, svc.get_league(s, "spring"), now=t1)
@@ -120,14 +133,19 @@ def build_site(db_url: str) -> None:
 
 
 @pytest.fixture(scope="module", params=["sqlite", "postgres"])
-def site(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
+def site(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[Site]:
     """The site of the module docstring, served on a free port of 127.0.0.1."""
     from app.web.server import start_web
 
     def serve(db_url: str) -> Iterator[Site]:
         build_site(db_url)
-        settings = load_settings(database_url=db_url, server_address="league@example.net",
-                                 data_dir=tmp_path_factory.mktemp("data"))
+        settings = load_settings(
+            database_url=db_url,
+            server_address="league@example.net",
+            data_dir=tmp_path_factory.mktemp("data"),
+        )
         server = start_web(settings, host="127.0.0.1", port=0, access_log=False)
         factory = session_factory(db_url, migrate=False)
         try:
@@ -165,8 +183,11 @@ def all_urls(site: Site, *, langs: tuple[str, ...] = ("ja", "en")) -> list[str]:
         for s in (doc["standings"] or {"rows": []})["rows"]:
             paths |= {s["entry"]["player"]["url"], s["entry"]["player"]["url"] + ".json"}
     data = (".json", ".csv", ".atom")
-    return [f"{p}{'&' if '?' in p else '?'}lang={lang}" for p in sorted(paths)
-            for lang in (langs[:1] if p.endswith(data) else langs)]
+    return [
+        f"{p}{'&' if '?' in p else '?'}lang={lang}"
+        for p in sorted(paths)
+        for lang in (langs[:1] if p.endswith(data) else langs)
+    ]
 
 
 def league_id(site: Site, name: str) -> int:

@@ -20,8 +20,15 @@ from tests.services import skip_or_fail
 from tests.web.conftest import ADDRESSES, HOSTILE_NAMES, HOSTILE_UNITS, Site
 
 CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync", "--no-first-run"]
+ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "web"
 
 pytestmark = pytest.mark.parametrize("site", ["sqlite"], indirect=True)
@@ -49,17 +56,26 @@ class Watched:
     def __init__(self, context: object) -> None:
         self.page = context.new_page()  # type: ignore[attr-defined]
         self.problems: list[str] = []
-        self.page.on("console", lambda m: m.type == "error" and self.problems.append(
-            f"console: {m.text}"))
+        self.page.on(
+            "console", lambda m: m.type == "error" and self.problems.append(f"console: {m.text}")
+        )
         self.page.on("pageerror", lambda e: self.problems.append(f"pageerror: {e}"))
-        self.page.on("dialog", lambda d: (self.problems.append(f"dialog: {d.message}"),
-                                          d.dismiss()))
+        self.page.on(
+            "dialog", lambda d: (self.problems.append(f"dialog: {d.message}"), d.dismiss())
+        )
         # A sub-request the browser cancels because the page navigated on (net::ERR_ABORTED,
         # e.g. the favicon of a page left at once) is not a failure of the server.
-        self.page.on("requestfailed", lambda r: "ERR_ABORTED" not in (r.failure or "")
-                     and self.problems.append(f"failed: {r.url} ({r.failure})"))
-        self.page.on("response", lambda r: r.status >= 400 and self.problems.append(
-            f"HTTP {r.status}: {r.url}"))
+        self.page.on(
+            "requestfailed",
+            lambda r: (
+                "ERR_ABORTED" not in (r.failure or "")
+                and self.problems.append(f"failed: {r.url} ({r.failure})")
+            ),
+        )
+        self.page.on(
+            "response",
+            lambda r: r.status >= 400 and self.problems.append(f"HTTP {r.status}: {r.url}"),
+        )
 
     def open(self, url: str) -> object:
         self.problems.clear()
@@ -69,17 +85,31 @@ class Watched:
 
 def _context(browser: object, lang: str, **kw: object) -> object:
     locale = {"ja": "ja-JP", "en": "en-US"}[lang]
-    return browser.new_context(locale=locale, extra_http_headers={  # type: ignore[attr-defined]
-        "Accept-Language": f"{locale},{lang};q=0.9"}, **kw)
+    return browser.new_context(
+        locale=locale,
+        extra_http_headers={  # type: ignore[attr-defined]
+            "Accept-Language": f"{locale},{lang};q=0.9"
+        },
+        **kw,
+    )
 
 
 def _pages(site: Site) -> list[str]:
     doc = site.get("/leagues/spring.json").json()
     battle = doc["rounds"][0]["boards"][0]["url"]
     player = doc["standings"]["rows"][0]["entry"]["player"]["url"]
-    return ["/", "/leagues/spring", "/leagues/" + quote("春"), "/leagues/secret",
-            "/leagues/listed", doc["rounds"][0]["url"], battle, player, "/rules/amaryllis",
-            "/leagues/nothing-here-404"]
+    return [
+        "/",
+        "/leagues/spring",
+        "/leagues/" + quote("春"),
+        "/leagues/secret",
+        "/leagues/listed",
+        doc["rounds"][0]["url"],
+        battle,
+        player,
+        "/rules/amaryllis",
+        "/leagues/nothing-here-404",
+    ]
 
 
 @pytest.mark.parametrize("lang", ["ja", "en"])
@@ -95,8 +125,12 @@ def test_every_page_loads_without_a_console_error(site: Site, browser: object, l
             assert problems == [], (path, problems)
             assert page.evaluate("document.querySelectorAll('script').length") == 0  # type: ignore[attr-defined]
             # the stylesheet applied (CSP allows /static only)
-            assert page.evaluate(  # type: ignore[attr-defined]
-                "getComputedStyle(document.querySelector('header.site')).display") == "flex"
+            assert (
+                page.evaluate(  # type: ignore[attr-defined]
+                    "getComputedStyle(document.querySelector('header.site')).display"
+                )
+                == "flex"
+            )
     finally:
         context.close()  # type: ignore[attr-defined]
 
@@ -155,26 +189,35 @@ def test_the_language_switch_sticks(site: Site, browser: object) -> None:
         context.close()  # type: ignore[attr-defined]
 
 
-def test_phone_viewport_has_no_horizontal_scroll_and_screenshots(site: Site,
-                                                                 browser: object) -> None:
+def test_phone_viewport_has_no_horizontal_scroll_and_screenshots(
+    site: Site, browser: object
+) -> None:
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     doc = site.get("/leagues/spring.json").json()
     battle = next(b["url"] for r in doc["rounds"] for b in r["boards"] if b["state"] == "done")
     for lang in ("ja", "en"):
-        context = _context(browser, lang, viewport={"width": 375, "height": 740},
-                           device_scale_factor=2, is_mobile=True, has_touch=True)
+        context = _context(
+            browser,
+            lang,
+            viewport={"width": 375, "height": 740},
+            device_scale_factor=2,
+            is_mobile=True,
+            has_touch=True,
+        )
         try:
             w = Watched(context)
-            for name, path in (("league", "/leagues/spring"), ("battle", battle),
-                               ("index", "/")):
+            for name, path in (("league", "/leagues/spring"), ("battle", battle), ("index", "/")):
                 page = w.open(site.base + path)
                 overflow = page.evaluate(  # type: ignore[attr-defined]
-                    "document.documentElement.scrollWidth - document.documentElement.clientWidth")
+                    "document.documentElement.scrollWidth - document.documentElement.clientWidth"
+                )
                 assert overflow <= 0, (path, overflow)
                 assert w.problems == []
                 if name != "index":
-                    page.screenshot(path=str(ARTIFACTS / f"{name}-phone-{lang}.png"),  # type: ignore[attr-defined]
-                                    full_page=True)
+                    page.screenshot(
+                        path=str(ARTIFACTS / f"{name}-phone-{lang}.png"),  # type: ignore[attr-defined]
+                        full_page=True,
+                    )
         finally:
             context.close()  # type: ignore[attr-defined]
         context = _context(browser, lang, viewport={"width": 1280, "height": 900})
@@ -182,8 +225,10 @@ def test_phone_viewport_has_no_horizontal_scroll_and_screenshots(site: Site,
             w = Watched(context)
             for name, path in (("league", "/leagues/spring"), ("battle", battle)):
                 page = w.open(site.base + path)
-                page.screenshot(path=str(ARTIFACTS / f"{name}-desktop-{lang}.png"),  # type: ignore[attr-defined]
-                                full_page=True)
+                page.screenshot(
+                    path=str(ARTIFACTS / f"{name}-desktop-{lang}.png"),  # type: ignore[attr-defined]
+                    full_page=True,
+                )
                 assert (ARTIFACTS / f"{name}-desktop-{lang}.png").stat().st_size > 10_000
         finally:
             context.close()  # type: ignore[attr-defined]
@@ -191,8 +236,12 @@ def test_phone_viewport_has_no_horizontal_scroll_and_screenshots(site: Site,
 
 def test_hostile_names_stay_text_in_the_browser(site: Site, browser: object) -> None:
     doc = site.get("/leagues/spring.json").json()
-    hostile = next(b["url"] for r in doc["rounds"] for b in r["boards"]
-                   if b["url"] and (b["a"]["unit"] in HOSTILE_UNITS or b["b"]["unit"] in HOSTILE_UNITS))
+    hostile = next(
+        b["url"]
+        for r in doc["rounds"]
+        for b in r["boards"]
+        if b["url"] and (b["a"]["unit"] in HOSTILE_UNITS or b["b"]["unit"] in HOSTILE_UNITS)
+    )
     context = _context(browser, "en")
     try:
         w = Watched(context)
@@ -222,9 +271,11 @@ def _mail_html_parts(site: Site) -> dict[tuple[str, str], str]:
 
     found: dict[tuple[str, str], str] = {}
     with site.factory() as s:  # type: ignore[operator]
-        for row in s.scalars(select(OutboxMessage)
-                             .where(OutboxMessage.kind.in_(("report", "standings")))
-                             .order_by(OutboxMessage.id)):
+        for row in s.scalars(
+            select(OutboxMessage)
+            .where(OutboxMessage.kind.in_(("report", "standings")))
+            .order_by(OutboxMessage.id)
+        ):
             kind = row.kind
             msg = email.message_from_bytes(row.raw, policy=policy.default)
             part = msg.get_body(("html",))
@@ -237,8 +288,9 @@ def _mail_html_parts(site: Site) -> dict[tuple[str, str], str]:
 
 
 @pytest.mark.parametrize("lang", ["ja", "en"])
-def test_mail_html_parts_render_without_a_console_error(site: Site, browser: object,
-                                                        lang: str) -> None:
+def test_mail_html_parts_render_without_a_console_error(
+    site: Site, browser: object, lang: str
+) -> None:
     """The HTML part of a report and of a standings mail, as a mail client gets them: no console
     error, no script, image, SVG, stylesheet link or <style> (inline styles only), hostile names
     as text, the winner marked and HP bars drawn, at a phone's width."""
@@ -253,14 +305,19 @@ def test_mail_html_parts_render_without_a_console_error(site: Site, browser: obj
             page.set_content(html, wait_until="load")  # type: ignore[attr-defined]
             assert w.problems == [], (kind, w.problems)
             assert page.evaluate("document.documentElement.lang") == lang  # type: ignore[attr-defined]
-            assert page.evaluate(  # type: ignore[attr-defined]
-                "document.querySelectorAll('script, img, svg, link, style, [class]').length") == 0
+            assert (
+                page.evaluate(  # type: ignore[attr-defined]
+                    "document.querySelectorAll('script, img, svg, link, style, [class]').length"
+                )
+                == 0
+            )
             text = page.inner_text("body")  # type: ignore[attr-defined]
             assert not [a for a in ADDRESSES if a in text]  # players by public name only
             if kind == "report":
                 assert ("★" in text) or ("引き分け" in text) or ("Draw" in text)
                 bars = page.evaluate(  # type: ignore[attr-defined]
-                    "document.querySelectorAll('table[width=\"120\"]').length")
+                    "document.querySelectorAll('table[width=\"120\"]').length"
+                )
                 assert bars > 0
         # the hostile names of spring (English) stay text in the standings
         if lang == "en":

@@ -37,8 +37,12 @@ def db_url(tmp_path_factory: pytest.TempPathFactory) -> str:
 
 
 def _serve(db_url: str, tmp_path: Path, **settings: object) -> Iterator[str]:
-    server = start_web(load_settings(database_url=db_url, data_dir=tmp_path, **settings),
-                       host="127.0.0.1", port=0, access_log=False)
+    server = start_web(
+        load_settings(database_url=db_url, data_dir=tmp_path, **settings),
+        host="127.0.0.1",
+        port=0,
+        access_log=False,
+    )
     try:
         yield server.url
     finally:
@@ -50,17 +54,33 @@ def _feed_links(response: httpx.Response) -> list[str]:
     return [x.get("href") or "" for x in ET.fromstring(response.content).iter(f"{ATOM}link")]
 
 
-@pytest.mark.parametrize(("settings", "good", "bad", "base"), [
-    ({"web_allowed_hosts": ["leagues.example.org"]}, "leagues.example.org", "evil.test",
-     "http://leagues.example.org/"),
-    ({"web_allowed_hosts": ["*.example.org"]}, "a.example.org:8080", "example.org",
-     "http://a.example.org:8080/"),
-    ({"public_url": "https://example.org/amaryllis"}, "example.org", "evil.test",
-     "https://example.org/amaryllis/"),
-    ({}, "localhost:1234", "evil.test", "http://localhost:1234/"),
-])
-def test_feed_links_follow_only_allowed_hosts(settings: dict, good: str, bad: str, base: str,
-                                              db_url: str, tmp_path: Path) -> None:
+@pytest.mark.parametrize(
+    ("settings", "good", "bad", "base"),
+    [
+        (
+            {"web_allowed_hosts": ["leagues.example.org"]},
+            "leagues.example.org",
+            "evil.test",
+            "http://leagues.example.org/",
+        ),
+        (
+            {"web_allowed_hosts": ["*.example.org"]},
+            "a.example.org:8080",
+            "example.org",
+            "http://a.example.org:8080/",
+        ),
+        (
+            {"public_url": "https://example.org/amaryllis"},
+            "example.org",
+            "evil.test",
+            "https://example.org/amaryllis/",
+        ),
+        ({}, "localhost:1234", "evil.test", "http://localhost:1234/"),
+    ],
+)
+def test_feed_links_follow_only_allowed_hosts(
+    settings: dict, good: str, bad: str, base: str, db_url: str, tmp_path: Path
+) -> None:
     for url in _serve(db_url, tmp_path, **settings):
         links = _feed_links(httpx.get(url + "/leagues/spring/feed.atom", headers={"Host": good}))
         assert links and all(link.startswith(base) for link in links)
@@ -105,8 +125,9 @@ REQUEST = b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
 
 
 def test_requests_and_idle_connections_are_bounded(db_url: str, tmp_path: Path) -> None:
-    for url in _serve(db_url, tmp_path, web_header_timeout=1, web_keepalive_timeout=1,
-                      web_max_connections=5):
+    for url in _serve(
+        db_url, tmp_path, web_header_timeout=1, web_keepalive_timeout=1, web_max_connections=5
+    ):
         # an idle keep-alive connection is closed after its response
         with _connect(url) as sock:
             sock.sendall(REQUEST)

@@ -4,8 +4,8 @@
 from __future__ import annotations
 
 import io
-from typing import Any
 from pathlib import Path
+from typing import Any
 
 import pytest
 from babel.messages.extract import extract_from_dir
@@ -19,13 +19,19 @@ ROOT = Path(__file__).resolve().parents[2]
 def _extracted() -> set[tuple[str | None, str]]:
     """Every message id of the templates (web pages, mails, reports) and of app/, as pybabel
     extracts them (babel.cfg)."""
-    method_map = [("app/**.py", "python"), ("templates/**.html", "jinja2"),
-                  ("templates/**.txt", "jinja2")]
-    options = {"templates/**.html": {"extensions": "jinja2.ext.i18n", "trimmed": "true"},
-               "templates/**.txt": {"extensions": "jinja2.ext.i18n", "trimmed": "true"}}
+    method_map = [
+        ("app/**.py", "python"),
+        ("templates/**.html", "jinja2"),
+        ("templates/**.txt", "jinja2"),
+    ]
+    options = {
+        "templates/**.html": {"extensions": "jinja2.ext.i18n", "trimmed": "true"},
+        "templates/**.txt": {"extensions": "jinja2.ext.i18n", "trimmed": "true"},
+    }
     found = set()
     for _file, _line, message, _comments, context in extract_from_dir(
-            str(ROOT), method_map, options_map=options):
+        str(ROOT), method_map, options_map=options
+    ):
         msgid = message[0] if isinstance(message, (tuple, list)) else message
         found.add((context, msgid))
     return found
@@ -62,22 +68,30 @@ def test_catalogs_compile_at_run_time_and_translate() -> None:
 def test_no_compiled_catalog_is_committed() -> None:
     import subprocess
 
-    tracked = subprocess.run(["git", "ls-files", "templates/locale"], cwd=ROOT, check=True,
-                             capture_output=True, text=True).stdout.split()
+    tracked = subprocess.run(
+        ["git", "ls-files", "templates/locale"],
+        cwd=ROOT,
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout.split()
     assert tracked and not [f for f in tracked if f.endswith(".mo")]
 
 
-@pytest.mark.parametrize(("header", "expected"), [
-    ("ja-JP,ja;q=0.9,en;q=0.8", "ja"),
-    ("en-US,en;q=0.9", "en"),
-    ("fr-FR, en;q=0.5, ja;q=0.7", "ja"),
-    ("de, *;q=0.1", "ja"),
-    ("en;q=0, ja;q=0.1", "ja"),
-    ("fr", None),
-    ("", None),
-    (";;;,q=x,en;q=abc", None),
-    ("EN-gb", "en"),
-])
+@pytest.mark.parametrize(
+    ("header", "expected"),
+    [
+        ("ja-JP,ja;q=0.9,en;q=0.8", "ja"),
+        ("en-US,en;q=0.9", "en"),
+        ("fr-FR, en;q=0.5, ja;q=0.7", "ja"),
+        ("de, *;q=0.1", "ja"),
+        ("en;q=0, ja;q=0.1", "ja"),
+        ("fr", None),
+        ("", None),
+        (";;;,q=x,en;q=abc", None),
+        ("EN-gb", "en"),
+    ],
+)
 def test_accept_language_negotiation(header: str, expected: str | None) -> None:
     assert i18n.negotiate(header) == expected
 
@@ -95,21 +109,21 @@ def test_po_files_parse_cleanly() -> None:
 #: functions reserve or repeated (errors either way)
 FOLD_CASES = [
     '{{ _("Standings") }}|{{ _("100%% done") }}|{{ _("Round %(n)s", n=x) }}',
-    '{% trans n=x %}Round {{ n }}{% endtrans %}|{% trans %}Standings{% endtrans %}',
+    "{% trans n=x %}Round {{ n }}{% endtrans %}|{% trans %}Standings{% endtrans %}",
     '{% autoescape false %}{{ _("Round %(n)s", n=x) }}{% endautoescape %}'
     '{{ _("Round %(n)s", n=x) }}{{ _("Standings") }}',
     '{% autoescape true %}{{ _("Round %(n)s", n=x) }}{{ _("Standings") }}{% endautoescape %}',
     '{% autoescape false %}{% block b %}{{ _("Standings") }}{{ _("Round %(n)s", n=x) }}'
-    '{% endblock %}{% endautoescape %}',
+    "{% endblock %}{% endautoescape %}",
     '{% macro m() %}{{ _("Standings") }}{{ _("Round %(n)s", n=x) }}{% endmacro %}'
-    '{% autoescape false %}{{ m() }}{% endautoescape %}{{ m() }}',
+    "{% autoescape false %}{{ m() }}{% endautoescape %}{{ m() }}",
     '{{ (_("Standings") ~ x) | upper }}|{{ _(msg) }}|'
     '{{ ngettext("%(num)s round", "%(num)s rounds", 2) }}',
     '{% set t = _("Standings") %}{{ t }}{{ t | length }}'
     '{% if _("Standings") == "順位表" %}ja{% endif %}',
     '{{ _("Round %(n)s", n="<i>") }}|{{ pgettext("list separator", ", ") }}|{{ _("Standings") }}'
     '{{ pgettext("standings table row: printf widths align it with the header", "%(rank)-4s '
-    '%(points)4d %(played)3d %(wins)3d %(draws)3d %(losses)3d %(h2h)4d %(sb)6s %(hp)+7d  '
+    "%(points)4d %(played)3d %(wins)3d %(draws)3d %(losses)3d %(h2h)4d %(sb)6s %(hp)+7d  "
     '%(name)s (%(unit)s)", rank=1, points=2, played=3, wins=1, draws=0, losses=2, h2h=0, '
     'sb="1.5", hp=-3, name=x, unit="U&1") }}|{{ pgettext("list separator", "%(context)s") }}',
     '{% set _ = x.upper %}{{ _("Standings") }}',
@@ -145,7 +159,7 @@ def _outcome(render: Any) -> tuple[str, str]:
     """``("ok", output)`` of ``render()``, or ``("error", exception type)``."""
     try:
         return "ok", render()
-    except Exception as e:  # noqa: BLE001 - the type is what is compared
+    except Exception as e:
         return "error", type(e).__name__
 
 
@@ -164,8 +178,9 @@ def _env_pair(tr: Any, **options: Any) -> tuple[Any, Any]:
 @pytest.mark.parametrize("lang", [*i18n.LANGS, "markup"])
 @pytest.mark.parametrize("autoescape", [True, False])
 @pytest.mark.parametrize("source", FOLD_CASES)
-def test_folded_messages_render_as_runtime_gettext(lang: str, autoescape: bool,
-                                                   source: str) -> None:
+def test_folded_messages_render_as_runtime_gettext(
+    lang: str, autoescape: bool, source: str
+) -> None:
     """A template with its constant messages translated at compile time (the environments of
     :func:`i18n.environment`) renders exactly what run-time ``gettext`` renders, escaping and
     ``%`` formatting included, or fails with the same error, for each catalog (the two
@@ -173,8 +188,10 @@ def test_folded_messages_render_as_runtime_gettext(lang: str, autoescape: bool,
     tr = _markup_catalog() if lang == "markup" else i18n.translations(lang)
     plain, folded = _env_pair(tr, autoescape=autoescape)
     values = {"x": "<b>&3</b>", "msg": "Standings"}
-    got = [_outcome(lambda env=env: env.from_string(source).render(**values))  # type: ignore[misc]
-           for env in (plain, folded)]
+    got = [
+        _outcome(lambda env=env: env.from_string(source).render(**values))  # type: ignore[misc]
+        for env in (plain, folded)
+    ]
     assert got[1] == got[0]
 
 
@@ -186,19 +203,24 @@ def test_folded_messages_follow_the_autoescaping_they_render_under(lang: str) ->
     from jinja2 import DictLoader, select_autoescape
 
     tr = _markup_catalog() if lang == "markup" else i18n.translations(lang)
-    loader = DictLoader({
-        "b.html": '{{ _("Standings") }}{% block x %}{{ _("Round %(n)s", n=v) }}{% endblock %}',
-        "c.txt": '{% extends "b.html" %}',
-        "m.html": '{% macro f() %}{{ _("Standings") }}|{{ _("Round %(n)s", n="<i>") }}'
-                  '{% endmacro %}',
-        "d.txt": '{% from "m.html" import f %}{{ f() }}',
-        "e.txt": '{% import "m.html" as m with context %}{{ m.f() }}',
-    })
-    plain, folded = _env_pair(tr, loader=loader,
-                              autoescape=select_autoescape(enabled_extensions=("html",)))
+    loader = DictLoader(
+        {
+            "b.html": '{{ _("Standings") }}{% block x %}{{ _("Round %(n)s", n=v) }}{% endblock %}',
+            "c.txt": '{% extends "b.html" %}',
+            "m.html": '{% macro f() %}{{ _("Standings") }}|{{ _("Round %(n)s", n="<i>") }}'
+            "{% endmacro %}",
+            "d.txt": '{% from "m.html" import f %}{{ f() }}',
+            "e.txt": '{% import "m.html" as m with context %}{{ m.f() }}',
+        }
+    )
+    plain, folded = _env_pair(
+        tr, loader=loader, autoescape=select_autoescape(enabled_extensions=("html",))
+    )
     for name in ("b.html", "c.txt", "m.html", "d.txt", "e.txt"):
-        got = [_outcome(lambda env=env: env.get_template(name).render(v="<b>&3</b>"))  # type: ignore[misc]
-               for env in (plain, folded)]
+        got = [
+            _outcome(lambda env=env, name=name: env.get_template(name).render(v="<b>&3</b>"))  # type: ignore[misc]
+            for env in (plain, folded)
+        ]
         assert got[1] == got[0], name
 
 

@@ -87,12 +87,21 @@ def test_language_from_accept_language_then_a_switch_that_sticks(site: Site) -> 
     assert 'lang="en"' in again.text and "Leagues" in again.text
     assert 'lang="ja"' in site.get("/leagues/spring?lang=ja").text
     # the switch links keep the other parameters
-    assert 'href="/leagues/spring?xr=1&amp;lang=ja"' in site.get("/leagues/spring?xr=1&lang=en").text
+    assert (
+        'href="/leagues/spring?xr=1&amp;lang=ja"' in site.get("/leagues/spring?xr=1&lang=en").text
+    )
 
 
 def test_strict_headers_on_every_kind_of_response(site: Site) -> None:
-    for path in ("/", "/leagues/spring", "/leagues/spring.json", "/leagues/spring/standings.csv",
-                 "/feed.atom", "/static/site.css", "/nowhere"):
+    for path in (
+        "/",
+        "/leagues/spring",
+        "/leagues/spring.json",
+        "/leagues/spring/standings.csv",
+        "/feed.atom",
+        "/static/site.css",
+        "/nowhere",
+    ):
         r = site.get(path)
         csp = r.headers["content-security-policy"]
         assert "default-src 'none'" in csp and "script-src" not in csp
@@ -111,8 +120,11 @@ def test_urls_are_stable_and_readable(site: Site) -> None:
     haru = site.get("/leagues/" + quote("春"))
     assert haru.status_code == 200 and "プレイヤー0" in haru.text
     assert site.get("/leagues/nothing").status_code == 404
-    assert site.get("/leagues/nothing.json").json() == {"kind": "error", "status": 404,
-                                                          "error": "not found"}
+    assert site.get("/leagues/nothing.json").json() == {
+        "kind": "error",
+        "status": 404,
+        "error": "not found",
+    }
     assert site.get("/leagues/spring/battles/999999").status_code == 404
     assert site.get("/leagues/spring/battles/x1").status_code == 404
     assert site.get("/players/999999").status_code == 404
@@ -170,11 +182,14 @@ def test_csv_files(site: Site) -> None:
     doc = site.get("/leagues/spring.json").json()
     assert [int(x["points"]) for x in rows] == [s["points"] for s in doc["standings"]["rows"]]
     assert {x["player"] for x in rows} >= {"Alice", "<script>alert(1)</script>"}
-    battles = list(csv.DictReader(io.StringIO(
-        site.get("/leagues/spring/battles.csv").content.decode("utf-8-sig"))))
+    battles = list(
+        csv.DictReader(
+            io.StringIO(site.get("/leagues/spring/battles.csv").content.decode("utf-8-sig"))
+        )
+    )
     assert len(battles) == 15 and sum(b["state"] == "bye" for b in battles) == 5
     # a name that a spreadsheet would run as a formula is quoted
-    assert all(not (x["player"] or "x")[0] in "=+-@" for x in rows)
+    assert all((x["player"] or "x")[0] not in "=+-@" for x in rows)
     fought = [b for b in battles if b["state"] == "done"]
     turns = site.get(fought[0]["url"] + ".csv").content.decode("utf-8-sig")
     per_turn = list(csv.DictReader(io.StringIO(turns)))
@@ -205,8 +220,11 @@ def test_public_url_makes_feed_links_absolute(site: Site) -> None:
     from app.config import load_settings
     from app.web.server import start_web
 
-    settings = load_settings(database_url=site.db_url, server_address="league@example.net",
-                             public_url="https://example.org/amaryllis/")
+    settings = load_settings(
+        database_url=site.db_url,
+        server_address="league@example.net",
+        public_url="https://example.org/amaryllis/",
+    )
     server = start_web(settings, host="127.0.0.1", port=0, access_log=False)
     try:
         feed = ET.fromstring(httpx.get(server.url + "/leagues/spring/feed.atom").content)
@@ -230,8 +248,11 @@ def test_battle_page_shows_both_sheets_the_log_states_and_an_svg_chart(site: Sit
     assert [s["hp"] for s in last["B"]] == [board["hp"][1]]
     assert battle["outcome"]["winner"] == {"A": 0, "B": 1, None: None}[board["winner"]]
     page = site.get(board["url"] + "?lang=en").text
-    assert "<svg" in page and "<polyline" in page and page.count('class="turn"') == len(
-        report["turns"])
+    assert (
+        "<svg" in page
+        and "<polyline" in page
+        and page.count('class="turn"') == len(report["turns"])
+    )
     for turn in report["turns"]:
         for side in ("A", "B"):
             for state in turn["states"][side]:
@@ -248,8 +269,11 @@ def _text(value: str) -> str:
 
 def test_player_page_lists_entries_and_results_by_public_name(site: Site) -> None:
     doc = site.get("/leagues/spring.json").json()
-    masked = next(s for s in doc["standings"]["rows"]
-                  if s["entry"]["player"]["name"].startswith(("Nameless ", "名無しの")))
+    masked = next(
+        s
+        for s in doc["standings"]["rows"]
+        if s["entry"]["player"]["name"].startswith(("Nameless ", "名無しの"))
+    )
     assert "#" not in masked["entry"]["player"]["name"]  # a readable default, not an id
     player = site.get(masked["entry"]["player"]["url"] + ".json").json()
     assert player["player"]["name"] == masked["entry"]["player"]["name"]
@@ -262,8 +286,9 @@ def test_player_page_lists_entries_and_results_by_public_name(site: Site) -> Non
     (rating,) = player["ratings"]  # one game played: one rating
     assert rating["ruleset"] == "amaryllis" and rating["games"] == 4
     assert [h["league"] for h in rating["history"]] == ["spring"] * 4
-    assert rating["history"][0]["before"] == 0 and \
-        rating["history"][-1]["after"] == rating["ordinal"]
+    assert (
+        rating["history"][0]["before"] == 0 and rating["history"][-1]["after"] == rating["ordinal"]
+    )
     assert f"{rating['ordinal']:.2f}" in page and "Rating" in page
     ja = site.get(masked["entry"]["player"]["url"] + "?lang=ja").text
     assert "レーティング" in ja

@@ -17,8 +17,12 @@ from tests.web.test_browser import Watched, _context, browser  # noqa: F401 - fi
 
 pytestmark = pytest.mark.parametrize("site", ["sqlite"], indirect=True)
 
-PHONE = {"viewport": {"width": 390, "height": 844}, "device_scale_factor": 1, "is_mobile": True,
-         "has_touch": True}
+PHONE = {
+    "viewport": {"width": 390, "height": 844},
+    "device_scale_factor": 1,
+    "is_mobile": True,
+    "has_touch": True,
+}
 
 LABEL_PX = """() => [...document.querySelectorAll('figure.chart')]
   .filter(f => getComputedStyle(f).display !== 'none')
@@ -36,8 +40,8 @@ def _png_rows(png: bytes) -> list[list[tuple[int, int, int]]]:
     assert png[:8] == b"\x89PNG\r\n\x1a\n"
     pos, idat, width = 8, b"", 0
     while pos < len(png):
-        length, kind = struct.unpack(">I4s", png[pos:pos + 8])
-        data = png[pos + 8:pos + 8 + length]
+        length, kind = struct.unpack(">I4s", png[pos : pos + 8])
+        data = png[pos + 8 : pos + 8 + length]
         if kind == b"IHDR":
             width, height, depth, color = struct.unpack(">IIBB", data[:10])
             assert depth == 8 and color in (2, 6)
@@ -49,7 +53,10 @@ def _png_rows(png: bytes) -> list[list[tuple[int, int, int]]]:
     stride = width * bpp
     rows, prev = [], bytearray(stride)
     for y in range(height):
-        f, line = raw[y * (stride + 1)], bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
+        f, line = (
+            raw[y * (stride + 1)],
+            bytearray(raw[y * (stride + 1) + 1 : (y + 1) * (stride + 1)]),
+        )
         for i in range(stride):
             a = line[i - bpp] if i >= bpp else 0
             b, c = prev[i], prev[i - bpp] if i >= bpp else 0
@@ -63,7 +70,7 @@ def _png_rows(png: bytes) -> list[list[tuple[int, int, int]]]:
                 p = a + b - c
                 pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
                 line[i] = (line[i] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
-        rows.append([tuple(line[x * bpp:x * bpp + 3]) for x in range(width)])
+        rows.append([tuple(line[x * bpp : x * bpp + 3]) for x in range(width)])
         prev = line
     return rows
 
@@ -73,15 +80,16 @@ def _edges(page, handle) -> tuple[float, float]:  # type: ignore[no-untyped-def]
     table body rows, as rendered."""
     rows = _png_rows(handle.screenshot())
     head = int(page.evaluate("e => e.querySelector('tbody').offsetTop", handle))
-    body = rows[head + 2:] or rows
+    body = rows[head + 2 :] or rows
+
     def band(xs: range) -> float:
         return statistics.median(sum(row[x]) / 3 for row in body for x in xs)
+
     width = len(body[0])
     return band(range(0, 3)), band(range(width - 3, width))
 
 
-def test_tables_that_scroll_show_a_cue_and_chart_labels_are_readable(
-        site: Site, browser) -> None:  # noqa: F811
+def test_tables_that_scroll_show_a_cue_and_chart_labels_are_readable(site: Site, browser) -> None:
     doc = site.get("/leagues/spring.json").json()
     battle = next(b["url"] for r in doc["rounds"] for b in r["boards"] if b["state"] == "done")
     for lang in ("ja", "en"):
@@ -89,8 +97,10 @@ def test_tables_that_scroll_show_a_cue_and_chart_labels_are_readable(
         try:
             w = Watched(context)
             scrolled = 0
-            for path, selector in (("/", "section .scroll"),
-                                   ("/leagues/spring", "#standings .scroll")):
+            for path, selector in (
+                ("/", "section .scroll"),
+                ("/leagues/spring", "#standings .scroll"),
+            ):
                 page = w.open(site.base + path)
                 assert w.problems == []
                 for handle in page.query_selector_all(selector):
@@ -113,9 +123,15 @@ def test_tables_that_scroll_show_a_cue_and_chart_labels_are_readable(
             low = max(t["top"] for t in ticks)  # the x axis' labels: the lowest row of ticks
             ticks = sorted((t for t in ticks if abs(t["top"] - low) < 2), key=lambda t: t["left"])
             assert len(ticks) >= 2
-            assert all(a["right"] <= b["left"] for a, b in zip(ticks, ticks[1:]))  # no overlap
-            assert page.evaluate(
-                "document.documentElement.scrollWidth - document.documentElement.clientWidth") <= 0
+            assert all(
+                a["right"] <= b["left"] for a, b in zip(ticks, ticks[1:], strict=False)
+            )  # no overlap
+            assert (
+                page.evaluate(
+                    "document.documentElement.scrollWidth - document.documentElement.clientWidth"
+                )
+                <= 0
+            )
         finally:
             context.close()
     # on a desktop the wide drawing shows, its labels at least as large
@@ -123,8 +139,10 @@ def test_tables_that_scroll_show_a_cue_and_chart_labels_are_readable(
     try:
         page = Watched(context).open(site.base + battle)
         [labels] = page.evaluate(LABEL_PX)
-        assert page.evaluate("getComputedStyle(document.querySelector("
-                             "'figure.chart.wide')).display") == "block"
+        assert (
+            page.evaluate("getComputedStyle(document.querySelector('figure.chart.wide')).display")
+            == "block"
+        )
         assert min(t["px"] for t in labels) >= 11
     finally:
         context.close()

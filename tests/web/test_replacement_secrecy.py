@@ -20,8 +20,11 @@ OLD_UNIT = "Oldguard"
 
 
 def _bodies(site: Site) -> dict[str, str]:
-    return {url: site.get(url).text for url in all_urls(site) if "/leagues/acc" in url
-            or "/players/" in url or url.startswith(("/?", "/index", "/feed"))}
+    return {
+        url: site.get(url).text
+        for url in all_urls(site)
+        if "/leagues/acc" in url or "/players/" in url or url.startswith(("/?", "/index", "/feed"))
+    }
 
 
 def test_a_replacement_shows_nowhere_before_the_next_update_fights_it(site: Site) -> None:
@@ -31,16 +34,18 @@ def test_a_replacement_shows_nowhere_before_the_next_update_fights_it(site: Site
         league = svc.create_league(s, "acc", entry_deadline=T0 + dt.timedelta(days=2), now=T0)
         set_format(league, "accumulating", {"updates": 3})
         for i in range(3):
-            p = svc.get_or_create_player(s, f"acc{i}@example.org", display_name=f"Acc {i}",
-                                         lang="en")
+            p = svc.get_or_create_player(
+                s, f"acc{i}@example.org", display_name=f"Acc {i}", lang="en"
+            )
             unit = OLD_UNIT if i == 0 else f"Accunit{i}"
             assert svc.submit_entry(s, league, p, sheet(unit, i), now=T0).accepted
         svc.close_entries(s, league, now=t1)
     assert svc.run_round(site.factory, settings, "acc", now=t1) == [1]
     with transaction(site.factory) as s:  # type: ignore[arg-type]
         p0 = svc.get_or_create_player(s, "acc0@example.org")
-        out = svc.submit_entry(s, svc.get_league(s, "acc"), p0,
-                               sheet(NEW_WORDS[0], 2, a1=NEW_WORDS[1]), now=t1)
+        out = svc.submit_entry(
+            s, svc.get_league(s, "acc"), p0, sheet(NEW_WORDS[0], 2, a1=NEW_WORDS[1]), now=t1
+        )
         assert out.accepted and out.replaced
     bodies = _bodies(site)
     assert any("standings.csv" in u for u in bodies) and any("/players/" in u for u in bodies)

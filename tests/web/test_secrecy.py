@@ -5,6 +5,7 @@ appears, and hostile names are escaped everywhere."""
 from __future__ import annotations
 
 import datetime as dt
+
 import markupsafe
 
 from app.db.models import League
@@ -30,7 +31,9 @@ def _everything(site: Site) -> dict[str, str]:
 
 def test_open_leagues_show_no_sheet_anywhere_and_entrants_only_when_allowed(site: Site) -> None:
     bodies = _everything(site)
-    assert any("/leagues/secret" in u for u in bodies) and any("/leagues/listed" in u for u in bodies)
+    assert any("/leagues/secret" in u for u in bodies) and any(
+        "/leagues/listed" in u for u in bodies
+    )
     for url, body in bodies.items():
         for word in (*SECRET_WORDS, LISTED_SECRET):
             assert word not in body, (url, word)
@@ -60,8 +63,9 @@ def test_the_sheets_appear_once_entries_close(site: Site) -> None:
     vacuous. (Runs after it: the module's site is shared.)"""
     with transaction(site.factory) as s:  # type: ignore[arg-type]
         svc.close_entries(s, svc.get_league(s, "secret"), now=T0 + dt.timedelta(days=31))
-    svc.run_round(site.factory, LeagueMail.of(site.settings), "secret",
-                  now=T0 + dt.timedelta(days=31))
+    svc.run_round(
+        site.factory, LeagueMail.of(site.settings), "secret", now=T0 + dt.timedelta(days=31)
+    )
     bodies = _everything(site)
     seen = {word for body in bodies.values() for word in SECRET_WORDS if word in body}
     assert seen == set(SECRET_WORDS)
@@ -83,8 +87,9 @@ def test_no_address_appears_anywhere(site: Site) -> None:
 
 def test_hostile_names_render_as_text(site: Site) -> None:
     bodies = _everything(site)
-    html_pages = {u: b for u, b in bodies.items() if ".json" not in u and ".csv" not in u
-                  and ".atom" not in u}
+    html_pages = {
+        u: b for u, b in bodies.items() if ".json" not in u and ".csv" not in u and ".atom" not in u
+    }
     for url, body in html_pages.items():
         assert "<script" not in body.lower(), url
         assert "<img" not in body.lower(), url
@@ -115,7 +120,10 @@ def test_the_web_view_never_writes(site: Site) -> None:
                 s.flush()
         with engine.connect() as conn, pytest.raises(Exception) as err:
             conn.execute(text("UPDATE leagues SET seed = 'x'"))
-        assert "readonly" in str(err.value).lower().replace("-", "").replace(" ", "") or \
-            "read-only" in str(err.value).lower() or "read only" in str(err.value).lower()
+        assert (
+            "readonly" in str(err.value).lower().replace("-", "").replace(" ", "")
+            or "read-only" in str(err.value).lower()
+            or "read only" in str(err.value).lower()
+        )
     finally:
         engine.dispose()

@@ -29,9 +29,14 @@ def _free_port() -> int:
 def _env(tmp_path: Path, **extra: str) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("AMARYLLIS_")}
     (tmp_path / "empty.toml").write_text("")
-    env.update({"AMARYLLIS_CONFIG": str(tmp_path / "empty.toml"),
-                "AMARYLLIS_DATA_DIR": str(tmp_path / "data"),
-                "AMARYLLIS_DATABASE_URL": f"sqlite:///{tmp_path / 'db.sqlite3'}", **extra})
+    env.update(
+        {
+            "AMARYLLIS_CONFIG": str(tmp_path / "empty.toml"),
+            "AMARYLLIS_DATA_DIR": str(tmp_path / "data"),
+            "AMARYLLIS_DATABASE_URL": f"sqlite:///{tmp_path / 'db.sqlite3'}",
+            **extra,
+        }
+    )
     return env
 
 
@@ -48,11 +53,20 @@ def _wait_http(url: str, proc: subprocess.Popen[str], tries: int = 400) -> httpx
 def test_serve_runs_the_web_view_and_stops_it_on_sigterm(tmp_path: Path) -> None:
     port = _free_port()
     with EmbeddedMailStack(tmp_path / "sink") as stack:
-        env = _env(tmp_path, AMARYLLIS_IMAP_URL=stack.imap_url, AMARYLLIS_SMTP_URL=stack.smtp_url,
-                   AMARYLLIS_WEB_PORT=str(port))
-        proc = subprocess.Popen([sys.executable, "-m", "app.cli", "serve"], env=env,
-                                cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                text=True)
+        env = _env(
+            tmp_path,
+            AMARYLLIS_IMAP_URL=stack.imap_url,
+            AMARYLLIS_SMTP_URL=stack.smtp_url,
+            AMARYLLIS_WEB_PORT=str(port),
+        )
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "app.cli", "serve"],
+            env=env,
+            cwd=tmp_path,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
         try:
             page = _wait_http(f"http://127.0.0.1:{port}/?lang=en", proc)
             assert page.status_code == 200 and "Leagues" in page.text
@@ -69,10 +83,10 @@ def test_serve_runs_the_web_view_and_stops_it_on_sigterm(tmp_path: Path) -> None
 
 
 def test_serve_with_web_port_zero_runs_no_web_view(tmp_path: Path) -> None:
+    import threading
+
     from app.config import load_settings
     from app.web.server import web_workers
-
-    import threading
 
     settings = load_settings(database_url=f"sqlite:///{tmp_path / 'x.sqlite3'}", web_port=0)
     assert web_workers(settings, threading.Event()) == []
@@ -88,8 +102,7 @@ def test_serve_refuses_a_web_port_it_cannot_bind(tmp_path: Path) -> None:
         taken.bind(("127.0.0.1", 0))
         taken.listen()
         port = taken.getsockname()[1]
-        settings = load_settings(database_url=f"sqlite:///{tmp_path / 'x.sqlite3'}",
-                                 web_port=port)
+        settings = load_settings(database_url=f"sqlite:///{tmp_path / 'x.sqlite3'}", web_port=port)
         with pytest.raises(RuntimeError, match=f"cannot listen on 127.0.0.1:{port}"):
             web_workers(settings, threading.Event())
 
@@ -107,8 +120,7 @@ def test_a_second_view_cannot_take_the_port_of_a_running_one_by_default(tmp_path
         port = first.getsockname()[1]
         with pytest.raises(OSError):
             bind("127.0.0.1", port)
-        settings = load_settings(database_url=f"sqlite:///{tmp_path / 'y.sqlite3'}",
-                                 web_port=port)
+        settings = load_settings(database_url=f"sqlite:///{tmp_path / 'y.sqlite3'}", web_port=port)
         with pytest.raises(RuntimeError, match=f"cannot listen on 127.0.0.1:{port}"):
             web_workers(settings, threading.Event())
     finally:
@@ -124,9 +136,14 @@ def test_amaryllis_web_serves_and_stops(tmp_path: Path) -> None:
     env = _env(tmp_path)
     session_factory(env["AMARYLLIS_DATABASE_URL"]).kw["bind"].dispose()  # migrated
     port = _free_port()
-    proc = subprocess.Popen([sys.executable, "-m", "app.cli", "web", "--port", str(port)],
-                            env=env, cwd=tmp_path, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "app.cli", "web", "--port", str(port)],
+        env=env,
+        cwd=tmp_path,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     try:
         assert _wait_http(f"http://127.0.0.1:{port}/rules/amaryllis", proc).status_code == 200
     finally:
@@ -138,7 +155,13 @@ def test_amaryllis_web_serves_and_stops(tmp_path: Path) -> None:
 
 def test_amaryllis_web_refuses_an_unmigrated_database(tmp_path: Path) -> None:
     env = _env(tmp_path)
-    done = subprocess.run([sys.executable, "-m", "app.cli", "web", "--port", "0"], env=env,
-                          cwd=tmp_path, capture_output=True, text=True, timeout=60)
+    done = subprocess.run(
+        [sys.executable, "-m", "app.cli", "web", "--port", "0"],
+        env=env,
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert done.returncode == 1
     assert "amaryllis db upgrade" in done.stderr and "Traceback" not in done.stderr

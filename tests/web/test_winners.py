@@ -36,10 +36,12 @@ def _build(url: str, settings) -> dict[str, list[int]]:  # type: ignore[no-untyp
         before = DEADLINE - dt.timedelta(days=1)
         twins = svc.create_league(s, "twins", entry_deadline=DEADLINE, now=before)
         for i in range(2):
-            p = svc.get_or_create_player(s, f"t{i}@example.org", display_name=f"Twin {i}",
-                                         lang="en")
-            assert svc.submit_entry(s, twins, p, TWIN.replace("Twin", f"Twin{i}"),
-                                    now=before).accepted
+            p = svc.get_or_create_player(
+                s, f"t{i}@example.org", display_name=f"Twin {i}", lang="en"
+            )
+            assert svc.submit_entry(
+                s, twins, p, TWIN.replace("Twin", f"Twin{i}"), now=before
+            ).accepted
         set_format(svc.get_league(s, "cup"), "knockout", {})
         for name in ("solo", "cup", "going", "twins"):
             svc.close_entries(s, svc.get_league(s, name), now=DEADLINE)
@@ -51,8 +53,9 @@ def _build(url: str, settings) -> dict[str, list[int]]:  # type: ignore[no-untyp
         for name in ("solo", "cup", "twins", "going"):
             league = svc.get_league(s, name)
             rows = svc.standings(s, league)
-            expected[name] = [r.entry_id for r in rows if r.rank == 1] \
-                if league.state == "finished" else []
+            expected[name] = (
+                [r.entry_id for r in rows if r.rank == 1] if league.state == "finished" else []
+            )
     factory.kw["bind"].dispose()
     return expected
 
@@ -60,8 +63,9 @@ def _build(url: str, settings) -> dict[str, list[int]]:  # type: ignore[no-untyp
 def test_finished_leagues_show_their_winners_on_the_index_and_its_json(tmp_path: Path) -> None:
     url = f"sqlite:///{tmp_path / 'web.sqlite3'}"
     upgrade(url)
-    settings = load_settings(database_url=url, data_dir=tmp_path,
-                             server_address="league@example.net")
+    settings = load_settings(
+        database_url=url, data_dir=tmp_path, server_address="league@example.net"
+    )
     expected = _build(url, settings)
     assert len(expected["solo"]) == 1 and len(expected["cup"]) == 1 and len(expected["twins"]) == 2
     assert expected["going"] == []
@@ -77,15 +81,19 @@ def test_finished_leagues_show_their_winners_on_the_index_and_its_json(tmp_path:
     finally:
         server.shutdown()
     for lang, page in pages.items():
-        finished = page[page.index('<section id="finished">'):]
-        finished = finished[:finished.index("</section>")]
+        finished = page[page.index('<section id="finished">') :]
+        finished = finished[: finished.index("</section>")]
         assert ("Winner" if lang == "en" else "優勝") in finished
-        rows = {re.search(r'href="/leagues/(\w+)"', r).group(1): r  # type: ignore[union-attr]
-                for r in finished.split("<tr>")[2:]}
+        rows = {
+            re.search(r'href="/leagues/(\w+)"', r).group(1): r  # type: ignore[union-attr]
+            for r in finished.split("<tr>")[2:]
+        }
         assert set(rows) == {"solo", "cup", "twins"}  # "going" is still running
         for name, row in rows.items():
             winners = by_name[name]["winners"]
             for w in winners:
                 shown = f'{html.escape(w["unit"])} (<a href="/players/{w["player"]["id"]}">'
                 assert shown + html.escape(w["player"]["name"]) + "</a>)" in row, (name, row)
-            assert (("shared first place" if lang == "en" else "同率首位") in row) == (len(winners) > 1)
+            assert (("shared first place" if lang == "en" else "同率首位") in row) == (
+                len(winners) > 1
+            )

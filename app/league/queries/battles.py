@@ -79,16 +79,25 @@ def round_view(session: Session, name: str, number: int) -> tuple[LeagueSummary,
     if league is None or not sheets_public(league):
         return None
     names = Names(session, league)
-    row = session.execute(select(Round.id, Round.number, Round.state, Round.scheduled_at,
-                                 Round.done_at, Round.note)
-                          .where(Round.league_id == league.id, Round.number == number)).first()
+    row = session.execute(
+        select(
+            Round.id, Round.number, Round.state, Round.scheduled_at, Round.done_at, Round.note
+        ).where(Round.league_id == league.id, Round.number == number)
+    ).first()
     if row is None:
         return None
     found = tuple(boards(session, league, names, [number]).get(number, ()))
     fought = [b for b in found if b.b is not None]
     return summary_of(session, league), RoundLine(
-        row.number, row.state, as_utc(row.scheduled_at), as_utc(row.done_at), len(fought),
-        sum(1 for b in fought if b.state == "done"), found, row.note or "")
+        row.number,
+        row.state,
+        as_utc(row.scheduled_at),
+        as_utc(row.done_at),
+        len(fought),
+        sum(1 for b in fought if b.state == "done"),
+        found,
+        row.note or "",
+    )
 
 
 def league_battles(session: Session, name: str) -> tuple[LeagueSummary, list[BoardLine]] | None:
@@ -102,8 +111,9 @@ def league_battles(session: Session, name: str) -> tuple[LeagueSummary, list[Boa
     return summary_of(session, league), found
 
 
-def recent_results(session: Session, name: str, *, rounds: int = 50,
-                   boards_per_round: int = 60) -> list[RoundLine]:
+def recent_results(
+    session: Session, name: str, *, rounds: int = 50, boards_per_round: int = 60
+) -> list[RoundLine]:
     """The last ``rounds`` rounds played of league ``name``, newest first, each with its first
     ``boards_per_round`` boards (``battles``/``battles_done`` count them all); ``[]`` when
     there is no such league or its sheets are still secret. For feeds: a few queries whatever
@@ -111,28 +121,49 @@ def recent_results(session: Session, name: str, *, rounds: int = 50,
     league = find_league(session, name)
     if league is None or not sheets_public(league):
         return []
-    played = list(session.execute(
-        select(Round.id, Round.number, Round.scheduled_at, Round.done_at, Round.note)
-        .where(Round.league_id == league.id, Round.state == "done")
-        .order_by(Round.number.desc()).limit(rounds)))
+    played = list(
+        session.execute(
+            select(Round.id, Round.number, Round.scheduled_at, Round.done_at, Round.note)
+            .where(Round.league_id == league.id, Round.state == "done")
+            .order_by(Round.number.desc())
+            .limit(rounds)
+        )
+    )
     if not played:
         return []
     names = Names(session, league)
-    counts: dict[int, int] = {rid: n for rid, n in session.execute(
-        select(Battle.round_id, func.count()).where(
-            Battle.round_id.in_([r.id for r in played]), Battle.entry_b_id.is_not(None))
-        .group_by(Battle.round_id))}
-    q = (select(*BOARD_COLUMNS).join(Round, Battle.round_id == Round.id)
-         .where(Round.id.in_([r.id for r in played]), Battle.board <= boards_per_round)
-         .order_by(Round.number, Battle.board))
+    counts: dict[int, int] = {
+        rid: n
+        for rid, n in session.execute(
+            select(Battle.round_id, func.count())
+            .where(Battle.round_id.in_([r.id for r in played]), Battle.entry_b_id.is_not(None))
+            .group_by(Battle.round_id)
+        )
+    }
+    q = (
+        select(*BOARD_COLUMNS)
+        .join(Round, Battle.round_id == Round.id)
+        .where(Round.id.in_([r.id for r in played]), Battle.board <= boards_per_round)
+        .order_by(Round.number, Battle.board)
+    )
     rows = session.execute(q).all()
     decided = _decisions(league, rows)
     by_round: dict[int, list[BoardLine]] = {}
     for row in rows:
         by_round.setdefault(row[1], []).append(board_line(row, names, decided))
-    return [RoundLine(r.number, "done", as_utc(r.scheduled_at), as_utc(r.done_at),
-                      counts.get(r.id, 0), counts.get(r.id, 0),
-                      tuple(by_round.get(r.number, ())), r.note or "") for r in played]
+    return [
+        RoundLine(
+            r.number,
+            "done",
+            as_utc(r.scheduled_at),
+            as_utc(r.done_at),
+            counts.get(r.id, 0),
+            counts.get(r.id, 0),
+            tuple(by_round.get(r.number, ())),
+            r.note or "",
+        )
+        for r in played
+    ]
 
 
 def battle_view(session: Session, name: str, battle_id: int) -> BattleView | None:
@@ -142,25 +173,38 @@ def battle_view(session: Session, name: str, battle_id: int) -> BattleView | Non
     if league is None or not sheets_public(league):
         return None
     row = session.execute(
-        select(*BOARD_COLUMNS, Battle.engine_version, Battle.fought_at, Battle.final,
-               Battle.inputs)
+        select(*BOARD_COLUMNS, Battle.engine_version, Battle.fought_at, Battle.final, Battle.inputs)
         .join(Round, Battle.round_id == Round.id)
-        .where(Round.league_id == league.id, Battle.id == battle_id)).first()
+        .where(Round.league_id == league.id, Battle.id == battle_id)
+    ).first()
     if row is None or row.entry_b_id is None:
         return None
     names = Names(session, league)
     line = board_line(tuple(row)[:14], names, _decisions(league, [row]))
     fmt = format_of(league)
     shown = line.state == "done" or not fmt.replaces_between_rounds
-    sheets = {s.id: SheetRef(s.id, s.version, s.normalized, s.lang, s.unit_name)
-              for s in session.scalars(select(SheetVersion).where(
-                  SheetVersion.id.in_([i for i in (row.sheet_a_id, row.sheet_b_id) if i])))} \
-        if shown else {}
+    sheets = (
+        {
+            s.id: SheetRef(s.id, s.version, s.normalized, s.lang, s.unit_name)
+            for s in session.scalars(
+                select(SheetVersion).where(
+                    SheetVersion.id.in_([i for i in (row.sheet_a_id, row.sheet_b_id) if i])
+                )
+            )
+        }
+        if shown
+        else {}
+    )
     return BattleView(
-        league=league.name, ruleset=league.ruleset,
-        options=dict(league.options) if isinstance(league.options, dict) else {}, line=line,
-        sheet_a=sheets.get(row.sheet_a_id), sheet_b=sheets.get(row.sheet_b_id),
-        engine_version=row.engine_version, fought_at=as_utc(row.fought_at),
+        league=league.name,
+        ruleset=league.ruleset,
+        options=dict(league.options) if isinstance(league.options, dict) else {},
+        line=line,
+        sheet_a=sheets.get(row.sheet_a_id),
+        sheet_b=sheets.get(row.sheet_b_id),
+        engine_version=row.engine_version,
+        fought_at=as_utc(row.fought_at),
         final=row.final if isinstance(row.final, dict) else None,
         rewrites=fmt.applies_rewrites,
-        fought_with=row.inputs if line.state == "done" and isinstance(row.inputs, dict) else None)
+        fought_with=row.inputs if line.state == "done" and isinstance(row.inputs, dict) else None,
+    )

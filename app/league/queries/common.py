@@ -71,15 +71,31 @@ def league_fingerprint(session: Session, league: League) -> tuple[Any, ...]:
     """A cheap value that changes whenever the cached parts of a league's view may change: its
     state, its rounds played (count, last ``done_at``), its entries' statuses and sheets."""
     rounds = session.execute(
-        select(func.count(), func.max(Round.done_at))
-        .where(Round.league_id == league.id, Round.state == "done")).one()
-    statuses = tuple(session.execute(
-        select(Entry.status, func.count(), func.max(Entry.id))
-        .where(Entry.league_id == league.id).group_by(Entry.status).order_by(Entry.status)))
-    sheets = session.scalar(select(func.max(SheetVersion.id)).join(
-        Entry, SheetVersion.entry_id == Entry.id).where(Entry.league_id == league.id))
-    return (league.id, league.state, int(rounds[0] or 0), str(rounds[1]),
-            tuple(tuple(r) for r in statuses), sheets)
+        select(func.count(), func.max(Round.done_at)).where(
+            Round.league_id == league.id, Round.state == "done"
+        )
+    ).one()
+    statuses = tuple(
+        session.execute(
+            select(Entry.status, func.count(), func.max(Entry.id))
+            .where(Entry.league_id == league.id)
+            .group_by(Entry.status)
+            .order_by(Entry.status)
+        )
+    )
+    sheets = session.scalar(
+        select(func.max(SheetVersion.id))
+        .join(Entry, SheetVersion.entry_id == Entry.id)
+        .where(Entry.league_id == league.id)
+    )
+    return (
+        league.id,
+        league.state,
+        int(rounds[0] or 0),
+        str(rounds[1]),
+        tuple(tuple(r) for r in statuses),
+        sheets,
+    )
 
 
 class _Cache:
@@ -125,7 +141,9 @@ def _players(session: Session, league_id: int) -> dict[int, PlayerRef]:
     """Entry id → public player, for every entry of the league."""
     rows = session.execute(
         select(Entry.id, Player.id, Player.display_name, Player.address)
-        .join(Player, Entry.player_id == Player.id).where(Entry.league_id == league_id))
+        .join(Player, Entry.player_id == Player.id)
+        .where(Entry.league_id == league_id)
+    )
     return {eid: PlayerRef(pid, public_name(dn, addr, pid)) for eid, pid, dn, addr in rows}
 
 
@@ -133,7 +151,9 @@ def _sheet_units(session: Session, league_id: int) -> dict[int, str]:
     """Sheet version id → unit name, for every sheet of the league's entries."""
     rows = session.execute(
         select(SheetVersion.id, SheetVersion.unit_name)
-        .join(Entry, SheetVersion.entry_id == Entry.id).where(Entry.league_id == league_id))
+        .join(Entry, SheetVersion.entry_id == Entry.id)
+        .where(Entry.league_id == league_id)
+    )
     return {k: v for k, v in rows}
 
 
@@ -146,11 +166,11 @@ class Names:
         self.secret = not sheets_public(league)
         self.players = _players(session, league.id)
         self.sheets = {} if self.secret else _sheet_units(session, league.id)
-        self.public = {} if self.secret else public_units(session, league.id,
-                                                                     set(self.players))
+        self.public = {} if self.secret else public_units(session, league.id, set(self.players))
 
-    def entry(self, entry_id: int, sheet_id: int | None = None, *,
-              fought: bool = False) -> EntryRef:
+    def entry(
+        self, entry_id: int, sheet_id: int | None = None, *, fought: bool = False
+    ) -> EntryRef:
         """The reference of ``entry_id``; ``sheet_id`` the sheet of a board, shown only when
         the board was ``fought``."""
         player = self.players.get(entry_id, PlayerRef(0, "?"))

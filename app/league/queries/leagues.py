@@ -256,77 +256,121 @@ class LeagueView:
 # --------------------------------------------------------------------------- the list
 
 
-def _counts(session: Session, league_id: int | None = None) -> tuple[
-        dict[int, int], dict[int, int], dict[int, tuple[int, int]]]:
+def _counts(
+    session: Session, league_id: int | None = None
+) -> tuple[dict[int, int], dict[int, int], dict[int, tuple[int, int]]]:
     """Per league (only ``league_id`` when given): entries with an active sheet (while open),
     seated active entries, and (rounds, rounds done)."""
-    one = (lambda q, col: q.where(col == league_id)) if league_id is not None else \
-        (lambda q, col: q)
-    with_sheet: dict[int, int] = {lid: n for lid, n in session.execute(one(
-        select(Entry.league_id, func.count(func.distinct(Entry.id)))
-        .join(SheetVersion, SheetVersion.entry_id == Entry.id)
-        .where(Entry.status == "active", SheetVersion.active), Entry.league_id)
-        .group_by(Entry.league_id))}
-    seated: dict[int, int] = {lid: n for lid, n in session.execute(one(
-        select(Entry.league_id, func.count())
-        .where(Entry.status == "active", Entry.seat.is_not(None)), Entry.league_id)
-        .group_by(Entry.league_id))}
+    one = (
+        (lambda q, col: q.where(col == league_id)) if league_id is not None else (lambda q, col: q)
+    )
+    with_sheet: dict[int, int] = {
+        lid: n
+        for lid, n in session.execute(
+            one(
+                select(Entry.league_id, func.count(func.distinct(Entry.id)))
+                .join(SheetVersion, SheetVersion.entry_id == Entry.id)
+                .where(Entry.status == "active", SheetVersion.active),
+                Entry.league_id,
+            ).group_by(Entry.league_id)
+        )
+    }
+    seated: dict[int, int] = {
+        lid: n
+        for lid, n in session.execute(
+            one(
+                select(Entry.league_id, func.count()).where(
+                    Entry.status == "active", Entry.seat.is_not(None)
+                ),
+                Entry.league_id,
+            ).group_by(Entry.league_id)
+        )
+    }
     rounds: dict[int, tuple[int, int]] = {}
-    for lid, state, n in session.execute(one(select(Round.league_id, Round.state, func.count()),
-                                             Round.league_id)
-                                         .group_by(Round.league_id, Round.state)):
+    for lid, state, n in session.execute(
+        one(select(Round.league_id, Round.state, func.count()), Round.league_id).group_by(
+            Round.league_id, Round.state
+        )
+    ):
         total, done = rounds.get(lid, (0, 0))
         rounds[lid] = (total + n, done + (n if state == "done" else 0))
     return with_sheet, seated, rounds
 
 
-def _next_rounds(session: Session, league_ids: Iterable[int] | None = None) -> dict[int, tuple[
-        int, dt.datetime | None]]:
+def _next_rounds(
+    session: Session, league_ids: Iterable[int] | None = None
+) -> dict[int, tuple[int, dt.datetime | None]]:
     """Per league: the number and due time of the first round not played."""
-    q = (select(Round.league_id, func.min(Round.number))
-         .where(Round.state != "done").group_by(Round.league_id))
+    q = (
+        select(Round.league_id, func.min(Round.number))
+        .where(Round.state != "done")
+        .group_by(Round.league_id)
+    )
     if league_ids is not None:
         q = q.where(Round.league_id.in_(list(league_ids)))
     firsts: dict[int, int] = {lid: n for lid, n in session.execute(q)}
     out: dict[int, tuple[int, dt.datetime | None]] = {}
     if firsts:
         for lid, number, at in session.execute(
-                select(Round.league_id, Round.number, Round.scheduled_at)
-                .where(Round.league_id.in_(list(firsts)))):
+            select(Round.league_id, Round.number, Round.scheduled_at).where(
+                Round.league_id.in_(list(firsts))
+            )
+        ):
             if firsts.get(lid) == number:
                 out[lid] = (number, as_utc(at))
     return out
 
 
-def _summary(session: Session, league: League, with_sheet: dict[int, int],
-             seated: dict[int, int], rounds: dict[int, tuple[int, int]],
-             nexts: dict[int, tuple[int, dt.datetime | None]]) -> LeagueSummary:
+def _summary(
+    session: Session,
+    league: League,
+    with_sheet: dict[int, int],
+    seated: dict[int, int],
+    rounds: dict[int, tuple[int, int]],
+    nexts: dict[int, tuple[int, dt.datetime | None]],
+) -> LeagueSummary:
     fmt = format_of(league)
     total, done = rounds.get(league.id, (0, 0))
     nxt = nexts.get(league.id)
-    entries = (with_sheet.get(league.id, 0) if league.state == "open" and not fmt.always_open
-               else seated.get(league.id, 0))
+    entries = (
+        with_sheet.get(league.id, 0)
+        if league.state == "open" and not fmt.always_open
+        else seated.get(league.id, 0)
+    )
     planned = rounds_planned(session, league) if league.state != "open" else None
     winners: tuple[EntryRef, ...] = ()
     if league.state == "finished":
         table = _table(session, league, league_fingerprint(session, league))[1]
-        winners = tuple(EntryRef(x.entry_id, PlayerRef(x.player_id, x.name), x.unit)
-                        for x in table.lines if x.rank == 1)
+        winners = tuple(
+            EntryRef(x.entry_id, PlayerRef(x.player_id, x.name), x.unit)
+            for x in table.lines
+            if x.rank == 1
+        )
     return LeagueSummary(
-        name=league.name, ruleset=league.ruleset, format=fmt.name,
-        format_titles=dict(fmt.titles), view=fmt.view, state=league.state,
-        always_open=fmt.always_open, entries=entries,
-        rounds_total=None if planned is None else max(planned, total), rounds_done=done,
-        next_round=nxt[0] if nxt else None, next_round_at=nxt[1] if nxt else None,
-        entry_deadline=as_utc(league.entry_deadline), created_at=as_utc(league.created_at),
-        winners=winners)
+        name=league.name,
+        ruleset=league.ruleset,
+        format=fmt.name,
+        format_titles=dict(fmt.titles),
+        view=fmt.view,
+        state=league.state,
+        always_open=fmt.always_open,
+        entries=entries,
+        rounds_total=None if planned is None else max(planned, total),
+        rounds_done=done,
+        next_round=nxt[0] if nxt else None,
+        next_round_at=nxt[1] if nxt else None,
+        entry_deadline=as_utc(league.entry_deadline),
+        created_at=as_utc(league.created_at),
+        winners=winners,
+    )
 
 
 def summary_of(session: Session, league: League) -> LeagueSummary:
     """The :class:`LeagueSummary` of one league."""
     with_sheet, seated, rounds_count = _counts(session, league.id)
-    return _summary(session, league, with_sheet, seated, rounds_count,
-                    _next_rounds(session, [league.id]))
+    return _summary(
+        session, league, with_sheet, seated, rounds_count, _next_rounds(session, [league.id])
+    )
 
 
 def list_leagues(session: Session) -> list[LeagueSummary]:
@@ -338,10 +382,15 @@ def list_leagues(session: Session) -> list[LeagueSummary]:
     out = [_summary(session, lg, with_sheet, seated, rounds, nexts) for lg in leagues]
     order = {"open": 0, "running": 1, "finished": 2}
     far = dt.datetime.max.replace(tzinfo=dt.timezone.utc)
-    out.sort(key=lambda s: (order.get(s.phase, 3),
-                            (s.entry_deadline or far).timestamp() if s.phase == "open"
-                            else -(s.created_at or far).timestamp(),
-                            s.name))
+    out.sort(
+        key=lambda s: (
+            order.get(s.phase, 3),
+            (s.entry_deadline or far).timestamp()
+            if s.phase == "open"
+            else -(s.created_at or far).timestamp(),
+            s.name,
+        )
+    )
     return out
 
 
@@ -354,19 +403,29 @@ def _settings(league: League) -> LeagueSettings:
     fmt = format_of(league)
     rules = league_rules(league)
     return LeagueSettings(
-        ruleset=league.ruleset, format=fmt.name,
+        ruleset=league.ruleset,
+        format=fmt.name,
         format_options={k: v for k, v in fmt.options.items() if k != "seed"},
         format_lines={lang: fmt.describe(lang) for lang in ("ja", "en")},
-        rounds_every_s=league.rounds_every_s, entry_deadline=as_utc(league.entry_deadline),
-        seed=league.seed or "", password_required=bool(league.password),
+        rounds_every_s=league.rounds_every_s,
+        entry_deadline=as_utc(league.entry_deadline),
+        seed=league.seed or "",
+        password_required=bool(league.password),
         show_entrants=bool(league.show_entrants),
         options=dict(league.options) if isinstance(league.options, dict) else {},
-        ruleset_lines={lang: rules.describe(lang) for lang in ("ja", "en")})
+        ruleset_lines={lang: rules.describe(lang) for lang in ("ja", "en")},
+    )
 
 
 def _after_round(session: Session, league: League) -> int:
-    return int(session.scalar(select(func.max(Round.number)).where(
-        Round.league_id == league.id, Round.state == "done")) or 0)
+    return int(
+        session.scalar(
+            select(func.max(Round.number)).where(
+                Round.league_id == league.id, Round.state == "done"
+            )
+        )
+        or 0
+    )
 
 
 def _table(session: Session, league: League, stamp: Any) -> tuple[int, StandingsTable]:
@@ -376,8 +435,12 @@ def _table(session: Session, league: League, stamp: Any) -> tuple[int, Standings
     if hit is not None:
         return hit  # type: ignore[no-any-return]
     after = _after_round(session, league)
-    value = (after, standings_table(session, league,
-                                    upto_round=None if format_of(league).keeps_state else after))
+    value = (
+        after,
+        standings_table(
+            session, league, upto_round=None if format_of(league).keeps_state else after
+        ),
+    )
     cache.put(key, stamp, value)
     return value
 
@@ -390,8 +453,17 @@ def _decisions(league: League, rows: Sequence[Any]) -> dict[int, tuple[int, str]
     out: dict[int, tuple[int, str]] = {}
     for row in rows:
         bid, number, board, ea, eb, state, winner, margin, hp_a, hp_b = (
-            row.id, row.number, row.board, row.entry_a_id, row.entry_b_id, row.state,
-            row.winner, row.margin, row.hp_a, row.hp_b)
+            row.id,
+            row.number,
+            row.board,
+            row.entry_a_id,
+            row.entry_b_id,
+            row.state,
+            row.winner,
+            row.margin,
+            row.hp_a,
+            row.hp_b,
+        )
         if eb is None:
             out[bid] = (0, "bye")
             continue
@@ -412,27 +484,56 @@ def board_line(row: Any, names: Names, decided: Mapping[int, tuple[int, str]]) -
     fought = state == "done" and eb is not None
     adv = decided.get(bid)
     return BoardLine(
-        battle_id=bid, round=number, board=board, a=names.entry(ea, sa, fought=fought),
-        b=names.entry(eb, sb, fought=fought) if eb is not None else None, state=state,
-        winner=winner if fought else None, reason=reason if fought else None,
+        battle_id=bid,
+        round=number,
+        board=board,
+        a=names.entry(ea, sa, fought=fought),
+        b=names.entry(eb, sb, fought=fought) if eb is not None else None,
+        state=state,
+        winner=winner if fought else None,
+        reason=reason if fought else None,
         turns=turns if fought else None,
         hp=(int(ha or 0), int(hb or 0)) if fought else None,
-        advanced=adv[0] if adv else None, decided_by=adv[1] if adv else None)
+        advanced=adv[0] if adv else None,
+        decided_by=adv[1] if adv else None,
+    )
 
 
-BOARD_COLUMNS = (Battle.id, Round.number, Battle.board, Battle.entry_a_id, Battle.entry_b_id,
-                 Battle.sheet_a_id, Battle.sheet_b_id, Battle.state, Battle.winner,
-                 Battle.reason, Battle.turns, Battle.hp_a, Battle.hp_b, Battle.margin)
+BOARD_COLUMNS = (
+    Battle.id,
+    Round.number,
+    Battle.board,
+    Battle.entry_a_id,
+    Battle.entry_b_id,
+    Battle.sheet_a_id,
+    Battle.sheet_b_id,
+    Battle.state,
+    Battle.winner,
+    Battle.reason,
+    Battle.turns,
+    Battle.hp_a,
+    Battle.hp_b,
+    Battle.margin,
+)
 """The columns a :class:`BoardLine` is read from (the first 13, then the margin)."""
 
 
-def boards(session: Session, league: League, names: Names,
-           round_numbers: Sequence[int] | None = None, *,
-           where: Any = None) -> dict[int, list[BoardLine]]:
+def boards(
+    session: Session,
+    league: League,
+    names: Names,
+    round_numbers: Sequence[int] | None = None,
+    *,
+    where: Any = None,
+) -> dict[int, list[BoardLine]]:
     """Round number → its boards in board order (only ``round_numbers`` when given; ``where``
     an extra condition)."""
-    q = (select(*BOARD_COLUMNS).join(Round, Battle.round_id == Round.id)
-         .where(Round.league_id == league.id).order_by(Round.number, Battle.board))
+    q = (
+        select(*BOARD_COLUMNS)
+        .join(Round, Battle.round_id == Round.id)
+        .where(Round.league_id == league.id)
+        .order_by(Round.number, Battle.board)
+    )
     if round_numbers is not None:
         if not round_numbers:
             return {}
@@ -447,8 +548,7 @@ def boards(session: Session, league: League, names: Names,
     return out
 
 
-def _round_counts(session: Session, league: League,
-                  stamp: Any) -> dict[int, tuple[int, int, int]]:
+def _round_counts(session: Session, league: League, stamp: Any) -> dict[int, tuple[int, int, int]]:
     """Round id → (battles, battles fought, battles stopped at a checkpoint), byes excluded;
     cached under ``stamp``."""
     key = ("round-counts", league.id)
@@ -457,25 +557,36 @@ def _round_counts(session: Session, league: League,
         return hit  # type: ignore[no-any-return]
     counts: dict[int, tuple[int, int, int]] = {}
     for rid, state, n in session.execute(
-            select(Battle.round_id, Battle.state, func.count())
-            .join(Round, Battle.round_id == Round.id)
-            .where(Round.league_id == league.id, Battle.entry_b_id.is_not(None))
-            .group_by(Battle.round_id, Battle.state)):
+        select(Battle.round_id, Battle.state, func.count())
+        .join(Round, Battle.round_id == Round.id)
+        .where(Round.league_id == league.id, Battle.entry_b_id.is_not(None))
+        .group_by(Battle.round_id, Battle.state)
+    ):
         total, done, paused = counts.get(rid, (0, 0, 0))
-        counts[rid] = (total + n, done + (n if state == "done" else 0),
-                       paused + (n if state == "paused" else 0))
+        counts[rid] = (
+            total + n,
+            done + (n if state == "done" else 0),
+            paused + (n if state == "paused" else 0),
+        )
     cache.put(key, stamp, counts)
     return counts
 
 
-def _rounds(session: Session, league: League, names: Names,
-            inline: bool | None = None, stamp: Any = None) -> tuple[RoundLine, ...]:
-    counts = _round_counts(session, league,
-                           stamp if stamp is not None else league_fingerprint(session, league))
-    rounds = list(session.execute(
-        select(Round.id, Round.number, Round.state, Round.scheduled_at, Round.done_at,
-               Round.note)
-        .where(Round.league_id == league.id).order_by(Round.number)))
+def _rounds(
+    session: Session, league: League, names: Names, inline: bool | None = None, stamp: Any = None
+) -> tuple[RoundLine, ...]:
+    counts = _round_counts(
+        session, league, stamp if stamp is not None else league_fingerprint(session, league)
+    )
+    rounds = list(
+        session.execute(
+            select(
+                Round.id, Round.number, Round.state, Round.scheduled_at, Round.done_at, Round.note
+            )
+            .where(Round.league_id == league.id)
+            .order_by(Round.number)
+        )
+    )
     total_boards = sum(c[0] for c in counts.values())
     if inline is None:
         inline = total_boards <= INLINE_BOARDS
@@ -487,13 +598,20 @@ def _rounds(session: Session, league: League, names: Names,
         wanted = ([max(done)] if done else []) + ([min(todo)] if todo else [])
     found = boards(session, league, names, wanted)
     none = (0, 0, 0)
-    return tuple(RoundLine(
-        number=r.number, state=r.state, scheduled_at=as_utc(r.scheduled_at),
-        done_at=as_utc(r.done_at), battles=counts.get(r.id, none)[0],
-        battles_done=counts.get(r.id, none)[1],
-        boards=tuple(found.get(r.number, ())) if wanted is None or r.number in wanted else None,
-        note=r.note or "", battles_paused=counts.get(r.id, none)[2])
-        for r in rounds)
+    return tuple(
+        RoundLine(
+            number=r.number,
+            state=r.state,
+            scheduled_at=as_utc(r.scheduled_at),
+            done_at=as_utc(r.done_at),
+            battles=counts.get(r.id, none)[0],
+            battles_done=counts.get(r.id, none)[1],
+            boards=tuple(found.get(r.number, ())) if wanted is None or r.number in wanted else None,
+            note=r.note or "",
+            battles_paused=counts.get(r.id, none)[2],
+        )
+        for r in rounds
+    )
 
 
 def cross_blocks(size: int) -> int:
@@ -502,8 +620,16 @@ def cross_blocks(size: int) -> int:
     return 1 if size <= CROSS_FULL else -(-size // CROSS_BLOCK)
 
 
-def _cross(session: Session, league: League, lines: Sequence[Any], names: Names, after: int,
-           row_block: int, col_block: int, stamp: Any) -> CrossTable:
+def _cross(
+    session: Session,
+    league: League,
+    lines: Sequence[Any],
+    names: Names,
+    after: int,
+    row_block: int,
+    col_block: int,
+    stamp: Any,
+) -> CrossTable:
     """A block of the cross-table; the cells are cached under ``stamp``."""
     entries = [names.entry(x.entry_id) for x in lines]
     size = len(entries)
@@ -514,24 +640,42 @@ def _cross(session: Session, league: League, lines: Sequence[Any], names: Names,
         rows = cols = tuple(entries)
     else:
         r0, c0 = (row_block - 1) * CROSS_BLOCK, (col_block - 1) * CROSS_BLOCK
-        rows = tuple(entries[r0:r0 + CROSS_BLOCK])
-        cols = tuple(entries[c0:c0 + CROSS_BLOCK])
+        rows = tuple(entries[r0 : r0 + CROSS_BLOCK])
+        cols = tuple(entries[c0 : c0 + CROSS_BLOCK])
     key = ("cross", league.id, row_block, col_block)
     cells = cache.get(key, stamp)
     if cells is None:
-        cells = _cross_cells(session, league, after, {e.entry_id for e in rows},
-                             {e.entry_id for e in cols}, blocks > 1)
+        cells = _cross_cells(
+            session,
+            league,
+            after,
+            {e.entry_id for e in rows},
+            {e.entry_id for e in cols},
+            blocks > 1,
+        )
         cache.put(key, stamp, cells)
     return CrossTable(rows, cols, cells, row_block, col_block, blocks, size)
 
 
-def _cross_cells(session: Session, league: League, after: int, row_ids: set[int],
-                 col_ids: set[int], partial: bool) -> dict[tuple[int, int], tuple[CrossCell, ...]]:
-    q = (select(Battle.id, Round.number, Battle.entry_a_id, Battle.entry_b_id, Battle.winner)
-         .join(Round, Battle.round_id == Round.id)
-         .where(Round.league_id == league.id, Battle.state == "done",
-                Battle.entry_b_id.is_not(None), Round.number <= after)
-         .order_by(Round.number, Battle.board))
+def _cross_cells(
+    session: Session,
+    league: League,
+    after: int,
+    row_ids: set[int],
+    col_ids: set[int],
+    partial: bool,
+) -> dict[tuple[int, int], tuple[CrossCell, ...]]:
+    q = (
+        select(Battle.id, Round.number, Battle.entry_a_id, Battle.entry_b_id, Battle.winner)
+        .join(Round, Battle.round_id == Round.id)
+        .where(
+            Round.league_id == league.id,
+            Battle.state == "done",
+            Battle.entry_b_id.is_not(None),
+            Round.number <= after,
+        )
+        .order_by(Round.number, Battle.board)
+    )
     if partial:
         ids = list(row_ids | col_ids)
         q = q.where(or_(Battle.entry_a_id.in_(ids), Battle.entry_b_id.in_(ids)))
@@ -550,19 +694,37 @@ def _arrivals(session: Session, league: League, names: Names) -> tuple[ArrivalLi
     fmt = format_of(league)
     if not fmt.fights_on_entry:
         return ()
-    done = {n: as_utc(at) for n, at in session.execute(
-        select(Round.number, Round.done_at).where(Round.league_id == league.id))}
+    done = {
+        n: as_utc(at)
+        for n, at in session.execute(
+            select(Round.number, Round.done_at).where(Round.league_id == league.id)
+        )
+    }
     out = []
     for a in fmt.arrivals(state_of(league, fmt))[-RECENT_ARRIVALS:][::-1]:
-        out.append(ArrivalLine(a.number, names.entry(a.entry), a.place, a.replaced,
-                               tuple(names.entry(e) for e in a.pushed_off),
-                               done.get(a.number)))
+        out.append(
+            ArrivalLine(
+                a.number,
+                names.entry(a.entry),
+                a.place,
+                a.replaced,
+                tuple(names.entry(e) for e in a.pushed_off),
+                done.get(a.number),
+            )
+        )
     return tuple(out)
 
 
-def league_view(session: Session, name: str, *, row_block: int = 1, col_block: int = 1,
-                inline_boards: bool | None = None, with_cross: bool = True,
-                with_rounds: bool = True) -> LeagueView | None:
+def league_view(
+    session: Session,
+    name: str,
+    *,
+    row_block: int = 1,
+    col_block: int = 1,
+    inline_boards: bool | None = None,
+    with_cross: bool = True,
+    with_rounds: bool = True,
+) -> LeagueView | None:
     """The page of league ``name`` (ignoring case), or ``None`` when there is none.
 
     ``row_block``/``col_block`` pick the cross-table block (1-based, clamped) when the league has
@@ -575,27 +737,66 @@ def league_view(session: Session, name: str, *, row_block: int = 1, col_block: i
         return None
     summary = summary_of(session, league)
     names = Names(session, league)
-    disq = tuple(sorted({names.players[eid] for eid, in session.execute(
-        select(Entry.id).where(Entry.league_id == league.id, Entry.status == "disqualified"))
-        if eid in names.players}, key=lambda p: p.id))
+    disq = tuple(
+        sorted(
+            {
+                names.players[eid]
+                for (eid,) in session.execute(
+                    select(Entry.id).where(
+                        Entry.league_id == league.id, Entry.status == "disqualified"
+                    )
+                )
+                if eid in names.players
+            },
+            key=lambda p: p.id,
+        )
+    )
     if names.secret:
         entrants: tuple[EntryRef, ...] = ()
         if league.show_entrants:
-            ids = [eid for eid, in session.execute(
-                select(Entry.id).join(SheetVersion, SheetVersion.entry_id == Entry.id)
-                .where(Entry.league_id == league.id, Entry.status == "active",
-                       SheetVersion.active).order_by(Entry.id))]
-            units: dict[int, str] = {eid: unit for eid, unit in session.execute(
-                select(SheetVersion.entry_id, SheetVersion.unit_name)
-                .where(SheetVersion.entry_id.in_(ids), SheetVersion.active))} if ids else {}
-            entrants = tuple(EntryRef(eid, names.players[eid], units.get(eid, ""))
-                             for eid in ids)
+            ids = [
+                eid
+                for (eid,) in session.execute(
+                    select(Entry.id)
+                    .join(SheetVersion, SheetVersion.entry_id == Entry.id)
+                    .where(
+                        Entry.league_id == league.id, Entry.status == "active", SheetVersion.active
+                    )
+                    .order_by(Entry.id)
+                )
+            ]
+            units: dict[int, str] = (
+                {
+                    eid: unit
+                    for eid, unit in session.execute(
+                        select(SheetVersion.entry_id, SheetVersion.unit_name).where(
+                            SheetVersion.entry_id.in_(ids), SheetVersion.active
+                        )
+                    )
+                }
+                if ids
+                else {}
+            )
+            entrants = tuple(EntryRef(eid, names.players[eid], units.get(eid, "")) for eid in ids)
         return LeagueView(summary, _settings(league), True, entrants, 0, None, (), disq, None)
     stamp = league_fingerprint(session, league)
     after, table = _table(session, league, stamp)
     fmt = format_of(league)
-    cross = (_cross(session, league, table.lines, names, after, row_block, col_block, stamp)
-             if with_cross and fmt.cross_table else None)
+    cross = (
+        _cross(session, league, table.lines, names, after, row_block, col_block, stamp)
+        if with_cross and fmt.cross_table
+        else None
+    )
     rounds = _rounds(session, league, names, inline_boards, stamp) if with_rounds else ()
-    return LeagueView(summary, _settings(league), False, (), after, table, rounds, disq, cross,
-                      _arrivals(session, league, names))
+    return LeagueView(
+        summary,
+        _settings(league),
+        False,
+        (),
+        after,
+        table,
+        rounds,
+        disq,
+        cross,
+        _arrivals(session, league, names),
+    )

@@ -9,9 +9,9 @@ from sqlalchemy import or_, select
 from sqlalchemy.orm import Session
 
 from app.db.models import Battle, Entry, League, Player, Round
+from app.league.privacy import public_name
 from app.league.queries.common import Names, PlayerRef, league_fingerprint, sheets_public
 from app.league.queries.leagues import BOARD_COLUMNS, BoardLine, _decisions, _table, board_line
-from app.league.privacy import public_name
 from app.reports.standings import StandingLine, StandingsTable
 
 
@@ -79,9 +79,10 @@ def player_ratings(session: Session, player_id: int) -> tuple[PlayerRatingView, 
         now = ratings.current(session, [player_id], game).get(player_id)
         if now is None:
             continue
-        hist = tuple(RatingLine(h.league, h.round, h.ordinal_before, h.ordinal, h.wins,
-                                h.draws, h.losses)
-                     for h in ratings.history(session, player_id, game))
+        hist = tuple(
+            RatingLine(h.league, h.round, h.ordinal_before, h.ordinal, h.wins, h.draws, h.losses)
+            for h in ratings.history(session, player_id, game)
+        )
         out.append(PlayerRatingView(game, now.ordinal, now.mu, now.sigma, now.games, hist))
     return tuple(sorted(out, key=lambda r: -r.ordinal))
 
@@ -93,9 +94,12 @@ def player_view(session: Session, player_id: int) -> PlayerView | None:
     if player is None:
         return None
     ref = PlayerRef(player.id, public_name(player.display_name, player.address, player.id))
-    rows = session.execute(select(Entry, League).join(League, Entry.league_id == League.id)
-                           .where(Entry.player_id == player.id)
-                           .order_by(League.id.desc())).all()
+    rows = session.execute(
+        select(Entry, League)
+        .join(League, Entry.league_id == League.id)
+        .where(Entry.player_id == player.id)
+        .order_by(League.id.desc())
+    ).all()
     entries: list[PlayerEntry] = []
     for entry, league in rows:
         if not sheets_public(league):
@@ -106,23 +110,37 @@ def player_view(session: Session, player_id: int) -> PlayerView | None:
             sheet = active_sheet(session, entry)
             if sheet is None:
                 continue
-            entries.append(PlayerEntry(league.name, league.state, entry.status,
-                                       sheet.unit_name, None, ()))
+            entries.append(
+                PlayerEntry(league.name, league.state, entry.status, sheet.unit_name, None, ())
+            )
             continue
         if entry.seat is None:  # withdrew (or had no valid sheet) before entries closed
             continue
         names = Names(session, league)
         _after, table = _table(session, league, league_fingerprint(session, league))
         standing = next((x for x in table.lines if x.entry_id == entry.id), None)
-        q = (select(*BOARD_COLUMNS).join(Round, Battle.round_id == Round.id)
-             .where(Round.league_id == league.id,
-                    or_(Battle.entry_a_id == entry.id, Battle.entry_b_id == entry.id))
-             .order_by(Round.number, Battle.board))
+        q = (
+            select(*BOARD_COLUMNS)
+            .join(Round, Battle.round_id == Round.id)
+            .where(
+                Round.league_id == league.id,
+                or_(Battle.entry_a_id == entry.id, Battle.entry_b_id == entry.id),
+            )
+            .order_by(Round.number, Battle.board)
+        )
         found = session.execute(q).all()
         decided = _decisions(league, found)
-        entries.append(PlayerEntry(league.name, league.state, entry.status,
-                                   names.entry(entry.id).unit, standing,
-                                   tuple(board_line(r, names, decided) for r in found), table))
+        entries.append(
+            PlayerEntry(
+                league.name,
+                league.state,
+                entry.status,
+                names.entry(entry.id).unit,
+                standing,
+                tuple(board_line(r, names, decided) for r in found),
+                table,
+            )
+        )
     if not entries:
         return None
     return PlayerView(ref, tuple(entries), player_ratings(session, player.id))

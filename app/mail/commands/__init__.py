@@ -45,6 +45,19 @@ strip_subject = grammar.strip_subject
 is_chat = grammar.is_chat
 is_reply_subject = grammar.is_reply_subject
 
-__all__ = ["JAPANESE_WORDS", "ORGANIZER_COMMANDS", "REGISTRY", "WORDS", "Command", "MailCommand",
-           "command", "is_chat", "is_organizer", "is_reply_subject", "match_command",
-           "parse_command", "strip_subject", "vocabulary"]
+__all__ = [
+    "JAPANESE_WORDS",
+    "ORGANIZER_COMMANDS",
+    "REGISTRY",
+    "WORDS",
+    "Command",
+    "MailCommand",
+    "command",
+    "is_chat",
+    "is_organizer",
+    "is_reply_subject",
+    "match_command",
+    "parse_command",
+    "strip_subject",
+    "vocabulary",
+]

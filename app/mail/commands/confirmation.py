@@ -14,8 +14,9 @@ from app.mail.commands.context import MailContext, when
 from app.mail.grammar import Command
 
 
-def request_confirmation(ctx: MailContext, entry: Entry, league: Any, cmd: Command, kind: str,
-                          sheet: str | None) -> None:
+def request_confirmation(
+    ctx: MailContext, entry: Entry, league: Any, cmd: Command, kind: str, sheet: str | None
+) -> None:
     """Keep the change (``kind``: ``replace`` with ``sheet`` the new sheet, ``withdraw``, or
     ``orders`` with ``sheet`` the orders text) and mail the confirmation request, with its
     token, to the entry's registered address (at most ``confirmations_per_day`` per entry;
@@ -27,18 +28,26 @@ def request_confirmation(ctx: MailContext, entry: Entry, league: Any, cmd: Comma
         return
     row.count += 1
     ttl = dt.timedelta(hours=ctx.settings.confirm_hours)
-    change, token = ownership.request_change(ctx.s, entry, kind, sheet_text=sheet,
-                                             inbound_id=ctx.row.id, now=ctx.now, ttl=ttl)
+    change, token = ownership.request_change(
+        ctx.s, entry, kind, sheet_text=sheet, inbound_id=ctx.row.id, now=ctx.now, ttl=ttl
+    )
     ctx.out.to = owner
     ctx.out.subject = f"confirm {token} [{league.name}]"
     ctx.out.rules.append("confirm-requested")
     if entry.player.lang in ("ja", "en"):
         ctx.lang = entry.player.lang  # the owner reads it, in the owner's language
-    ctx.reply("confirm", code="request", kind=kind, league=league.name, token=token,
-              expires=when(change.expires_at),
-              deadline=when(league.entry_deadline) if kind != "orders" else "",
-              wrong_key=bool(cmd.key), hours=int(ctx.settings.confirm_hours),
-              change=shown_change(sheet))
+    ctx.reply(
+        "confirm",
+        code="request",
+        kind=kind,
+        league=league.name,
+        token=token,
+        expires=when(change.expires_at),
+        deadline=when(league.entry_deadline) if kind != "orders" else "",
+        wrong_key=bool(cmd.key),
+        hours=int(ctx.settings.confirm_hours),
+        change=shown_change(sheet),
+    )
 
 
 #: lines of a pending change quoted in its confirmation request

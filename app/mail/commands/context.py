@@ -61,9 +61,21 @@ class MailContext:
     ``app.mail.protect.proof``), ``out`` (the :class:`Outcome`), ``stage`` (for the shunt log).
     """
 
-    def __init__(self, settings: Settings, session: Session, row: InboundMessage, now: dt.datetime,
-                 factory: sessionmaker[Session]) -> None:
-        self.settings, self.s, self.row, self.now, self.factory = settings, session, row, now, factory
+    def __init__(
+        self,
+        settings: Settings,
+        session: Session,
+        row: InboundMessage,
+        now: dt.datetime,
+        factory: sessionmaker[Session],
+    ) -> None:
+        self.settings, self.s, self.row, self.now, self.factory = (
+            settings,
+            session,
+            row,
+            now,
+            factory,
+        )
         self.stage = "decode"
         self.out = Outcome()
         self.lang = "ja"
@@ -154,8 +166,11 @@ class MailContext:
 
         if self.player is None or self.player.id is None or self.new_player:
             return []  # a player created by this message has no entry anywhere
-        q = (select(League).join(Entry, Entry.league_id == League.id)
-             .where(Entry.player_id == self.player.id))
+        q = (
+            select(League)
+            .join(Entry, Entry.league_id == League.id)
+            .where(Entry.player_id == self.player.id)
+        )
         if mine == "withdraw":
             q = q.where(Entry.status != "withdrawn", League.state != "finished")
         elif mine == "entry":
@@ -166,7 +181,9 @@ class MailContext:
         leagues.sort(key=lambda lg: (lg.state == "finished", -lg.id))
         return leagues
 
-    def league(self, cmd: Command, *, any_state: bool = False, mine: str | None = None) -> Any | None:
+    def league(
+        self, cmd: Command, *, any_state: bool = False, mine: str | None = None
+    ) -> Any | None:
         """The league the mail is about: the plus address, the ``[NAME]`` tag, then (``mine``
         given: ``standings``, ``withdraw``, ``entry``) the league the sender has an entry in
         (:meth:`entered_leagues`; several not finished ones: ask which), then the only open one;
@@ -178,8 +195,13 @@ class MailContext:
             name = names[0] if names else str(cmd.tag)
             league = svc.find_league(self.s, name)
             if league is None:
-                self.refuse("no-such-league", "error", code="no-such-league", league=name,
-                            open=[lg.name for lg in self.open_leagues()])
+                self.refuse(
+                    "no-such-league",
+                    "error",
+                    code="no-such-league",
+                    league=name,
+                    open=[lg.name for lg in self.open_leagues()],
+                )
             return league
         opened = self.open_leagues()
         entered = self.entered_leagues(mine) if mine else []
@@ -190,22 +212,37 @@ class MailContext:
                 pool = [lg for lg in pool if lg.state == "open"]  # the ones it can work on
             if len(pool) == 1:
                 return pool[0]
-            self.refuse("which-league", "error", code="which-league", mine=[lg.name for lg in pool],
-                        open=[lg.name for lg in opened])
+            self.refuse(
+                "which-league",
+                "error",
+                code="which-league",
+                mine=[lg.name for lg in pool],
+                open=[lg.name for lg in opened],
+            )
             return None
         if len(opened) == 1:
             return opened[0]
         if mine == "withdraw" and opened:
             # nothing to withdraw anywhere: say so rather than ask which league
-            self.refuse("not-entered", "error", code="not-entered", league="",
-                        open=[lg.name for lg in opened])
+            self.refuse(
+                "not-entered",
+                "error",
+                code="not-entered",
+                league="",
+                open=[lg.name for lg in opened],
+            )
             return None
         if any_state and not opened:
             every = svc.all_leagues(self.s)
             if every:
                 return every[-1]
-        self.refuse("which-league", "error", code="which-league", league=cmd.tag or "",
-                    open=[lg.name for lg in opened])
+        self.refuse(
+            "which-league",
+            "error",
+            code="which-league",
+            league=cmd.tag or "",
+            open=[lg.name for lg in opened],
+        )
         return None
 
     def requires_auth(self, cmd: Command) -> bool:
@@ -257,9 +294,13 @@ class MailContext:
             text = skipped
             where = ", ".join(str(n) for n in greeting[:10]) + (" …" if len(greeting) > 10 else "")
             _ = self.gettext
-            self.mail.notes.append(_(
-                "%(n)s line(s) above the unit line (line %(where)s) were read as a greeting "
-                "and skipped") % {"n": len(greeting), "where": where})
+            self.mail.notes.append(
+                _(
+                    "%(n)s line(s) above the unit line (line %(where)s) were read as a greeting "
+                    "and skipped"
+                )
+                % {"n": len(greeting), "where": where}
+            )
         return text
 
     def parse(self, text: str, rs: Ruleset | None = None) -> Any:
@@ -270,8 +311,9 @@ class MailContext:
         self.lang = result.lang or self.lang
         return result
 
-    def settle_name(self, player: Player | None = None, key: str = "",
-                    before: str | None = None) -> dict[str, Any]:
+    def settle_name(
+        self, player: Player | None = None, key: str = "", before: str | None = None
+    ) -> dict[str, Any]:
         """Give the sender (or ``player``, the owner of a confirmed change) a name after an
         accepted entry (``app.league.names.settle``) and return the reply's ``name`` fields:
         ``name`` (the name the player has now), ``name_new`` (given by this mail),
@@ -288,9 +330,15 @@ class MailContext:
             before = self.name_before if player is None else target.display_name
         got = settle(self.s, target, wanted, self.lang, may_change=self.may_rename)
         new = got.name != before  # (the entry's acceptance may have given a default already)
-        return {"name": got.name, "name_new": new, "name_default": new and got.name != wanted,
-                "name_refused": got.refused, "name_reason": got.reason,
-                "name_suggestion": got.suggestion, "name_key": key}
+        return {
+            "name": got.name,
+            "name_new": new,
+            "name_default": new and got.name != wanted,
+            "name_refused": got.refused,
+            "name_reason": got.reason,
+            "name_suggestion": got.suggestion,
+            "name_key": key,
+        }
 
     def known(self, address: str) -> Player | None:
         """The player at ``address``, if the server knows it."""

@@ -48,9 +48,11 @@ def orders_context(rs: Ruleset, sheet: Any, lang: str) -> OrdersFields:
     if sheet.ok:
         warnings = list(sheet.warnings)
         return OrdersFields(
-            ok=True, normalized=rs.format_orders(sheet.orders, lang),
+            ok=True,
+            normalized=rs.format_orders(sheet.orders, lang),
             sections=[s if s is not None else "DEFAULT" for s in sheet.sections],
-            warnings=rs.format_problems(warnings[:MAX_PROBLEMS], lang) if warnings else "")
+            warnings=rs.format_problems(warnings[:MAX_PROBLEMS], lang) if warnings else "",
+        )
     problems = list(sheet.problems)
     return OrdersFields(ok=False, problems=rs.format_problems(problems[:MAX_PROBLEMS], lang))
 
@@ -63,8 +65,13 @@ def _league(ctx: MailContext, cmd: Command, named: str | None) -> Any | None:
     if named:
         league = svc.find_league(ctx.s, named)
         if league is None:
-            ctx.refuse("no-such-league", "error", code="no-such-league", league=named,
-                       open=[lg.name for lg in svc.open_leagues(ctx.s)])
+            ctx.refuse(
+                "no-such-league",
+                "error",
+                code="no-such-league",
+                league=named,
+                open=[lg.name for lg in svc.open_leagues(ctx.s)],
+            )
         return league
     return ctx.league(cmd, any_state=True, mine="orders")
 
@@ -77,8 +84,9 @@ def _entry(ctx: MailContext, league: Any, *, own_lang: bool = False) -> Entry | 
     assert ctx.player is not None
     if own_lang and ctx.player.lang in ("ja", "en") and ctx.player.created_at != ctx.now:
         ctx.lang = ctx.player.lang
-    entry = ctx.s.scalar(select(Entry).where(Entry.league_id == league.id,
-                                             Entry.player_id == ctx.player.id))
+    entry = ctx.s.scalar(
+        select(Entry).where(Entry.league_id == league.id, Entry.player_id == ctx.player.id)
+    )
     if entry is None or entry.status != "active":
         ctx.refuse("not-entered", "error", code="not-entered", league=league.name)
         return None
@@ -101,8 +109,13 @@ def _usable(ctx: MailContext, league: Any) -> Ruleset | None:
     """``league``'s ruleset when it takes orders and the league is not over; else refuse."""
     rs = rules(league)
     if not rs.takes_orders:
-        ctx.refuse("no-orders", "error", code="no-orders", league=league.name,
-                   detail=rs.titles.get(ctx.lang, rs.name))
+        ctx.refuse(
+            "no-orders",
+            "error",
+            code="no-orders",
+            league=league.name,
+            detail=rs.titles.get(ctx.lang, rs.name),
+        )
         return None
     if league.state == "finished":
         ctx.refuse("finished", "error", code="finished", league=league.name)
@@ -136,23 +149,29 @@ def handle_orders(ctx: MailContext, cmd: Command) -> None:
     if not sheet.ok:
         ctx.reply("orders", code="rejected", league=league.name, orders=fields)
         return
-    fields = dataclasses.replace(fields, unknown_vs=_unknown_opponents(ctx, league, entry,
-                                                                       sheet.sections))
+    fields = dataclasses.replace(
+        fields, unknown_vs=_unknown_opponents(ctx, league, entry, sheet.sections)
+    )
     if not _proven(ctx, entry, key):
-        request_confirmation(ctx, entry, league, dataclasses.replace(cmd, key=key), "orders",
-                              text)
+        request_confirmation(ctx, entry, league, dataclasses.replace(cmd, key=key), "orders", text)
         return
     assert ctx.player is not None
-    outcome = submit_orders(ctx.s, league, ctx.player, text, rs, inbound_id=ctx.row.id,
-                            now=ctx.now)
-    ctx.reply("orders", code="accepted", league=league.name, orders=fields,
-              version=outcome.version, key=ownership.ensure_key(entry), paused=bool(paused),
-              revision=rs.revision_form(int(paused[0].stop_turn or 0) + 1, ctx.lang)
-              if paused else "")
+    outcome = submit_orders(ctx.s, league, ctx.player, text, rs, inbound_id=ctx.row.id, now=ctx.now)
+    ctx.reply(
+        "orders",
+        code="accepted",
+        league=league.name,
+        orders=fields,
+        version=outcome.version,
+        key=ownership.ensure_key(entry),
+        paused=bool(paused),
+        revision=rs.revision_form(int(paused[0].stop_turn or 0) + 1, ctx.lang) if paused else "",
+    )
 
 
-def _unknown_opponents(ctx: MailContext, league: Any, entry: Entry,
-                       sections: Sequence[str | None]) -> list[str]:
+def _unknown_opponents(
+    ctx: MailContext, league: Any, entry: Entry, sections: Sequence[str | None]
+) -> list[str]:
     """The ``VS`` names of ``sections`` that name no other active entry's unit in ``league``
     (compared whole after NFKC, as G58 matches them): such a section is never used, which the
     reply says (a misspelt opponent would otherwise fight with DEFAULT unnoticed)."""
@@ -160,40 +179,68 @@ def _unknown_opponents(ctx: MailContext, league: Any, entry: Entry,
     if not named:
         return []
     units = ctx.s.scalars(
-        select(SheetVersion.unit_name).join(Entry, SheetVersion.entry_id == Entry.id)
-        .where(Entry.league_id == league.id, Entry.status == "active", Entry.id != entry.id,
-               SheetVersion.active.is_(True))).all()
+        select(SheetVersion.unit_name)
+        .join(Entry, SheetVersion.entry_id == Entry.id)
+        .where(
+            Entry.league_id == league.id,
+            Entry.status == "active",
+            Entry.id != entry.id,
+            SheetVersion.active.is_(True),
+        )
+    ).all()
     known = {unicodedata.normalize("NFKC", u).strip() for u in units}
     return [n for n in named if unicodedata.normalize("NFKC", n).strip() not in known]
 
 
-def _revise(ctx: MailContext, league: Any, entry: Entry, rs: Ruleset, text: str,
-            key: str | None, paused: list[Battle]) -> None:
+def _revise(
+    ctx: MailContext,
+    league: Any,
+    entry: Entry,
+    rs: Ruleset,
+    text: str,
+    key: str | None,
+    paused: list[Battle],
+) -> None:
     """A revision of the orders of the sender's stopped battles (``revise_orders``)."""
     from app.league.orders import revise_orders
     from app.league.standings import public_units
 
     if not _proven(ctx, entry, key):
-        ctx.refuse("orders-unproven", "orders", code="unproven", league=league.name,
-                   wrong_key=bool(key))
+        ctx.refuse(
+            "orders-unproven", "orders", code="unproven", league=league.name, wrong_key=bool(key)
+        )
         return
     others = {b.id: (b.entry_b_id if b.entry_a_id == entry.id else b.entry_a_id) for b in paused}
     units = public_units(ctx.s, league.id, {e for e in others.values() if e is not None})
     opponents = {bid: units.get(eid, "") if eid is not None else "" for bid, eid in others.items()}
     assert ctx.player is not None
-    done = revise_orders(ctx.s, league, ctx.player, text, rs, opponents, now=ctx.now,
-                         lang=ctx.lang)
-    battles = [{"opponent": r.opponent, "from_turn": r.from_turn, "accepted": r.accepted,
-                "problems": "" if r.accepted else rs.format_problems(
-                    list(r.sheet.problems)[:MAX_PROBLEMS], ctx.lang)} for r in done]
+    done = revise_orders(ctx.s, league, ctx.player, text, rs, opponents, now=ctx.now, lang=ctx.lang)
+    battles = [
+        {
+            "opponent": r.opponent,
+            "from_turn": r.from_turn,
+            "accepted": r.accepted,
+            "problems": ""
+            if r.accepted
+            else rs.format_problems(list(r.sheet.problems)[:MAX_PROBLEMS], ctx.lang),
+        }
+        for r in done
+    ]
     if not any(r.accepted for r in done):
         ctx.out.status = "refused"
         ctx.out.rules.append("revision-rejected")
-    ctx.reply("orders", code="revised", league=league.name, battles=battles,
-              key=ownership.ensure_key(entry))
+    ctx.reply(
+        "orders",
+        code="revised",
+        league=league.name,
+        battles=battles,
+        key=ownership.ensure_key(entry),
+    )
 
 
-def confirm_orders(ctx: MailContext, change: PendingChange, entry: Entry, base: dict[str, Any]) -> None:
+def confirm_orders(
+    ctx: MailContext, change: PendingChange, entry: Entry, base: dict[str, Any]
+) -> None:
     """The owner confirmed orders that waited for it (``PendingChange.kind`` ``orders``): make
     them the standing orders if the league still takes them."""
     from app.league.errors import LeagueError
@@ -202,16 +249,28 @@ def confirm_orders(ctx: MailContext, change: PendingChange, entry: Entry, base: 
     league, player = entry.league, entry.player
     rs = rules(league)
     try:
-        outcome = submit_orders(ctx.s, league, player, change.sheet_text or "", rs,
-                                inbound_id=change.inbound_id, now=ctx.now)
+        outcome = submit_orders(
+            ctx.s,
+            league,
+            player,
+            change.sheet_text or "",
+            rs,
+            inbound_id=change.inbound_id,
+            now=ctx.now,
+        )
     except LeagueError as exc:
         ownership.mark_done(change, "refused", ctx.now, str(exc))
         ctx.refuse(exc.code, "confirm", code="refused", **base)
         return
     ownership.mark_done(change, "done" if outcome.accepted else "refused", ctx.now)
-    ctx.reply("orders", code="accepted" if outcome.accepted else "rejected", league=league.name,
-              orders=orders_context(rs, outcome.sheet, ctx.lang), version=outcome.version,
-              key=ownership.ensure_key(entry))
+    ctx.reply(
+        "orders",
+        code="accepted" if outcome.accepted else "rejected",
+        league=league.name,
+        orders=orders_context(rs, outcome.sheet, ctx.lang),
+        version=outcome.version,
+        key=ownership.ensure_key(entry),
+    )
 
 
 def enter_orders(ctx: MailContext, league: Any, rs: Ruleset, text: str) -> None:
@@ -231,16 +290,30 @@ def _stopped_league(ctx: MailContext, cmd: Command) -> Any | None:
     if ctx.plus_names() or cmd.tag or ctx.player is None or ctx.player.id is None:
         return None
     mine = select(Entry.id).where(Entry.player_id == ctx.player.id)
-    found = list(dict.fromkeys(ctx.s.scalars(
-        select(League).join(Round, Round.league_id == League.id)
-        .join(Battle, Battle.round_id == Round.id)
-        .where(Battle.state == "paused",
-               Battle.entry_a_id.in_(mine) | Battle.entry_b_id.in_(mine)))))
+    found = list(
+        dict.fromkeys(
+            ctx.s.scalars(
+                select(League)
+                .join(Round, Round.league_id == League.id)
+                .join(Battle, Battle.round_id == Round.id)
+                .where(
+                    Battle.state == "paused",
+                    Battle.entry_a_id.in_(mine) | Battle.entry_b_id.in_(mine),
+                )
+            )
+        )
+    )
     return found[0] if len(found) == 1 else None
 
 
-@command("ready", en=("ready",), ja=("準備完了", "準備ok"), usage="ready", usage_ja="準備完了",
-         help_en=N_("at a checkpoint: go on with your orders as they are (with your key line)"))
+@command(
+    "ready",
+    en=("ready",),
+    ja=("準備完了", "準備ok"),
+    usage="ready",
+    usage_ja="準備完了",
+    help_en=N_("at a checkpoint: go on with your orders as they are (with your key line)"),
+)
 def cmd_ready(ctx: MailContext, cmd: Command) -> None:
     """READY: the sender goes on with their orders in each of their battles stopped at a
     checkpoint (``app.league.orders.mark_ready``). Needs the entry key (or DMARC)."""
@@ -259,10 +332,14 @@ def cmd_ready(ctx: MailContext, cmd: Command) -> None:
         ctx.refuse("no-checkpoint", "orders", code="no-checkpoint", league=league.name)
         return
     if not _proven(ctx, entry, cmd.key):
-        ctx.refuse("orders-unproven", "orders", code="unproven", league=league.name,
-                   wrong_key=bool(cmd.key))
+        ctx.refuse(
+            "orders-unproven",
+            "orders",
+            code="unproven",
+            league=league.name,
+            wrong_key=bool(cmd.key),
+        )
         return
     assert ctx.player is not None
     n = mark_ready(ctx.s, league, ctx.player, now=ctx.now)
-    ctx.reply("orders", code="ready", league=league.name, count=n,
-              key=ownership.ensure_key(entry))
+    ctx.reply("orders", code="ready", league=league.name, count=n, key=ownership.ensure_key(entry))

@@ -17,17 +17,38 @@ from app.mail.grammar import Command
 
 #: a word of ``mail …`` (after NFKC and lower case) -> the preference it chooses
 PREF_WORDS: dict[str, str] = {
-    "all": "all", "every": "all", "everything": "all", "全部": "all", "すべて": "all",
-    "全て": "all", "own": "own", "mine": "own", "自分": "own", "自分のみ": "own",
-    "none": "none", "off": "none", "nothing": "none", "replies": "none", "なし": "none",
-    "停止": "none", "返信のみ": "none",
+    "all": "all",
+    "every": "all",
+    "everything": "all",
+    "全部": "all",
+    "すべて": "all",
+    "全て": "all",
+    "own": "own",
+    "mine": "own",
+    "自分": "own",
+    "自分のみ": "own",
+    "none": "none",
+    "off": "none",
+    "nothing": "none",
+    "replies": "none",
+    "なし": "none",
+    "停止": "none",
+    "返信のみ": "none",
 }
 #: words that say the next word is about logs
 LOG_WORDS = frozenset({"logs", "log", "ログ"})
 #: a word after ``logs`` -> digests carry the logs (True) or not (False)
 LOG_CHOICES: dict[str, bool] = {
-    "always": True, "on": True, "常に": True, "毎回": True, "request": False,
-    "off": False, "ask": False, "請求時": False, "請求": False, "依頼時": False,
+    "always": True,
+    "on": True,
+    "常に": True,
+    "毎回": True,
+    "request": False,
+    "off": False,
+    "ask": False,
+    "請求時": False,
+    "請求": False,
+    "依頼時": False,
 }
 
 
@@ -36,11 +57,18 @@ def _player(ctx: MailContext) -> Any:
     return ctx.player
 
 
-@command("mail", en=("mail",), ja=("メール設定", "配信設定"), usage="mail all|own|none",
-         usage_ja="メール設定 全部/自分/なし",
-         help_en=N_("what the server mails you: all (reports and standings), own (only your "
-                    "battles), none (only replies); \"mail logs always\" puts the logs in "
-                    "digests"))
+@command(
+    "mail",
+    en=("mail",),
+    ja=("メール設定", "配信設定"),
+    usage="mail all|own|none",
+    usage_ja="メール設定 全部/自分/なし",
+    help_en=N_(
+        "what the server mails you: all (reports and standings), own (only your "
+        'battles), none (only replies); "mail logs always" puts the logs in '
+        "digests"
+    ),
+)
 def cmd_mail(ctx: MailContext, cmd: Command) -> None:
     """Set ``Player.mail_pref`` and/or ``Player.digest_logs`` from the words after the command
     and confirm the setting now; a word it does not know changes nothing and is quoted."""
@@ -85,23 +113,36 @@ def _sheet_instead(ctx: MailContext, cmd: Command) -> bool:
 
 def _refuse(ctx: MailContext, word: str) -> None:
     player = _player(ctx)
-    ctx.refuse("bad-mail-pref", "prefs", pref=player.mail_pref or "all",
-               logs=bool(player.digest_logs), unknown=word[:60])
+    ctx.refuse(
+        "bad-mail-pref",
+        "prefs",
+        pref=player.mail_pref or "all",
+        logs=bool(player.digest_logs),
+        unknown=word[:60],
+    )
 
 
-@command("unsubscribe", en=("unsubscribe",), ja=("配信停止",),
-         help_en=N_("no more league mail, only replies (same as \"mail none\")"))
+@command(
+    "unsubscribe",
+    en=("unsubscribe",),
+    ja=("配信停止",),
+    help_en=N_('no more league mail, only replies (same as "mail none")'),
+)
 def cmd_unsubscribe(ctx: MailContext, cmd: Command) -> None:
     """The ``List-Unsubscribe`` mailto: the quietest choice (``none``), confirmed."""
     player = _player(ctx)
     player.mail_pref = "none"
-    ctx.reply("prefs", pref="none", logs=bool(player.digest_logs), changed=True,
-              unsubscribed=True)
+    ctx.reply("prefs", pref="none", logs=bool(player.digest_logs), changed=True, unsubscribed=True)
 
 
-@command("logs", en=("logs",), ja=("ログ請求", "ログ"), usage="logs LEAGUE [ROUND]",
-         usage_ja="ログ リーグ名 [回]",
-         help_en=N_("the full logs of your own battles of a round (default: the last one)"))
+@command(
+    "logs",
+    en=("logs",),
+    ja=("ログ請求", "ログ"),
+    usage="logs LEAGUE [ROUND]",
+    usage_ja="ログ リーグ名 [回]",
+    help_en=N_("the full logs of your own battles of a round (default: the last one)"),
+)
 def cmd_logs(ctx: MailContext, cmd: Command) -> None:
     """Reply with the full log of each of the sender's own battles of a round of a league
     (``logs LEAGUE [ROUND]``; the league may also come from the plus address, the ``[NAME]``
@@ -117,32 +158,60 @@ def cmd_logs(ctx: MailContext, cmd: Command) -> None:
     league = svc.find_league(ctx.s, names[0]) if names else None
     if league is None:
         if names and not ctx.plus_names() and not cmd.tag:
-            ctx.refuse("no-such-league", "error", code="no-such-league", league=names[0][:64],
-                       open=[lg.name for lg in svc.open_leagues(ctx.s)])
+            ctx.refuse(
+                "no-such-league",
+                "error",
+                code="no-such-league",
+                league=names[0][:64],
+                open=[lg.name for lg in svc.open_leagues(ctx.s)],
+            )
             return
         league = ctx.league(cmd, any_state=True, mine="standings")
         if league is None:
             return
     player = _player(ctx)
     rounds = select(Round).where(Round.league_id == league.id, Round.state == "done")
-    rnd = ctx.s.scalar(rounds.where(Round.number == number)) if number is not None \
+    rnd = (
+        ctx.s.scalar(rounds.where(Round.number == number))
+        if number is not None
         else ctx.s.scalar(rounds.order_by(Round.number.desc()).limit(1))
+    )
     if rnd is None:
         ctx.reply("logs", league=league.name, round=number or 0, logs=[])
         return
-    mine = set(ctx.s.scalars(select(Entry.id).where(Entry.league_id == league.id,
-                                                    Entry.player_id == player.id)))
-    battles = [Board.of(b) for b in ctx.s.scalars(select(Battle).where(
-        Battle.round_id == rnd.id, Battle.state == "done", Battle.entry_b_id.is_not(None),
-        Battle.entry_a_id.in_(mine) | Battle.entry_b_id.in_(mine)).order_by(Battle.board))] \
-        if mine else []
+    mine = set(
+        ctx.s.scalars(
+            select(Entry.id).where(Entry.league_id == league.id, Entry.player_id == player.id)
+        )
+    )
+    battles = (
+        [
+            Board.of(b)
+            for b in ctx.s.scalars(
+                select(Battle)
+                .where(
+                    Battle.round_id == rnd.id,
+                    Battle.state == "done",
+                    Battle.entry_b_id.is_not(None),
+                    Battle.entry_a_id.in_(mine) | Battle.entry_b_id.in_(mine),
+                )
+                .order_by(Battle.board)
+            )
+        ]
+        if mine
+        else []
+    )
     logs = []
     if battles:
         cast = load_cast(ctx.s, league)
         mail = LeagueMail.of(ctx.settings)
         for b in battles:
             side = 0 if b.entry_a_id in mine else 1
-            logs.append(dict(board=str(b.board),
-                             title=f"{cast.label(b.sheet_a_id)} vs {cast.label(b.sheet_b_id)}",
-                             log=mail.battle_log(cast, b, side, ctx.lang)))
+            logs.append(
+                dict(
+                    board=str(b.board),
+                    title=f"{cast.label(b.sheet_a_id)} vs {cast.label(b.sheet_b_id)}",
+                    log=mail.battle_log(cast, b, side, ctx.lang),
+                )
+            )
     ctx.reply("logs", league=league.name, round=rnd.number, logs=logs)

@@ -65,9 +65,18 @@ Handler = TypeVar("Handler", bound=Callable[..., None])
 REGISTRY: dict[str, MailCommand] = {}
 
 
-def command(name: str, *, en: tuple[str, ...], ja: tuple[str, ...], organizer: bool = False,
-            usage: str = "", usage_ja: str = "", help_en: str = "", help_ja: str = "",
-            listed: bool = True) -> Callable[[Handler], Handler]:
+def command(
+    name: str,
+    *,
+    en: tuple[str, ...],
+    ja: tuple[str, ...],
+    organizer: bool = False,
+    usage: str = "",
+    usage_ja: str = "",
+    help_en: str = "",
+    help_ja: str = "",
+    listed: bool = True,
+) -> Callable[[Handler], Handler]:
     """Register the decorated function as the handler of mail command ``name``. Raises
     ``ValueError`` for a name or word registered twice."""
 
@@ -78,9 +87,18 @@ def command(name: str, *, en: tuple[str, ...], ja: tuple[str, ...], organizer: b
         clash = taken.intersection(en + ja)
         if clash:
             raise ValueError(f"words of {name!r} already taken: {sorted(clash)}")
-        REGISTRY[name] = MailCommand(name, en, ja, organizer, usage or (en[0] if en else name),
-                                     help_en, help_ja, handler, listed,
-                                     usage_ja or " / ".join(ja[:2]))
+        REGISTRY[name] = MailCommand(
+            name,
+            en,
+            ja,
+            organizer,
+            usage or (en[0] if en else name),
+            help_en,
+            help_ja,
+            handler,
+            listed,
+            usage_ja or " / ".join(ja[:2]),
+        )
         return handler
 
     return register

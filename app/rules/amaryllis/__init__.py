@@ -9,14 +9,33 @@ Code outside ``app/rules`` speaks to the :class:`Amaryllis` ruleset (``ruleset.p
 from .costtext import format_costs
 from .engine import ENGINE_VERSION, battle, result_json
 from .notation import (
-    SheetError, SheetResult, format_sheet, format_state, greeting_lines, parse_sheet, parse_unit,
+    SheetError,
+    SheetResult,
+    format_sheet,
+    format_state,
+    greeting_lines,
+    parse_sheet,
+    parse_unit,
     valid_name,
 )
 from .problems import Problem, format_problems, localize
 from .ruleset import Amaryllis
 
 __all__ = [
-    "Amaryllis", "ENGINE_VERSION", "Problem", "SheetError", "SheetResult", "battle", "format_costs",
-    "format_problems", "format_sheet", "format_state", "greeting_lines", "localize", "parse_sheet", "parse_unit",
-    "result_json", "valid_name",
+    "Amaryllis",
+    "ENGINE_VERSION",
+    "Problem",
+    "SheetError",
+    "SheetResult",
+    "battle",
+    "format_costs",
+    "format_problems",
+    "format_sheet",
+    "format_state",
+    "greeting_lines",
+    "localize",
+    "parse_sheet",
+    "parse_unit",
+    "result_json",
+    "valid_name",
 ]

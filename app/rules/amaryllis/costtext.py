@@ -69,18 +69,25 @@ def format_costs(unit: Unit, lang: str | None = None) -> str:
         total += b.cost * times
         steps = format_steps(b, lang)
         if lang == "ja":
-            set_text = (f"セット{num(times, lang)}回で{show(b.cost * times, lang)}" if times
-                        else "セットなし")
+            set_text = (
+                f"セット{num(times, lang)}回で{show(b.cost * times, lang)}"
+                if times
+                else "セットなし"
+            )
             lines.append(f"・{action.name}：{steps}、{set_text}")
         else:
-            set_text = (f"set {times}× = {show(b.cost * times, lang)}" if times else "not set")
+            set_text = f"set {times}× = {show(b.cost * times, lang)}" if times else "not set"
             lines.append(f"- {action.name}: {steps}; {set_text}")
     left = unit.tech - total
     if lang == "ja":
-        lines.append(f"合計{show(total, lang)}／技術{num(unit.tech, lang)}"
-                     f"（残り{num(left, lang)}）" if left >= 0 else
-                     f"合計{show(total, lang)}／技術{num(unit.tech, lang)}（超過）")
+        lines.append(
+            f"合計{show(total, lang)}／技術{num(unit.tech, lang)}（残り{num(left, lang)}）"
+            if left >= 0
+            else f"合計{show(total, lang)}／技術{num(unit.tech, lang)}（超過）"
+        )
     else:
-        lines.append(f"Total {show(total, lang)} / TECH {unit.tech}"
-                     + (f" ({left} left)" if left >= 0 else " (over budget)"))
+        lines.append(
+            f"Total {show(total, lang)} / TECH {unit.tech}"
+            + (f" ({left} left)" if left >= 0 else " (over budget)")
+        )
     return "\n".join(lines)

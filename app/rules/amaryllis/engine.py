@@ -52,8 +52,19 @@ _STUN = "stun"  # a simultaneous-action decision: Stun processing (rules §2.3)
 class _Slot:
     """One set copy of an action, with its battle state (used this turn, removed)."""
 
-    __slots__ = ("name", "cls", "attack", "start", "limited", "n", "mult", "stun", "poison",
-                 "used", "removed")
+    __slots__ = (
+        "name",
+        "cls",
+        "attack",
+        "start",
+        "limited",
+        "n",
+        "mult",
+        "stun",
+        "poison",
+        "used",
+        "removed",
+    )
 
     name: str
     cls: ActionClass
@@ -84,8 +95,25 @@ class _Slot:
 class _Fighter:
     """A unit's mutable battle state."""
 
-    __slots__ = ("side", "name", "hp", "hp0", "atk", "defense", "spd", "ap", "guard", "reflect",
-                 "life", "stun", "poison", "dead", "slots", "can_stun", "enemy")
+    __slots__ = (
+        "side",
+        "name",
+        "hp",
+        "hp0",
+        "atk",
+        "defense",
+        "spd",
+        "ap",
+        "guard",
+        "reflect",
+        "life",
+        "stun",
+        "poison",
+        "dead",
+        "slots",
+        "can_stun",
+        "enemy",
+    )
 
     def __init__(self, side: int, unit: Unit) -> None:
         self.side = side
@@ -105,10 +133,18 @@ class _Fighter:
     def state(self) -> UnitState:
         """Snapshot for a state line."""
         return UnitState(
-            name=self.name, hp=self.hp, atk=self.atk, defense=self.defense, spd=self.spd,
+            name=self.name,
+            hp=self.hp,
+            atk=self.atk,
+            defense=self.defense,
+            spd=self.spd,
             actions=tuple(s.name for s in self.slots if not s.removed),
-            guard=self.guard, reflect=self.reflect, life=self.life, stun=self.stun,
-            poison=self.poison, dead=self.dead,
+            guard=self.guard,
+            reflect=self.reflect,
+            life=self.life,
+            stun=self.stun,
+            poison=self.poison,
+            dead=self.dead,
         )
 
     def choose(self, turn: int) -> _Slot | None:
@@ -180,8 +216,16 @@ class _Battle:
             return u.atk * s.mult
         return -(-(t.hp * s.mult) // 2)  # HP halving: ceil(X×N / 2), X = target's HP
 
-    def land(self, u: _Fighter, s: _Slot, t: _Fighter, raw: int, reflected: tuple[int, ...],
-             tempo: int, out: list[object] | None) -> None:
+    def land(
+        self,
+        u: _Fighter,
+        s: _Slot,
+        t: _Fighter,
+        raw: int,
+        reflected: tuple[int, ...],
+        tempo: int,
+        out: list[object] | None,
+    ) -> None:
         """Apply raw damage ``raw`` of ``u``'s attack ``s`` to ``t``: Guard, failure on negative
         damage, HP, then Stun and Poison on >= 1 damage (rules §2.4 steps 3-5)."""
         guarded = t.guard > 0
@@ -198,8 +242,24 @@ class _Battle:
                 t.stun += stun
                 t.poison += poison
         if out is not None:
-            out.append(AttackDone(u.side, s.name, s.cls.value, t.side, reflected, tempo, raw, d,
-                                  guarded, failed, t.hp, stun, poison, s.limited))
+            out.append(
+                AttackDone(
+                    u.side,
+                    s.name,
+                    s.cls.value,
+                    t.side,
+                    reflected,
+                    tempo,
+                    raw,
+                    d,
+                    guarded,
+                    failed,
+                    t.hp,
+                    stun,
+                    poison,
+                    s.limited,
+                )
+            )
 
     def death_check(self, out: list[object] | None) -> None:
         """Every unit at HP <= 0 dies, or consumes a Life and is set to HP 1 (rules §2.4)."""
@@ -256,25 +316,27 @@ class _Battle:
         fa.ap -= 1
         fb.ap -= 1
         turn = self.turn
-        decisions: list[_Slot | str | None] = [
-            _STUN if u.stun else u.choose(turn) for u in self.f]
+        decisions: list[_Slot | str | None] = [_STUN if u.stun else u.choose(turn) for u in self.f]
         out: list[object] | None = [] if self.log is not None else None
         check = turn > 0
         # 1. Stun processing
-        for u, d in zip(self.f, decisions):
+        for u, d in zip(self.f, decisions, strict=False):
             if d is _STUN:
                 u.stun -= 1
                 if out is not None:
                     out.append(StunSpent(u.side, u.stun))
         # 2. supports (each targets its own unit, so both apply independently)
-        for u, d in zip(self.f, decisions):
+        for u, d in zip(self.f, decisions, strict=False):
             if isinstance(d, _Slot) and not d.attack:
                 self.support(u, d, out)
         if check:
             self.death_check(out)
         # 3. attacks, tempo by tempo
-        pending: list[_Pending] = [(u, d, u.enemy, ()) for u, d in zip(self.f, decisions)
-                                   if isinstance(d, _Slot) and d.attack]
+        pending: list[_Pending] = [
+            (u, d, u.enemy, ())
+            for u, d in zip(self.f, decisions, strict=False)
+            if isinstance(d, _Slot) and d.attack
+        ]
         tempo = 0
         while pending:
             landing: list[_Pending] = []
@@ -287,13 +349,13 @@ class _Battle:
                     landing.append((u, s, t, refl))
             # damage is computed from the state before any of this tempo lands
             raws = [self.damage(u, s, t) for u, s, t, _ in landing]
-            for (u, s, t, refl), raw in zip(landing, raws):
+            for (u, s, t, refl), raw in zip(landing, raws, strict=False):
                 self.land(u, s, t, raw, refl, tempo, out)
             if landing and check:
                 self.death_check(out)
             pending = later
             tempo += 1
-        for u, d in zip(self.f, decisions):
+        for u, d in zip(self.f, decisions, strict=False):
             if isinstance(d, _Slot) and d.limited and d.attack:
                 u.can_stun = any(x.attack and x.stun and not x.removed for x in u.slots)
         if out and self.log is not None:
@@ -382,8 +444,7 @@ class _Battle:
             winner = 0 if fa.hp > fb.hp else 1
             reason = Reason.OVERKILL if fa.dead else Reason.HP
         events = tuple(self.log) if self.log is not None else ()
-        return BattleResult(winner, reason, last, states, events, (fa.hp0, fb.hp0),
-                            self.ended_at)
+        return BattleResult(winner, reason, last, states, events, (fa.hp0, fb.hp0), self.ended_at)
 
 
 def battle(a: Unit, b: Unit, *, log: bool = True) -> BattleResult:
@@ -406,9 +467,18 @@ def _side(side: int) -> str:
 
 def _state_json(s: UnitState) -> dict[str, object]:
     return {
-        "name": s.name, "hp": s.hp, "atk": s.atk, "def": s.defense, "spd": s.spd,
-        "actions": list(s.actions), "guard": s.guard, "reflect": s.reflect, "life": s.life,
-        "stun": s.stun, "poison": s.poison, "dead": s.dead,
+        "name": s.name,
+        "hp": s.hp,
+        "atk": s.atk,
+        "def": s.defense,
+        "spd": s.spd,
+        "actions": list(s.actions),
+        "guard": s.guard,
+        "reflect": s.reflect,
+        "life": s.life,
+        "stun": s.stun,
+        "poison": s.poison,
+        "dead": s.dead,
     }
 
 
@@ -417,8 +487,11 @@ def event_json(event: object) -> dict[str, object]:
     if isinstance(event, TurnStarted):
         return {"type": "turn", "turn": event.turn}
     if isinstance(event, TurnEnded):
-        return {"type": "turn_end", "turn": event.turn,
-                "states": {"A": _state_json(event.states[0]), "B": _state_json(event.states[1])}}
+        return {
+            "type": "turn_end",
+            "turn": event.turn,
+            "states": {"A": _state_json(event.states[0]), "B": _state_json(event.states[1])},
+        }
     if isinstance(event, Simultaneous):
         return {"type": "simultaneous", "events": [event_json(e) for e in event.events]}
     if isinstance(event, PoisonDamage):
@@ -426,18 +499,34 @@ def event_json(event: object) -> dict[str, object]:
     if isinstance(event, StunSpent):
         return {"type": "stunned", "side": _side(event.side), "stun_left": event.stun_left}
     if isinstance(event, SupportDone):
-        return {"type": "support", "side": _side(event.side), "action": event.action,
-                "class": event.cls, "value": event.value, "removed": event.removed}
+        return {
+            "type": "support",
+            "side": _side(event.side),
+            "action": event.action,
+            "class": event.cls,
+            "value": event.value,
+            "removed": event.removed,
+        }
     if isinstance(event, AttackDone):
-        return {"type": "attack", "side": _side(event.side), "action": event.action,
-                "class": event.cls, "target": _side(event.target),
-                "reflected_by": [_side(x) for x in event.reflected_by], "tempo": event.tempo,
-                "raw": event.raw, "damage": event.damage, "guarded": event.guarded,
-                "failed": event.failed, "hp": event.hp, "stun": event.stun,
-                "poison": event.poison, "removed": event.removed}
+        return {
+            "type": "attack",
+            "side": _side(event.side),
+            "action": event.action,
+            "class": event.cls,
+            "target": _side(event.target),
+            "reflected_by": [_side(x) for x in event.reflected_by],
+            "tempo": event.tempo,
+            "raw": event.raw,
+            "damage": event.damage,
+            "guarded": event.guarded,
+            "failed": event.failed,
+            "hp": event.hp,
+            "stun": event.stun,
+            "poison": event.poison,
+            "removed": event.removed,
+        }
     if isinstance(event, Died):
-        return {"type": "died", "side": _side(event.side), "hp": event.hp,
-                "revived": event.revived}
+        return {"type": "died", "side": _side(event.side), "hp": event.hp, "revived": event.revived}
     raise TypeError(f"not a battle event: {event!r}")
 
 

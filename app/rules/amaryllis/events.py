@@ -139,7 +139,13 @@ class TurnEnded:
 
 
 Event = (
-    TurnStarted | PoisonDamage | StunSpent | SupportDone | AttackDone | Died | Simultaneous
+    TurnStarted
+    | PoisonDamage
+    | StunSpent
+    | SupportDone
+    | AttackDone
+    | Died
+    | Simultaneous
     | TurnEnded
 )
 

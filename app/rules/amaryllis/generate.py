@@ -13,8 +13,9 @@ all, TECH 0 or HP 0.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import replace
-from typing import Any, Protocol, Sequence
+from typing import Any, Protocol
 
 from .costs import action_cost
 from .model import Action, ActionClass, Kind, Unit
@@ -23,21 +24,52 @@ from .model import Action, ActionClass, Kind, Unit
 class Rng(Protocol):
     """The part of ``random.Random`` used here (any object with these three methods works)."""
 
-    def randint(self, a: int, b: int) -> int: ...  # noqa: D102
+    def randint(self, a: int, b: int) -> int: ...
 
-    def choice(self, seq: Sequence[Any]) -> Any: ...  # noqa: D102
+    def choice(self, seq: Sequence[Any]) -> Any: ...
 
-    def random(self) -> float: ...  # noqa: D102
+    def random(self) -> float: ...
 
 
 JA_NAMES = (
-    "シールド", "スピア", "ブースト", "命の剣", "魔法剣", "絶対剣", "毒牙", "鉄壁", "雷撃", "再生",
-    "加速", "反射鏡", "一閃", "影縫い", "疾風", "大地の盾", "星の槍", "癒しの光",
+    "シールド",
+    "スピア",
+    "ブースト",
+    "命の剣",
+    "魔法剣",
+    "絶対剣",
+    "毒牙",
+    "鉄壁",
+    "雷撃",
+    "再生",
+    "加速",
+    "反射鏡",
+    "一閃",
+    "影縫い",
+    "疾風",
+    "大地の盾",
+    "星の槍",
+    "癒しの光",
 )
 EN_NAMES = (
-    "Shield", "Spear", "Boost", "Life Sword", "Magic Sword", "Absolute Sword", "Fang", "Wall",
-    "Thunder", "Second Wind", "Haste", "Mirror", "Flash", "Shadow Stitch", "Gale", "Stone Skin",
-    "Star Lance", "Healing Light",
+    "Shield",
+    "Spear",
+    "Boost",
+    "Life Sword",
+    "Magic Sword",
+    "Absolute Sword",
+    "Fang",
+    "Wall",
+    "Thunder",
+    "Second Wind",
+    "Haste",
+    "Mirror",
+    "Flash",
+    "Shadow Stitch",
+    "Gale",
+    "Stone Skin",
+    "Star Lance",
+    "Healing Light",
 )
 JA_UNITS = ("グリスク", "ヌト", "アマリリス", "カーネリアン", "ミネルヴァ", "鋼の騎士")
 EN_UNITS = ("Grisk", "Nut", "Amaryllis", "Carnelian", "Minerva", "Steel Knight")
@@ -83,8 +115,17 @@ def random_action(rng: Rng, name: str) -> Action:
             stun = rng.randint(1, 2)
         if rng.random() < 0.3:
             poison = rng.randint(1, 2)
-    return Action(name, cls, n=n, limited=limited, delay=delay, quick=quick, effect=effect,
-                  stun=stun, poison=poison)
+    return Action(
+        name,
+        cls,
+        n=n,
+        limited=limited,
+        delay=delay,
+        quick=quick,
+        effect=effect,
+        stun=stun,
+        poison=poison,
+    )
 
 
 def fit_action(action: Action, budget: int) -> Action | None:
@@ -150,8 +191,11 @@ def random_unit(
         lang = rng.choice(("ja", "en"))
     if name is None:
         name = rng.choice(JA_UNITS if lang == "ja" else EN_UNITS)
-    pool = list(action_names) if action_names is not None else list(
-        JA_NAMES if lang == "ja" else EN_NAMES)
+    pool = (
+        list(action_names)
+        if action_names is not None
+        else list(JA_NAMES if lang == "ja" else EN_NAMES)
+    )
     hp, atk, defense, spd, tech = random_stats(rng)
     n_defs = min(len(pool), rng.randint(0, 6))
     definitions: list[Action] = []
@@ -170,7 +214,14 @@ def random_unit(
         loadout.append(pick)
         left -= action_cost(pick)
     return Unit(
-        name=name, hp=hp, atk=atk, defense=defense, spd=spd, tech=tech,
-        loadout=tuple(loadout), definitions=tuple(definitions),
-        tech_explicit=rng.random() < 0.5, lang=lang,
+        name=name,
+        hp=hp,
+        atk=atk,
+        defense=defense,
+        spd=spd,
+        tech=tech,
+        loadout=tuple(loadout),
+        definitions=tuple(definitions),
+        tech_explicit=rng.random() < 0.5,
+        lang=lang,
     )

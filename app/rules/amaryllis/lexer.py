@@ -12,10 +12,22 @@ from __future__ import annotations
 import re
 from collections import Counter
 from dataclasses import dataclass, field
+
 from .model import ActionClass
 from .vocab import (
-    CLASS_WORDS, L, CUSTOM_PATTERNS, CUSTOM_WORDS, N_CLASS_WORDS, all_class_names,
-    all_custom_names, class_name, custom_name, key, normalize, normalize_name, suggest_class,
+    CLASS_WORDS,
+    CUSTOM_PATTERNS,
+    CUSTOM_WORDS,
+    N_CLASS_WORDS,
+    L,
+    all_class_names,
+    all_custom_names,
+    class_name,
+    custom_name,
+    key,
+    normalize,
+    normalize_name,
+    suggest_class,
     suggest_custom,
 )
 
@@ -112,9 +124,7 @@ class Lexed:
         return default
 
 
-def read_int(
-    s: str, what: L, line: int, text: str, pending: list[Pending]
-) -> int | None:
+def read_int(s: str, what: L, line: int, text: str, pending: list[Pending]) -> int | None:
     """``s`` as an int, or ``None`` after recording ``bad-number``/``number-too-large``.
 
     Never converts more than ``MAX_DIGITS`` digits (so a 10**100-digit number costs nothing)."""
@@ -124,8 +134,14 @@ def read_int(
         return None
     digits = s.lstrip("+-").lstrip("0")
     if len(digits) > MAX_DIGITS:
-        pending.append(Pending("number-too-large", line, text,
-                               {"what": what, "digits": len(digits), "limit": MAX_DIGITS}))
+        pending.append(
+            Pending(
+                "number-too-large",
+                line,
+                text,
+                {"what": what, "digits": len(digits), "limit": MAX_DIGITS},
+            )
+        )
         return None
     return int(s)
 
@@ -140,24 +156,32 @@ def lex(text: str) -> Lexed:
     """Read ``text`` line by line into a :class:`Lexed` record. Never raises for any ``str``."""
     out = Lexed()
     if len(text) > MAX_CHARS:
-        out.pending.append(Pending("too-large", None, "",
-                                   {"size": L(f"{len(text):,}文字", f"{len(text):,} characters"),
-                                    "limit": L(f"{MAX_CHARS:,}文字", f"{MAX_CHARS:,} characters")}))
+        out.pending.append(
+            Pending(
+                "too-large",
+                None,
+                "",
+                {
+                    "size": L(f"{len(text):,}文字", f"{len(text):,} characters"),
+                    "limit": L(f"{MAX_CHARS:,}文字", f"{MAX_CHARS:,} characters"),
+                },
+            )
+        )
         return out
     for index, raw in enumerate(text.splitlines(), start=1):
         if not raw.strip():
             continue
         out.nonblank += 1
         if out.nonblank > MAX_LINES:
-            count = out.nonblank + sum(
-                1 for r in text.splitlines()[index:] if r.strip()
+            count = out.nonblank + sum(1 for r in text.splitlines()[index:] if r.strip())
+            out.pending.append(
+                Pending("too-many-lines", index, raw, {"count": count, "limit": MAX_LINES})
             )
-            out.pending.append(Pending("too-many-lines", index, raw,
-                                       {"count": count, "limit": MAX_LINES}))
             break
         if len(raw) > MAX_LINE_CHARS:
-            out.pending.append(Pending("line-too-long", index, raw,
-                                       {"length": len(raw), "limit": MAX_LINE_CHARS}))
+            out.pending.append(
+                Pending("line-too-long", index, raw, {"length": len(raw), "limit": MAX_LINE_CHARS})
+            )
             continue
         _lex_line(out, index, raw)
         if len(out.pending) >= MAX_PROBLEMS:
@@ -179,8 +203,9 @@ def _content(raw: str) -> str | None:
 def _is_unit(head: str, body: str) -> bool:
     # a unit line: numbers after the colon (or at least HP/ATK/DEF/SPD slashes: action lines
     # never hold a slash, so "ＨＰ１０／攻撃力１／…" is read as a unit line with bad numbers)
-    return bool((_UNIT_BODY.match(body) or body.count("/") >= 3)
-                and "(" not in head and ")" not in head)
+    return bool(
+        (_UNIT_BODY.match(body) or body.count("/") >= 3) and "(" not in head and ")" not in head
+    )
 
 
 def is_unit_line(raw: str) -> bool:
@@ -200,7 +225,8 @@ def is_unit_line(raw: str) -> bool:
 # HP/ATK/DEF/SPD/labels/label:name:code,label:name:code…[/name]
 _THEKI = re.compile(
     r"\s*[0-9]+\s*/\s*[0-9]+\s*/\s*[0-9]+\s*/\s*[0-9]+\s*/[^/]*/"
-    r"[^/:,]+:[^/:,]*:[^/:,]*(?:,[^/:,]+:[^/:,]*:[^/:,]*)*(?:/.*)?")
+    r"[^/:,]+:[^/:,]*:[^/:,]*(?:,[^/:,]+:[^/:,]*:[^/:,]*)*(?:/.*)?"
+)
 
 
 def is_theki_line(raw: str) -> bool:
@@ -226,8 +252,9 @@ def _lex_line(out: Lexed, line: int, raw: str) -> None:
         return
     if _is_unit(head, body):
         if out.units:  # only the first unit line counts; later ones are reported, not read
-            out.pending.append(Pending("duplicate-unit-line", line, raw,
-                                       {"first": out.units[0].line}))
+            out.pending.append(
+                Pending("duplicate-unit-line", line, raw, {"first": out.units[0].line})
+            )
             return
         _lex_unit(out, line, raw, head, body)
     else:
@@ -260,7 +287,7 @@ def _lex_unit(out: Lexed, line: int, raw: str, head: str, body: str) -> None:
             numbers.append(read_int(parts[i], WHAT_UNIT[i], line, raw, out.pending))
         else:
             numbers.append(None)
-    rest = parts[max(4, count):]
+    rest = parts[max(4, count) :]
     names: list[str] = []
     empty = 0
     if rest and "".join(rest).strip():
@@ -280,7 +307,7 @@ def _lex_action(out: Lexed, line: int, raw: str, head: str, body: str) -> None:
     declared: int | None = None
     if head.endswith(")") and "(" in head:
         open_at = head.rindex("(")
-        inner = head[open_at + 1:-1]
+        inner = head[open_at + 1 : -1]
         head = head[:open_at]
         if inner.strip():
             declared = read_int(inner, WHAT_COST, line, raw, out.pending)
@@ -323,8 +350,14 @@ def _read_class(
 ) -> tuple[ActionClass | None, int | None]:
     k = key(class_text)
     if not k:
-        out.pending.append(Pending("missing-class", line, raw, {
-            "classes": L(all_class_names("ja"), all_class_names("en"))}))
+        out.pending.append(
+            Pending(
+                "missing-class",
+                line,
+                raw,
+                {"classes": L(all_class_names("ja"), all_class_names("en"))},
+            )
+        )
         return None, None
     if k in CLASS_WORDS:
         cls, lang = CLASS_WORDS[k]
@@ -333,15 +366,23 @@ def _read_class(
     for prefix in _N_PREFIXES:
         if not k.startswith(prefix):
             continue
-        tail = k[len(prefix):]
+        tail = k[len(prefix) :]
         if tail and not tail.startswith(("+", "-")) and not tail[0].isdigit() and tail != "n":
             continue
         cls, lang = N_CLASS_WORDS[prefix]
         out.votes[lang] += 1
         if tail in ("", "+", "n", "+n"):
-            out.pending.append(Pending("missing-n", line, raw, {
-                "word": class_text.strip()[:30],
-                "example": L(class_name(cls, 2, "ja"), class_name(cls, 2, "en"))}))
+            out.pending.append(
+                Pending(
+                    "missing-n",
+                    line,
+                    raw,
+                    {
+                        "word": class_text.strip()[:30],
+                        "example": L(class_name(cls, 2, "ja"), class_name(cls, 2, "en")),
+                    },
+                )
+            )
             return cls, None
         number = tail[1:] if tail.startswith("+") else tail
         return cls, read_int(number, WHAT_N, line, raw, out.pending)
@@ -353,12 +394,21 @@ def _read_class(
     if len(k) <= 60 and out.suggestions < MAX_SUGGESTIONS:
         out.suggestions += 1
         sja, sen = suggest_class(k, "ja"), suggest_class(k, "en")
-    out.pending.append(Pending("unknown-class", line, raw, {
-        "cls": class_text.strip()[:40],
-        "suggest": L(f"もしかして「{sja}」？　" if sja else "",
-                     f'Did you mean "{sen}"? ' if sen else ""),
-        "classes": L(all_class_names("ja"), all_class_names("en")),
-    }))
+    out.pending.append(
+        Pending(
+            "unknown-class",
+            line,
+            raw,
+            {
+                "cls": class_text.strip()[:40],
+                "suggest": L(
+                    f"もしかして「{sja}」？　" if sja else "",
+                    f'Did you mean "{sen}"? ' if sen else "",
+                ),
+                "classes": L(all_class_names("ja"), all_class_names("en")),
+            },
+        )
+    )
     return None, None
 
 
@@ -375,9 +425,19 @@ def _read_custom(out: Lexed, line: int, raw: str, inner: str) -> RawCustom | Non
         out.votes[lang] += 1
         value = m.group(1)
         if value in ("", "n"):
-            out.pending.append(Pending("missing-n", line, raw, {
-                "word": inner.strip()[:30],
-                "example": L(f"＜{custom_name(ident, 2, 'ja')}＞", f"<{custom_name(ident, 2, 'en')}>")}))
+            out.pending.append(
+                Pending(
+                    "missing-n",
+                    line,
+                    raw,
+                    {
+                        "word": inner.strip()[:30],
+                        "example": L(
+                            f"＜{custom_name(ident, 2, 'ja')}＞", f"<{custom_name(ident, 2, 'en')}>"
+                        ),
+                    },
+                )
+            )
             return RawCustom(ident, None)
         n = read_int(value, WHAT_N, line, raw, out.pending)
         return RawCustom(ident, n) if n is not None else RawCustom(ident, None)
@@ -387,9 +447,18 @@ def _read_custom(out: Lexed, line: int, raw: str, inner: str) -> RawCustom | Non
     if len(k) <= 60 and out.suggestions < MAX_SUGGESTIONS:
         out.suggestions += 1
         sja, sen = suggest_custom(k, "ja"), suggest_custom(k, "en")
-    out.pending.append(Pending("unknown-customization", line, raw, {
-        "custom": inner.strip()[:40],
-        "suggest": L(f"もしかして{sja}？　" if sja else "", f"Did you mean {sen}? " if sen else ""),
-        "customs": L(all_custom_names("ja"), all_custom_names("en")),
-    }))
+    out.pending.append(
+        Pending(
+            "unknown-customization",
+            line,
+            raw,
+            {
+                "custom": inner.strip()[:40],
+                "suggest": L(
+                    f"もしかして{sja}？　" if sja else "", f"Did you mean {sen}? " if sen else ""
+                ),
+                "customs": L(all_custom_names("ja"), all_custom_names("en")),
+            },
+        )
+    )
     return None

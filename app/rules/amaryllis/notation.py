@@ -36,8 +36,16 @@ from .validate import validate
 from .vocab import STATUS_NAMES, class_name, custom_name, normalize_name, num
 
 __all__ = [
-    "SheetError", "SheetResult", "format_costs", "format_problems", "format_sheet",
-    "format_state", "greeting_lines", "parse_sheet", "parse_unit", "valid_name",
+    "SheetError",
+    "SheetResult",
+    "format_costs",
+    "format_problems",
+    "format_sheet",
+    "format_state",
+    "greeting_lines",
+    "parse_sheet",
+    "parse_unit",
+    "valid_name",
 ]
 
 
@@ -84,7 +92,8 @@ class SheetError(ValueError):
         first = result.errors[0] if result.errors else None
         super().__init__(
             f"{len(result.errors)} error(s); first: line {first.line}: {first.message}"
-            if first else "invalid sheet"
+            if first
+            else "invalid sheet"
         )
 
 
@@ -113,9 +122,7 @@ def parse_sheet(text: str, *, lang: str | None = None, default_lang: str = "ja")
     sheet_lang = lexed.lang(default_lang)
     unit, pending = validate(lexed, sheet_lang)
     out_lang = lang or sheet_lang
-    problems = [
-        make_problem(p.code, p.line, p.text, out_lang, **p.params) for p in pending
-    ]
+    problems = [make_problem(p.code, p.line, p.text, out_lang, **p.params) for p in pending]
     problems.sort(key=lambda p: p.line if p.line is not None else 0)
     name = lexed.units[0].name if lexed.units else ""
     return SheetResult(unit=unit, problems=problems, lang=out_lang, name=name)
@@ -135,8 +142,9 @@ def greeting_lines(text: str) -> int:
         return 0
     first = lexed.units[0].line
     # an action line whose class cannot be read ("Thanks! Here is my sheet:") is prose here
-    if (any(a.line < first and a.cls is not None for a in lexed.actions)
-            or any(t[0] < first for t in lexed.techs)):
+    if any(a.line < first and a.cls is not None for a in lexed.actions) or any(
+        t[0] < first for t in lexed.techs
+    ):
         return 0
     return first - 1
 
@@ -209,8 +217,10 @@ def format_sheet(unit: Unit, lang: str | None = None) -> str:
             lines.append(f"技術{num(unit.tech, lang)}")
         for a in unit.definitions:
             customs = "".join(f"＜{c}＞" for c in _customs(a, lang))
-            lines.append(f"・{a.name}（{num(action_cost(a), lang)}）："
-                         f"{class_name(a.cls, a.n, lang)}{customs}")
+            lines.append(
+                f"・{a.name}（{num(action_cost(a), lang)}）："
+                f"{class_name(a.cls, a.n, lang)}{customs}"
+            )
     else:
         line = f"{unit.name}: " + "/".join(str(v) for v in stats)
         if names:

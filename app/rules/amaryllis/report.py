@@ -36,10 +36,14 @@ Rename = Callable[[str], str]
 """Maps an action name as the engine logs it to the name the report prints."""
 
 _SIDES = "AB"
-_STAT = {"ja": {"atk_up": "攻撃力", "def_up": "防御力", "spd_up": "素早さ"},
-         "en": {"atk_up": "ATK", "def_up": "DEF", "spd_up": "SPD"}}
-_STATUS = {"ja": {"guard": "ガード", "reflect": "反射", "life": "ライフ"},
-           "en": {"guard": "Guard", "reflect": "Reflect", "life": "Life"}}
+_STAT = {
+    "ja": {"atk_up": "攻撃力", "def_up": "防御力", "spd_up": "素早さ"},
+    "en": {"atk_up": "ATK", "def_up": "DEF", "spd_up": "SPD"},
+}
+_STATUS = {
+    "ja": {"guard": "ガード", "reflect": "反射", "life": "ライフ"},
+    "en": {"guard": "Guard", "reflect": "Reflect", "life": "Life"},
+}
 SIMULTANEOUS = {"ja": "【同時行動】", "en": "[simultaneous]"}
 """The heading of a simultaneous action (rules §2.3); its halves are the line's children."""
 
@@ -63,8 +67,7 @@ def side_names(name_a: str, name_b: str, lang: str) -> dict[str, str]:
     return {"A": f"{name_a} (A)", "B": f"{name_b} (B)"}
 
 
-def event_text(event: object, names: Mapping[str, str], lang: str,
-               rename: Rename = _same) -> str:
+def event_text(event: object, names: Mapping[str, str], lang: str, rename: Rename = _same) -> str:
     """The report line of one engine event (not a turn marker nor a simultaneous group).
 
     ``names`` maps ``"A"``/``"B"`` to the display names; ``rename`` maps action names. Raises
@@ -111,9 +114,13 @@ def event_text(event: object, names: Mapping[str, str], lang: str,
                     text += f"{names[_SIDES[event.target]]}に"
                 text += f"{z(event.damage)}ダメージ　⇒ＨＰ{z(event.hp)}"
                 if event.stun:
-                    text += "　⇒状態「スタン」付与" + (f"×{z(event.stun)}" if event.stun > 1 else "")
+                    text += "　⇒状態「スタン」付与" + (
+                        f"×{z(event.stun)}" if event.stun > 1 else ""
+                    )
                 if event.poison:
-                    text += "　⇒状態「毒」付与" + (f"×{z(event.poison)}" if event.poison > 1 else "")
+                    text += "　⇒状態「毒」付与" + (
+                        f"×{z(event.poison)}" if event.poison > 1 else ""
+                    )
             return text + (f"　（{action}は消滅）" if event.removed else "")
         text = f"{names[side]} attacks {names[first]} with {action}"
         for r in refl:
@@ -157,33 +164,50 @@ def zen_int(value: int) -> str:
     return zen(str(value))
 
 
-_KIND = {SupportDone: "support", AttackDone: "attack", PoisonDamage: "status",
-         StunSpent: "stun", Died: "death"}
+_KIND = {
+    SupportDone: "support",
+    AttackDone: "attack",
+    PoisonDamage: "status",
+    StunSpent: "stun",
+    Died: "death",
+}
 
 
-def event_line(event: object, names: Mapping[str, str], lang: str,
-               rename: Rename = _same) -> ReportLine:
+def event_line(
+    event: object, names: Mapping[str, str], lang: str, rename: Rename = _same
+) -> ReportLine:
     """One event as a :class:`ReportLine`; a simultaneous action is one line (its heading) whose
     children are its halves in processing order (rules §2.3)."""
     if isinstance(event, Simultaneous):
-        return ReportLine(SIMULTANEOUS[lang], "simultaneous", None,
-                          tuple(event_line(e, names, lang, rename) for e in event.events))
+        return ReportLine(
+            SIMULTANEOUS[lang],
+            "simultaneous",
+            None,
+            tuple(event_line(e, names, lang, rename) for e in event.events),
+        )
     side = getattr(event, "side", None)
-    return ReportLine(event_text(event, names, lang, rename), _KIND.get(type(event), "action"),
-                      side if isinstance(side, int) else None)
+    return ReportLine(
+        event_text(event, names, lang, rename),
+        _KIND.get(type(event), "action"),
+        side if isinstance(side, int) else None,
+    )
 
 
-def state_line(state: UnitState, name: str, max_hp: int, lang: str,
-               rename: Rename = _same) -> StateLine:
+def state_line(
+    state: UnitState, name: str, max_hp: int, lang: str, rename: Rename = _same
+) -> StateLine:
     """The state line of a unit after a turn (rules §3) under its display ``name``."""
-    shown = state if name == state.name and rename is _same else \
-        replace(state, name=name, actions=tuple(rename(x) for x in state.actions))
-    return StateLine(name, format_state(shown, lang), state.hp, max_hp, not state.dead,
-                     state.dead)
+    shown = (
+        state
+        if name == state.name and rename is _same
+        else replace(state, name=name, actions=tuple(rename(x) for x in state.actions))
+    )
+    return StateLine(name, format_state(shown, lang), state.hp, max_hp, not state.dead, state.dead)
 
 
-def report_turns(result: BattleResult, names: Mapping[str, str], lang: str,
-                 rename: Rename = _same) -> list[ReportTurn]:
+def report_turns(
+    result: BattleResult, names: Mapping[str, str], lang: str, rename: Rename = _same
+) -> list[ReportTurn]:
     """The turns of a logged result: each turn's lines and both state lines after it; turn 0
     only when something happened in it.
 
@@ -200,7 +224,8 @@ def report_turns(result: BattleResult, names: Mapping[str, str], lang: str,
             if event.turn > 0 or current:
                 states = tuple(
                     (state_line(s, names[_SIDES[i]], result.max_hp[i], lang, rename),)
-                    for i, s in enumerate(event.states))
+                    for i, s in enumerate(event.states)
+                )
                 turns.append(ReportTurn(event.turn, tuple(current), (states[0], states[1])))
         else:
             current.append(event_line(event, names, lang, rename))
@@ -215,8 +240,9 @@ def verdict(winner: int | None, names: Mapping[str, str], lang: str) -> str:
     return f"{name}の勝利" if lang == "ja" else f"{name} wins"
 
 
-def explanation(result: BattleResult, names: Mapping[str, str], lang: str,
-                turns: int | None = None) -> str:
+def explanation(
+    result: BattleResult, names: Mapping[str, str], lang: str, turns: int | None = None
+) -> str:
     """Why the battle ended so (rules §2.5), in one line: who died, or the HP compared.
 
     ``turns`` overrides the turn printed (base Margaret's M10); default ``result.turns``.
@@ -246,10 +272,18 @@ def explanation(result: BattleResult, names: Mapping[str, str], lang: str,
     return f"(turn {t}{': both died' if a.dead else ' over'}; equal HP: {hp})"
 
 
-def build_report(result: BattleResult, outcome: Outcome, *, names: Mapping[str, str],
-                 sheets: tuple[str, str], lang: str, header: tuple[str, ...] = (),
-                 rename: Rename = _same, turns: list[ReportTurn] | None = None,
-                 turn_shown: int | None = None) -> BattleReport:
+def build_report(
+    result: BattleResult,
+    outcome: Outcome,
+    *,
+    names: Mapping[str, str],
+    sheets: tuple[str, str],
+    lang: str,
+    header: tuple[str, ...] = (),
+    rename: Rename = _same,
+    turns: list[ReportTurn] | None = None,
+    turn_shown: int | None = None,
+) -> BattleReport:
     """Assemble the :class:`BattleReport` of a logged ``result``.
 
     ``turns`` replaces the turns read from the log (a ruleset that regroups them), and
@@ -257,8 +291,12 @@ def build_report(result: BattleResult, outcome: Outcome, *, names: Mapping[str, 
     without a log.
     """
     return BattleReport(
-        lang=lang, header=header, names=dict(names), sheets=sheets,
+        lang=lang,
+        header=header,
+        names=dict(names),
+        sheets=sheets,
         turns=tuple(turns if turns is not None else report_turns(result, names, lang, rename)),
         verdict=verdict(result.winner, names, lang),
-        explanation=(explanation(result, names, lang, turn_shown),), outcome=outcome,
+        explanation=(explanation(result, names, lang, turn_shown),),
+        outcome=outcome,
     )

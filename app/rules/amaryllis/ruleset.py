@@ -14,7 +14,14 @@ from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 from app.rules.base import (
-    BattleReport, Fighter, Outcome, ProblemLike, RandomSource, Ruleset, Sheet, has_stat_slashes,
+    BattleReport,
+    Fighter,
+    Outcome,
+    ProblemLike,
+    RandomSource,
+    Ruleset,
+    Sheet,
+    has_stat_slashes,
     register,
 )
 
@@ -32,9 +39,17 @@ _JUDGE = {"death": "death", "overkill": "overkill", "hp": "hp"}
 
 
 def _fighter(state: UnitState, max_hp: int) -> Fighter:
-    detail = {"atk": state.atk, "def": state.defense, "spd": state.spd,
-              "actions": list(state.actions), "guard": state.guard, "reflect": state.reflect,
-              "life": state.life, "stun": state.stun, "poison": state.poison}
+    detail = {
+        "atk": state.atk,
+        "def": state.defense,
+        "spd": state.spd,
+        "actions": list(state.actions),
+        "guard": state.guard,
+        "reflect": state.reflect,
+        "life": state.life,
+        "stun": state.stun,
+        "poison": state.poison,
+    }
     return Fighter(state.name, state.hp, max_hp, 0, not state.dead, state.dead, detail)
 
 
@@ -49,8 +64,12 @@ def outcome_of(result: BattleResult) -> Outcome:
     reason = result.reason.value
     by = _JUDGE.get(reason) or ("overkill" if a.dead and b.dead else "hp")
     return Outcome(
-        winner=result.winner, termination=reason, turns=result.turns, margin=a.hp - b.hp,
-        final=((_fighter(a, result.max_hp[0]),), (_fighter(b, result.max_hp[1]),)), by=by,
+        winner=result.winner,
+        termination=reason,
+        turns=result.turns,
+        margin=a.hp - b.hp,
+        final=((_fighter(a, result.max_hp[0]),), (_fighter(b, result.max_hp[1]),)),
+        by=by,
     )
 
 
@@ -82,14 +101,18 @@ class Amaryllis(Ruleset):
     def describe(self, lang: str) -> list[str]:
         """The ruleset record (``rules/margaret-hundred.md`` §12.10, Amaryllis column)."""
         if lang == "ja":
-            return ["ルール：アマリリス",
-                    "ボーナス１０点（ＨＰ×５、攻撃力、防御力、素早さ、技術）",
-                    "アクション：１０クラス＋カスタマイズ、コスト合計≦技術",
-                    "１対１、第０〜第２０ターン"]
-        return ["Ruleset: Amaryllis",
-                "10 bonus points (HP x5, ATK, DEF, SPD, TECH)",
-                "actions: 10 classes + customizations, total cost <= TECH",
-                "one unit a side, turns 0-20"]
+            return [
+                "ルール：アマリリス",
+                "ボーナス１０点（ＨＰ×５、攻撃力、防御力、素早さ、技術）",
+                "アクション：１０クラス＋カスタマイズ、コスト合計≦技術",
+                "１対１、第０〜第２０ターン",
+            ]
+        return [
+            "Ruleset: Amaryllis",
+            "10 bonus points (HP x5, ATK, DEF, SPD, TECH)",
+            "actions: 10 classes + customizations, total cost <= TECH",
+            "one unit a side, turns 0-20",
+        ]
 
     # -- sheets ---------------------------------------------------------------------------------
 
@@ -120,7 +143,8 @@ class Amaryllis(Ruleset):
         stats, after that colon, have HP/ATK/DEF/SPD's slashes (``base.has_stat_slashes`` on
         them: ``1///:1`` names a unit ``1///`` and has no stats)."""
         return is_unit_line(line) and has_stat_slashes(
-            unicodedata.normalize("NFKC", line).partition(":")[2])
+            unicodedata.normalize("NFKC", line).partition(":")[2]
+        )
 
     def greeting_lines(self, text: str) -> int:
         """Prose lines above the unit line (``notation.greeting_lines``)."""
@@ -178,6 +202,10 @@ class Amaryllis(Ruleset):
         have always been printed. Raises ``ValueError`` for a result without a log."""
         ua, ub, res = _unit(a), _unit(b), _result(result)
         names = display_names(ua, ub)
-        return build_report(res, outcome_of(res), names=names, lang=lang,
-                            sheets=(notation.format_sheet(ua, lang),
-                                    notation.format_sheet(ub, lang)))
+        return build_report(
+            res,
+            outcome_of(res),
+            names=names,
+            lang=lang,
+            sheets=(notation.format_sheet(ua, lang), notation.format_sheet(ub, lang)),
+        )

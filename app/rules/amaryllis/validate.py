@@ -50,8 +50,14 @@ def check_action(raw: RawAction, pending: list[Pending], unsure: bool = False) -
         counts[c.ident] += c.count
     for ident in _ONCE:
         if counts[ident] > 1:
-            pending.append(Pending("customization-repeated", line, text,
-                                   {"custom": _custom_label(ident), "count": counts[ident]}))
+            pending.append(
+                Pending(
+                    "customization-repeated",
+                    line,
+                    text,
+                    {"custom": _custom_label(ident), "count": counts[ident]},
+                )
+            )
     delay = next((c.n for c in raw.customs if c.ident == "delay" and c.n is not None), None)
     effect = next((c.n for c in raw.customs if c.ident == "effect" and c.n is not None), None)
     if delay is not None:
@@ -64,37 +70,70 @@ def check_action(raw: RawAction, pending: list[Pending], unsure: bool = False) -
     if effect is not None and effect < 2:
         pending.append(Pending("effect-too-small", line, text, {"n": effect}))
     if raw.declared is not None and raw.declared < 0:
-        pending.append(Pending("negative-number", line, text,
-                               {"what": WHAT_COST, "value": raw.declared}))
+        pending.append(
+            Pending("negative-number", line, text, {"what": WHAT_COST, "value": raw.declared})
+        )
     if raw.cls is None:
         return None
     cls = raw.cls
     if cls.kind is Kind.SUPPORT:
         for ident in ("effect", "stun", "poison"):
             if counts[ident]:
-                pending.append(Pending("attack-only", line, text, {
-                    "custom": _custom_label(ident), "cls": _both(class_name, cls, raw.n)}))
+                pending.append(
+                    Pending(
+                        "attack-only",
+                        line,
+                        text,
+                        {"custom": _custom_label(ident), "cls": _both(class_name, cls, raw.n)},
+                    )
+                )
     if cls.must_be_limited and not counts["limited"]:
-        pending.append(Pending("must-be-limited", line, text,
-                               {"cls": _both(class_name, cls, raw.n)}))
+        pending.append(
+            Pending("must-be-limited", line, text, {"cls": _both(class_name, cls, raw.n)})
+        )
     if cls.takes_n and raw.n is not None and raw.n < 1:
-        pending.append(Pending("n-too-small", line, text, {
-            "cls": L(class_name(cls, None, "ja").replace("０", "Ｎ"),
-                     class_name(cls, None, "en").replace("0", "N")), "n": raw.n}))
+        pending.append(
+            Pending(
+                "n-too-small",
+                line,
+                text,
+                {
+                    "cls": L(
+                        class_name(cls, None, "ja").replace("０", "Ｎ"),
+                        class_name(cls, None, "en").replace("0", "N"),
+                    ),
+                    "n": raw.n,
+                },
+            )
+        )
     action = Action(
-        name=raw.name, cls=cls, n=raw.n if cls.takes_n else None, limited=counts["limited"] > 0,
-        delay=delay, quick=counts["quick"] > 0, effect=effect, stun=counts["stun"],
-        poison=counts["poison"], declared_cost=raw.declared,
+        name=raw.name,
+        cls=cls,
+        n=raw.n if cls.takes_n else None,
+        limited=counts["limited"] > 0,
+        delay=delay,
+        quick=counts["quick"] > 0,
+        effect=effect,
+        stun=counts["stun"],
+        poison=counts["poison"],
+        declared_cost=raw.declared,
     )
     if raw.declared is not None and raw.declared >= 0 and not unsure:
         if (not cls.takes_n or raw.n is not None) and (delay is None or delay >= 1):
             cost = action_cost(action)
             if cost != raw.declared:
-                pending.append(Pending("declared-cost-mismatch", line, text, {
-                    "declared": L(show(raw.declared, "ja"), str(raw.declared)),
-                    "computed": L(show(cost, "ja"), show(cost, "en")),
-                    "steps": L(steps_text(action, "ja"), steps_text(action, "en")),
-                }))
+                pending.append(
+                    Pending(
+                        "declared-cost-mismatch",
+                        line,
+                        text,
+                        {
+                            "declared": L(show(raw.declared, "ja"), str(raw.declared)),
+                            "computed": L(show(cost, "ja"), show(cost, "en")),
+                            "steps": L(steps_text(action, "ja"), steps_text(action, "en")),
+                        },
+                    )
+                )
     return action
 
 
@@ -108,8 +147,10 @@ def validate(lexed: Lexed, lang: str) -> tuple[Unit | None, list[Pending]]:
         return None, pending
     unit_line = lexed.units[0] if lexed.units else None
     if unit_line is None:
-        if not any(p.code in ("too-large", "too-many-lines", "line-too-long", "too-many-problems")
-                   for p in pending):
+        if not any(
+            p.code in ("too-large", "too-many-lines", "line-too-long", "too-many-problems")
+            for p in pending
+        ):
             pending.append(Pending("no-unit-line", None, ""))
 
     # TECH line(s)
@@ -122,8 +163,11 @@ def validate(lexed: Lexed, lang: str) -> tuple[Unit | None, list[Pending]]:
         if tech is None:
             tech_ok = False
         elif tech < 0:
-            pending.append(Pending("negative-number", first_line, first_text,
-                                   {"what": WHAT_TECH, "value": tech}))
+            pending.append(
+                Pending(
+                    "negative-number", first_line, first_text, {"what": WHAT_TECH, "value": tech}
+                )
+            )
             tech_ok = False
 
     # the four numbers and the bonus points
@@ -135,15 +179,29 @@ def validate(lexed: Lexed, lang: str) -> tuple[Unit | None, list[Pending]]:
                 ok = False
             elif value < 0:
                 ok = False
-                pending.append(Pending("negative-number", unit_line.line, unit_line.text,
-                                       {"what": WHAT_UNIT[i], "value": value}))
+                pending.append(
+                    Pending(
+                        "negative-number",
+                        unit_line.line,
+                        unit_line.text,
+                        {"what": WHAT_UNIT[i], "value": value},
+                    )
+                )
         hp = unit_line.numbers[0]
         if hp is not None and hp >= 0 and hp % 5:
             ok = False
-            pending.append(Pending("hp-not-multiple-of-5", unit_line.line, unit_line.text, {
-                "hp": L(show(hp, "ja"), str(hp)), "lower": L(show(hp - hp % 5, "ja"),
-                                                            str(hp - hp % 5)),
-                "upper": L(show(hp - hp % 5 + 5, "ja"), str(hp - hp % 5 + 5))}))
+            pending.append(
+                Pending(
+                    "hp-not-multiple-of-5",
+                    unit_line.line,
+                    unit_line.text,
+                    {
+                        "hp": L(show(hp, "ja"), str(hp)),
+                        "lower": L(show(hp - hp % 5, "ja"), str(hp - hp % 5)),
+                        "upper": L(show(hp - hp % 5 + 5, "ja"), str(hp - hp % 5 + 5)),
+                    },
+                )
+            )
         if ok and tech_ok:
             hp_, atk, defense, spd = (v for v in unit_line.numbers if v is not None)
             spent = hp_ // 5 + atk + defense + spd
@@ -151,14 +209,29 @@ def validate(lexed: Lexed, lang: str) -> tuple[Unit | None, list[Pending]]:
             jparams = {k: L(show(v, "ja"), str(v)) for k, v in params.items()}
             if tech is not None:
                 if spent + tech != 10:
-                    pending.append(Pending("bonus-not-ten", unit_line.line, unit_line.text, {
-                        **jparams, "tech": L(show(tech, "ja"), str(tech)),
-                        "total": L(show(spent + tech, "ja"), str(spent + tech))}))
+                    pending.append(
+                        Pending(
+                            "bonus-not-ten",
+                            unit_line.line,
+                            unit_line.text,
+                            {
+                                **jparams,
+                                "tech": L(show(tech, "ja"), str(tech)),
+                                "total": L(show(spent + tech, "ja"), str(spent + tech)),
+                            },
+                        )
+                    )
                 else:
                     stats = [hp_, atk, defense, spd, tech]
             elif spent > 10:
-                pending.append(Pending("bonus-over", unit_line.line, unit_line.text, {
-                    **jparams, "total": L(show(spent, "ja"), str(spent))}))
+                pending.append(
+                    Pending(
+                        "bonus-over",
+                        unit_line.line,
+                        unit_line.text,
+                        {**jparams, "total": L(show(spent, "ja"), str(spent))},
+                    )
+                )
             else:
                 stats = [hp_, atk, defense, spd, 10 - spent]
 
@@ -171,8 +244,14 @@ def validate(lexed: Lexed, lang: str) -> tuple[Unit | None, list[Pending]]:
         if not raw.name:
             continue
         if raw.name in first_line_of:
-            pending.append(Pending("duplicate-definition", raw.line, raw.text,
-                                   {"name": raw.name, "first": first_line_of[raw.name]}))
+            pending.append(
+                Pending(
+                    "duplicate-definition",
+                    raw.line,
+                    raw.text,
+                    {"name": raw.name, "first": first_line_of[raw.name]},
+                )
+            )
             continue
         first_line_of[raw.name] = raw.line
         if action is not None:
@@ -195,12 +274,17 @@ def validate(lexed: Lexed, lang: str) -> tuple[Unit | None, list[Pending]]:
                 elif suggested < MAX_SUGGESTED and len(name) <= 40:
                     suggested += 1
                     near = [d for d in first_line_of if abs(len(d) - len(name)) <= 2]
-                    close = difflib.get_close_matches(name, near[:SUGGEST_FROM], n=1,
-                                                      cutoff=0.6)
+                    close = difflib.get_close_matches(name, near[:SUGGEST_FROM], n=1, cutoff=0.6)
                     if close:
                         hint = L(f"もしかして「{close[0]}」？", f' Did you mean "{close[0]}"?')
-                pending.append(Pending("undefined-action", unit_line.line, unit_line.text,
-                                       {"name": name, "suggest": hint}))
+                pending.append(
+                    Pending(
+                        "undefined-action",
+                        unit_line.line,
+                        unit_line.text,
+                        {"name": name, "suggest": hint},
+                    )
+                )
         set_names = set(unit_line.names)
         text_of = {r.line: r.text for r in lexed.actions}
         for name, line in first_line_of.items():
@@ -220,13 +304,21 @@ def validate(lexed: Lexed, lang: str) -> tuple[Unit | None, list[Pending]]:
                 parts_ja.append(f"{name}{show(c, 'ja')}×{show(times, 'ja')}")
                 parts_en.append(f"{name} {show(c, 'en')}×{times}")
             more = len(counts) > 20
-            pending.append(Pending("over-budget", unit_line.line if unit_line else None,
-                                   unit_line.text if unit_line else "", {
-                "total": L(show(total, "ja"), show(total, "en")),
-                "tech": L(show(stats[4], "ja"), str(stats[4])),
-                "detail": L("＋".join(parts_ja) + ("…" if more else ""),
-                            " + ".join(parts_en) + (" …" if more else "")),
-            }))
+            pending.append(
+                Pending(
+                    "over-budget",
+                    unit_line.line if unit_line else None,
+                    unit_line.text if unit_line else "",
+                    {
+                        "total": L(show(total, "ja"), show(total, "en")),
+                        "tech": L(show(stats[4], "ja"), str(stats[4])),
+                        "detail": L(
+                            "＋".join(parts_ja) + ("…" if more else ""),
+                            " + ".join(parts_en) + (" …" if more else ""),
+                        ),
+                    },
+                )
+            )
 
     from .problems import CATALOGUE
 
@@ -234,8 +326,15 @@ def validate(lexed: Lexed, lang: str) -> tuple[Unit | None, list[Pending]]:
     if errors or stats is None or unit_line is None:
         return None, pending
     unit = Unit(
-        name=unit_line.name, hp=stats[0], atk=stats[1], defense=stats[2], spd=stats[3],
-        tech=stats[4], loadout=tuple(loadout), definitions=tuple(defined.values()),
-        tech_explicit=bool(lexed.techs), lang=lang,
+        name=unit_line.name,
+        hp=stats[0],
+        atk=stats[1],
+        defense=stats[2],
+        spd=stats[3],
+        tech=stats[4],
+        loadout=tuple(loadout),
+        definitions=tuple(defined.values()),
+        tech_explicit=bool(lexed.techs),
+        lang=lang,
     )
     return unit, pending

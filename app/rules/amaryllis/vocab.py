@@ -15,6 +15,7 @@ from typing import NamedTuple
 
 from .model import ActionClass
 
+
 class L(NamedTuple):
     """A message parameter with a Japanese and an English form."""
 
@@ -23,10 +24,22 @@ class L(NamedTuple):
 
 
 # NFKC does not map these (rules §1.3 rulings); a few dashes and minus signs also become "-".
-_EXTRA = str.maketrans({
-    "、": ",", "〈": "<", "〉": ">", "《": "<", "》": ">", "−": "-", "‐": "-", "‑": "-",
-    "–": "-", "—": "-", "〜": "~", "\u3000": " ",
-})
+_EXTRA = str.maketrans(
+    {
+        "、": ",",
+        "〈": "<",
+        "〉": ">",
+        "《": "<",
+        "》": ">",
+        "−": "-",
+        "‐": "-",
+        "‑": "-",
+        "–": "-",
+        "—": "-",
+        "〜": "~",
+        "\u3000": " ",
+    }
+)
 
 _WS = re.compile(r"\s+")
 
@@ -213,7 +226,10 @@ def suggest_custom(custom_key: str, lang: str) -> str | None:
     stripped = re.sub(r"[0-9x×*+-]", "", custom_key)
     candidates = {
         **{k: v[0] for k, v in CUSTOM_WORDS.items()},
-        "遅延起動": "delay", "効果倍": "effect", "delay": "delay", "effect": "effect",
+        "遅延起動": "delay",
+        "効果倍": "effect",
+        "delay": "delay",
+        "effect": "effect",
     }
     best = difflib.get_close_matches(stripped, list(candidates), n=1, cutoff=0.5)
     if not best:

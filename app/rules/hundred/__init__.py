@@ -17,5 +17,15 @@ from .model import Sword, Swordmaster, parse_spec, read_codes, swordmaster
 from .options import Options, parse_options
 from .ruleset import MargaretHundred
 
-__all__ = ["ENGINE_VERSION", "MargaretHundred", "Options", "Sword", "Swordmaster", "battle",
-           "parse_options", "parse_spec", "read_codes", "swordmaster"]
+__all__ = [
+    "ENGINE_VERSION",
+    "MargaretHundred",
+    "Options",
+    "Sword",
+    "Swordmaster",
+    "battle",
+    "parse_options",
+    "parse_spec",
+    "read_codes",
+    "swordmaster",
+]

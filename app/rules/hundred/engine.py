@@ -21,15 +21,27 @@ formulas as closures, effect ops as strings tested in frequency order); state li
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from operator import attrgetter
-from typing import Any, Callable
+from typing import Any
 
 from .events import HundredResult, SmState
 from .model import Swordmaster, parse_spec
 from .options import Options
 from .swords import (
-    ADDITION, ATTACK, BUILD_SPECS, BY_CODE, CODES, CONSTRUCTION, CONTROL, ENVIRONMENT, N_ACT,
-    SKIP, STATUS_ATTRS, SUPPORT, SwordDef,
+    ADDITION,
+    ATTACK,
+    BUILD_SPECS,
+    BY_CODE,
+    CODES,
+    CONSTRUCTION,
+    CONTROL,
+    ENVIRONMENT,
+    N_ACT,
+    SKIP,
+    STATUS_ATTRS,
+    SUPPORT,
+    SwordDef,
 )
 
 #: Bump whenever a change of the rules code may change any battle's result or log.
@@ -87,9 +99,29 @@ _G_COUNT, _G_PROT, _G_DEFN, _G_QS, _G_TAUNT, _G_BOOL, _G_REVIVE, _G_POISON = ran
 class _Prog:
     """A sword definition compiled for the engine (one per code, shared by every battle)."""
 
-    __slots__ = ("d", "code", "kind", "act", "limited", "period", "raw", "reps", "whole",
-                 "ignore", "to_mp", "nondmg", "tight", "loose", "indep", "op", "arg", "build",
-                 "nxt", "gflag", "spec")
+    __slots__ = (
+        "d",
+        "code",
+        "kind",
+        "act",
+        "limited",
+        "period",
+        "raw",
+        "reps",
+        "whole",
+        "ignore",
+        "to_mp",
+        "nondmg",
+        "tight",
+        "loose",
+        "indep",
+        "op",
+        "arg",
+        "build",
+        "nxt",
+        "gflag",
+        "spec",
+    )
 
     def __init__(self, d: SwordDef) -> None:
         self.d = d
@@ -117,10 +149,21 @@ class _Prog:
         self.gflag = _G_COUNT
         if d.op == "status":
             a = d.arg
-            self.gflag = (_G_PROT if a in _PROT else _G_DEFN if a in _DEFN
-                          else _G_QS if a in ("quick", "slow") else _G_TAUNT if a == "taunt"
-                          else _G_BOOL if a == "hdoor" else _G_REVIVE if a in ("soul", "life")
-                          else _G_COUNT)
+            self.gflag = (
+                _G_PROT
+                if a in _PROT
+                else _G_DEFN
+                if a in _DEFN
+                else _G_QS
+                if a in ("quick", "slow")
+                else _G_TAUNT
+                if a == "taunt"
+                else _G_BOOL
+                if a == "hdoor"
+                else _G_REVIVE
+                if a in ("soul", "life")
+                else _G_COUNT
+            )
 
 
 PROGS: dict[str, _Prog] = {c: _Prog(d) for c, d in BY_CODE.items()}
@@ -185,8 +228,23 @@ def _spec(m: Swordmaster) -> _Spec:
 class _Sw:
     """A sword instance in a list (§12.2): its definition, N, used mark and enchantments."""
 
-    __slots__ = ("p", "n", "label", "base", "act", "early", "used", "se", "pe", "whole", "elim",
-                 "lim", "cost", "period", "owner")
+    __slots__ = (
+        "p",
+        "n",
+        "label",
+        "base",
+        "act",
+        "early",
+        "used",
+        "se",
+        "pe",
+        "whole",
+        "elim",
+        "lim",
+        "cost",
+        "period",
+        "owner",
+    )
 
     def __init__(self, p: _Prog, n: int | None, owner: Any, mpc: dict[str, int]) -> None:
         self.p = p
@@ -260,9 +318,32 @@ class _Party:
 class _Sm:
     """A swordmaster's battle state (§12.2)."""
 
-    __slots__ = ("side", "serial", "name", "party", "enemy", "hp", "max_hp", "mp", "atk", "df",
-                 "spd", "ap", "atk0", "df0", "spd0", *STATUS_ATTRS, "prot", "defn", "dead",
-                 "exited", "base", "built", "swords", "snap")
+    __slots__ = (
+        "side",
+        "serial",
+        "name",
+        "party",
+        "enemy",
+        "hp",
+        "max_hp",
+        "mp",
+        "atk",
+        "df",
+        "spd",
+        "ap",
+        "atk0",
+        "df0",
+        "spd0",
+        *STATUS_ATTRS,
+        "prot",
+        "defn",
+        "dead",
+        "exited",
+        "base",
+        "built",
+        "swords",
+        "snap",
+    )
 
     def __init__(self, party: _Party, spec: _Spec, mpc: dict[str, int], built: int) -> None:
         self.side = party.side
@@ -298,21 +379,59 @@ def _state(x: _Sm, enchants: bool = True) -> SmState:
     if x.snap is not None:
         return x.snap
     sws = x.swords
-    ench = tuple([(i, s.se, s.pe, s.whole, s.elim, s.early)
-                  for i, s in enumerate(sws) if s.se or s.pe or s.whole or s.elim or s.early]
-                 ) if enchants else ()
+    ench = (
+        tuple(
+            [
+                (i, s.se, s.pe, s.whole, s.elim, s.early)
+                for i, s in enumerate(sws)
+                if s.se or s.pe or s.whole or s.elim or s.early
+            ]
+        )
+        if enchants
+        else ()
+    )
     vals = _STATUS_VALUES(x)
-    st = tuple([(a, v) for a, v in zip(STATUS_ATTRS, vals) if v]) if any(vals) else ()
-    return _tuple_new(SmState, (x.side, x.serial, x.name, x.hp, x.max_hp, x.atk, x.df, x.spd,
-                                x.mp, tuple([s.label for s in sws]), ench, st, x.dead,
-                                x.exited, x.base))
+    st = tuple([(a, v) for a, v in zip(STATUS_ATTRS, vals, strict=False) if v]) if any(vals) else ()
+    return _tuple_new(
+        SmState,
+        (
+            x.side,
+            x.serial,
+            x.name,
+            x.hp,
+            x.max_hp,
+            x.atk,
+            x.df,
+            x.spd,
+            x.mp,
+            tuple([s.label for s in sws]),
+            ench,
+            st,
+            x.dead,
+            x.exited,
+            x.base,
+        ),
+    )
 
 
 class _Act:
     """One holder's action in a procedure with several holders: the step-1 snapshot (H11)."""
 
-    __slots__ = ("u", "s", "p", "n", "se", "pe", "whole", "kind", "rank", "target", "tg",
-                 "stunned", "src")
+    __slots__ = (
+        "u",
+        "s",
+        "p",
+        "n",
+        "se",
+        "pe",
+        "whole",
+        "kind",
+        "rank",
+        "target",
+        "tg",
+        "stunned",
+        "src",
+    )
 
     def __init__(self, u: _Sm) -> None:
         self.u = u
@@ -350,12 +469,37 @@ class _Hit:
 
 
 class _Battle:
-    __slots__ = ("T", "cyc", "first", "P", "log", "cap", "limit", "mpc", "has_period",
-                 "anypois", "anyqs", "deaths", "procs", "max_procs", "limit_hits", "generic",
-                 "batch", "anyench", "roster")
+    __slots__ = (
+        "T",
+        "cyc",
+        "first",
+        "P",
+        "log",
+        "cap",
+        "limit",
+        "mpc",
+        "has_period",
+        "anypois",
+        "anyqs",
+        "deaths",
+        "procs",
+        "max_procs",
+        "limit_hits",
+        "generic",
+        "batch",
+        "anyench",
+        "roster",
+    )
 
-    def __init__(self, a: Swordmaster, b: Swordmaster, log: bool, opts: Options,
-                 generic: bool = False, batch: bool = True) -> None:
+    def __init__(
+        self,
+        a: Swordmaster,
+        b: Swordmaster,
+        log: bool,
+        opts: Options,
+        generic: bool = False,
+        batch: bool = True,
+    ) -> None:
         sa, sb = _spec(a), _spec(b)
         pa, pb = _Party(0, sa), _Party(1, sb)
         pa.enemy, pb.enemy = pb, pa
@@ -496,7 +640,15 @@ class _Battle:
             if self.generic:
                 a = _Act(u)
                 a.s, a.p, a.n, a.se, a.pe, a.whole, a.kind, a.target = (
-                    s, p, n, se, pe, whole, kind, target)
+                    s,
+                    p,
+                    n,
+                    se,
+                    pe,
+                    whole,
+                    kind,
+                    target,
+                )
                 self._attack_pair([a], [lg])
             else:
                 self._attack(u, p, se, pe, whole, target, s, lg)
@@ -546,7 +698,14 @@ class _Battle:
             if s.act <= T and s.used != cyc and (not s.cost or s.cost <= mp):
                 p = s.p
                 a.s, a.p, a.n, a.se, a.pe, a.whole, a.kind = (
-                    s, p, s.n, s.se, s.pe, s.whole, p.kind)
+                    s,
+                    p,
+                    s.n,
+                    s.se,
+                    s.pe,
+                    s.whole,
+                    p.kind,
+                )
                 break
         return a
 
@@ -607,8 +766,11 @@ class _Battle:
             b1, b2 = (ba, bc) if first is a else (bc, ba)
             self._run_one(first, b1)
             self._run_one(second, b2)
-            parts = ((("part", first.u.side, tuple(b1)), ("part", second.u.side, tuple(b2)))  # type: ignore[arg-type]
-                     if logging else None)
+            parts = (
+                (("part", first.u.side, tuple(b1)), ("part", second.u.side, tuple(b2)))  # type: ignore[arg-type]
+                if logging
+                else None
+            )
         event = ("simul", parts) if logging else None
         if logging:
             self.log.append(event)  # type: ignore[union-attr]
@@ -631,9 +793,9 @@ class _Battle:
             a.rank = ranks[key] = ranks.get(key, 0) + 1
             acts.append(a)
         logs: list[list[Any] | None] = [[] if lg is not None else None for _ in acts]
-        for a, b in zip(acts, logs):  # steps 2-3
+        for a, b in zip(acts, logs, strict=False):  # steps 2-3
             self._aim(a, b)
-        for a, b in zip(acts, logs):  # step 4
+        for a, b in zip(acts, logs, strict=False):  # step 4
             self._pay(a, b)
         order = sorted(range(len(acts)), key=lambda i: (acts[i].kind, acts[i].rank))  # stable
         parts: list[Any] | None = [] if lg is not None else None
@@ -641,8 +803,11 @@ class _Battle:
         while i < len(order):  # step 5
             a = acts[order[i]]
             b = logs[order[i]]
-            if (i + 1 < len(order) and acts[order[i + 1]].kind == a.kind
-                    and acts[order[i + 1]].rank == a.rank):
+            if (
+                i + 1 < len(order)
+                and acts[order[i + 1]].kind == a.kind
+                and acts[order[i + 1]].rank == a.rank
+            ):
                 c = acts[order[i + 1]]
                 bc = logs[order[i + 1]]
                 self._run_pair([a, c], [b, bc])
@@ -693,27 +858,28 @@ class _Battle:
             self._attack_pair(pair, bs)
         elif kind == ADDITION:
             # 複製剣 reads the enemy's front sword before either addition (§8.10, §8.11)
-            srcs = [self._replica_source(a.u) if a.p.op == "replica" else None  # type: ignore[union-attr]
-                    for a in pair]
-            for a, b, src in zip(pair, bs, srcs):
+            srcs = [
+                self._replica_source(a.u) if a.p.op == "replica" else None  # type: ignore[union-attr]
+                for a in pair
+            ]
+            for a, b, src in zip(pair, bs, srcs, strict=False):
                 self._addition(a.u, a.p, a.tg, src, b)  # type: ignore[arg-type]
         elif kind == ENVIRONMENT:
             # two 星霜剣 raise T by 2: read, then apply
             self.T += 2
-            for a, b in zip(pair, bs):
+            for a, b in zip(pair, bs, strict=False):
                 if b is not None:
                     b.append(("years", a.u.side, a.u.serial, self.T))
         else:  # skips, supports, controls, builds: disjoint state (§8.10)
-            for a, b in zip(pair, bs):
+            for a, b in zip(pair, bs, strict=False):
                 self._run_one(a, b)
 
     # -- support (§4.1, §4.3) -----------------------------------------------------------------
 
-    def _support(self, u: _Sm, p: _Prog, n: int | None, whole: bool,
-                 lg: list[Any] | None) -> None:
+    def _support(self, u: _Sm, p: _Prog, n: int | None, whole: bool, lg: list[Any] | None) -> None:
         op = p.op
         arg = p.arg
-        for x in (list(u.party.members) if whole else (u,)):
+        for x in list(u.party.members) if whole else (u,):
             if op == "stat":
                 v = getattr(x, arg) + 1
                 setattr(x, arg, v)
@@ -754,8 +920,15 @@ class _Battle:
                 x.df *= 2
                 x.spd *= 2
                 if lg is not None:
-                    lg.append(("effect", x.side, x.serial, "double",
-                               (x.max_hp, x.hp, x.mp, x.atk, x.df, x.spd)))
+                    lg.append(
+                        (
+                            "effect",
+                            x.side,
+                            x.serial,
+                            "double",
+                            (x.max_hp, x.hp, x.mp, x.atk, x.df, x.spd),
+                        )
+                    )
                 self._chk(x, lg)
 
     def _gain(self, x: _Sm, attr: str, flag: int, lg: list[Any] | None) -> None:
@@ -884,8 +1057,9 @@ class _Battle:
         front = u.enemy.members[0]
         return front.swords[0] if front.swords else None
 
-    def _addition(self, u: _Sm, p: _Prog, sub: _Sw | None, src: _Sw | None,
-                  lg: list[Any] | None) -> None:
+    def _addition(
+        self, u: _Sm, p: _Prog, sub: _Sw | None, src: _Sw | None, lg: list[Any] | None
+    ) -> None:
         op = p.op
         if op == "null":
             x = _Sw(_P_NULL, None, u, self.mpc)
@@ -898,8 +1072,9 @@ class _Battle:
         else:  # 増殖剣
             if sub is None or sub.owner is not u:
                 if lg is not None:
-                    lg.append(("fizzle", u.side, u.serial,
-                               "no-target" if sub is None else "vanished"))
+                    lg.append(
+                        ("fizzle", u.side, u.serial, "no-target" if sub is None else "vanished")
+                    )
                 return
             x = _copy(sub, u, self.mpc)
         u.swords.append(x)
@@ -923,8 +1098,9 @@ class _Battle:
             if lg is not None:
                 lg.append(("nobuild", u.side, u.serial, why))
             return
-        spec = (party.spec if p.build == "own" else party.enemy.spec if p.build == "enemy"
-                else p.spec)
+        spec = (
+            party.spec if p.build == "own" else party.enemy.spec if p.build == "enemy" else p.spec
+        )
         m = _Sm(party, spec, self.mpc, self.cyc)
         m.ap = m.spd
         party.members.insert(0, m)
@@ -1067,8 +1243,17 @@ class _Battle:
             if lg is not None:
                 lg.append(("effect", u.side, u.serial, "burn", None))
 
-    def _attack(self, u: _Sm, p: _Prog, se: int, pe: int, whole: bool, target: _Sm | None,
-                s: _Sw, lg: list[Any] | None) -> None:
+    def _attack(
+        self,
+        u: _Sm,
+        p: _Prog,
+        se: int,
+        pe: int,
+        whole: bool,
+        target: _Sm | None,
+        s: _Sw,
+        lg: list[Any] | None,
+    ) -> None:
         """One attack action alone (§8.8, §8.9): member by member, each arrival and defence, then
         its hits one by one with their riders; the ／ effect last."""
         T = self.T
@@ -1122,8 +1307,21 @@ class _Battle:
                     pr, F = self._protect(t, F)
                 if F < 0:  # the hit fails (H24)
                     if lg is not None:
-                        lg.append(("hit", t.side, t.serial, 0, raw, dv, pr, F, True, p.to_mp,
-                                   t.mp if p.to_mp else t.hp))
+                        lg.append(
+                            (
+                                "hit",
+                                t.side,
+                                t.serial,
+                                0,
+                                raw,
+                                dv,
+                                pr,
+                                F,
+                                True,
+                                p.to_mp,
+                                t.mp if p.to_mp else t.hp,
+                            )
+                        )
                     continue
                 if p.to_mp:
                     t.mp -= F
@@ -1132,8 +1330,7 @@ class _Battle:
                 else:
                     t.hp -= F
                     if lg is not None:
-                        lg.append(("hit", t.side, t.serial, 0, raw, dv, pr, F, False, False,
-                                   t.hp))
+                        lg.append(("hit", t.side, t.serial, 0, raw, dv, pr, F, False, False, t.hp))
                     if F:
                         self._chk(t, lg)
                 if F >= 1:
@@ -1152,10 +1349,13 @@ class _Battle:
         party; with one action it is :meth:`_attack`)."""
         T = self.T
         lists: list[list[_Sm]] = [  # H19
-            list(a.u.enemy.members) if a.whole or a.target is None else [a.target] for a in acts]
+            list(a.u.enemy.members) if a.whole or a.target is None else [a.target] for a in acts
+        ]
         width = max(len(m) for m in lists)
         for j in range(width):
-            hits = [_Hit(a, m[j], b) for a, m, b in zip(acts, lists, bs) if j < len(m)]
+            hits = [
+                _Hit(a, m[j], b) for a, m, b in zip(acts, lists, bs, strict=False) if j < len(m)
+            ]
             reps = max(1 if h.a.p.nondmg else h.a.p.reps for h in hits)  # type: ignore[union-attr]
             for r in range(reps):
                 k = 0
@@ -1172,22 +1372,26 @@ class _Battle:
                                     h.snd, h.t = t, h.snd
                                     h.tempo += 1
                                     if h.b is not None:
-                                        h.b.append(("reflect", t.side, t.serial, h.t.side,
-                                                    h.t.serial))
+                                        h.b.append(
+                                            ("reflect", t.side, t.serial, h.t.side, h.t.serial)
+                                        )
                                 else:
                                     t.dodge -= 1
                                     t.defn -= 1
                                     h.state = 2
                                     if h.b is not None:
                                         h.b.append(("dodge", t.side, t.serial))
-                    now = [h for h in hits if h.state == 1 and h.tempo == k
-                           and r < (1 if h.a.p.nondmg else h.a.p.reps)]  # type: ignore[union-attr]
+                    now = [
+                        h
+                        for h in hits
+                        if h.state == 1 and h.tempo == k and r < (1 if h.a.p.nondmg else h.a.p.reps)  # type: ignore[union-attr]
+                    ]
                     if now:
                         self._tempo(now, r, T)
                     k += 1
                     if not any((h.state == 0) or (h.state == 1 and h.tempo >= k) for h in hits):
                         break
-        for a, b in zip(acts, bs):  # the ／ effects of the group, together
+        for a, b in zip(acts, bs, strict=False):  # the ／ effects of the group, together
             p = a.p
             if p.indep == "self9":  # type: ignore[union-attr]
                 a.u.hp -= 9
@@ -1195,7 +1399,7 @@ class _Battle:
                     b.append(("self", a.u.side, a.u.serial, 9, a.u.hp))
             elif p.indep:  # type: ignore[union-attr]
                 self._indep(p.indep, a.u, a.s, b)  # type: ignore[union-attr,arg-type]
-        for a, b in zip(acts, bs):
+        for a, b in zip(acts, bs, strict=False):
             if a.p.indep == "self9":  # type: ignore[union-attr]
                 self._chk(a.u, b)
 
@@ -1238,20 +1442,48 @@ class _Battle:
             h.failed = F < 0
             if h.failed:
                 if h.b is not None:
-                    h.b.append(("hit", t.side, t.serial, h.tempo, h.raw, h.dv, h.pr, F, True,
-                                p.to_mp, t.mp if p.to_mp else t.hp))  # type: ignore[union-attr]
+                    h.b.append(
+                        (
+                            "hit",
+                            t.side,
+                            t.serial,
+                            h.tempo,
+                            h.raw,
+                            h.dv,
+                            h.pr,
+                            F,
+                            True,
+                            p.to_mp,  # type: ignore[union-attr]
+                            t.mp if p.to_mp else t.hp,  # type: ignore[union-attr]
+                        )
+                    )
                 continue
             if p.to_mp:  # type: ignore[union-attr]
                 t.mp -= F
             else:
                 t.hp -= F
             if h.b is not None:
-                h.b.append(("hit", t.side, t.serial, h.tempo, h.raw, h.dv, h.pr, F, False,
-                            p.to_mp, t.mp if p.to_mp else t.hp))  # type: ignore[union-attr]
+                h.b.append(
+                    (
+                        "hit",
+                        t.side,
+                        t.serial,
+                        h.tempo,
+                        h.raw,
+                        h.dv,
+                        h.pr,
+                        F,
+                        False,
+                        p.to_mp,  # type: ignore[union-attr]
+                        t.mp if p.to_mp else t.hp,  # type: ignore[union-attr]
+                    )
+                )
         for h in now:  # deaths and revivals (H30)
             p = h.a.p
-            if (p.nondmg == "assign-maxhp"  # type: ignore[union-attr]
-                    or (not p.nondmg and not h.failed and h.F and not p.to_mp)):  # type: ignore[union-attr]
+            if (
+                p.nondmg == "assign-maxhp"  # type: ignore[union-attr]
+                or (not p.nondmg and not h.failed and h.F and not p.to_mp)  # type: ignore[union-attr]
+            ):
                 self._chk(h.t, h.b)
         for h in now:  # 密結
             p = h.a.p
@@ -1344,7 +1576,8 @@ class _Battle:
                             s.owner = None
                             if bk is not None:
                                 bk[party.side].append(
-                                    ("sword", x.side, x.serial, "expired", s.label, None))
+                                    ("sword", x.side, x.serial, "expired", s.label, None)
+                                )
         if bk is not None and (bk[0] or bk[1]):
             self.log.append(("settle", (tuple(bk[0]), tuple(bk[1]))))  # type: ignore[union-attr]
         return not self.P[0].members or not self.P[1].members or self.T > LAST_TURN
@@ -1363,8 +1596,7 @@ class _Battle:
                     x.swords.remove(s)
                     s.owner = None
                     if bk is not None:
-                        bk[party.side].append(("sword", x.side, x.serial, "expired", s.label,
-                                               None))
+                        bk[party.side].append(("sword", x.side, x.serial, "expired", s.label, None))
         if bk is not None and (bk[0] or bk[1]):
             self.log.append(("turnend", (tuple(bk[0]), tuple(bk[1]))))  # type: ignore[union-attr]
 
@@ -1381,8 +1613,10 @@ class _Battle:
 
     def _states(self) -> tuple[tuple[SmState, ...], tuple[SmState, ...]]:
         e = self.anyench
-        return (tuple([_state(x, e) for x in (*self.P[0].members, *self.P[0].exited)]),
-                tuple([_state(x, e) for x in (*self.P[1].members, *self.P[1].exited)]))
+        return (
+            tuple([_state(x, e) for x in (*self.P[0].members, *self.P[0].exited)]),
+            tuple([_state(x, e) for x in (*self.P[1].members, *self.P[1].exited)]),
+        )
 
     # -- the battle -----------------------------------------------------------------------------
 
@@ -1444,8 +1678,11 @@ class _Battle:
                         count += self._solo(hs[0], limit - count - 1)
                     else:
                         count += self._multi(hs, limit - count - 1)
-                if (not self.first and (self.deaths or self.has_period or self.T > LAST_TURN)
-                        and self._settle()):
+                if (
+                    not self.first
+                    and (self.deaths or self.has_period or self.T > LAST_TURN)
+                    and self._settle()
+                ):
                     self._count(count)
                     return self._finish("settlement")
                 if count >= limit:  # H61
@@ -1510,13 +1747,33 @@ class _Battle:
         if self.log is not None:
             self.log.append(("end", self.T, final))
             events = tuple(self.log)
-        return HundredResult(winner, reason, by, self.T, final, totals, push, hd, where,
-                             self.procs, self.max_procs, self.limit_hits, self.roster, events)
+        return HundredResult(
+            winner,
+            reason,
+            by,
+            self.T,
+            final,
+            totals,
+            push,
+            hd,
+            where,
+            self.procs,
+            self.max_procs,
+            self.limit_hits,
+            self.roster,
+            events,
+        )
 
 
-def battle(a: Swordmaster, b: Swordmaster, *, log: bool = True,
-           options: Options | None = None, _generic: bool = False,
-           _batch: bool = True) -> HundredResult:
+def battle(
+    a: Swordmaster,
+    b: Swordmaster,
+    *,
+    log: bool = True,
+    options: Options | None = None,
+    _generic: bool = False,
+    _batch: bool = True,
+) -> HundredResult:
     """Fight ``a`` (side A) against ``b`` (side B) under the league ``options`` (default: the
     Hundred 1.6.a defaults). ``§8`` of ``rules/margaret-hundred.md``.
 

@@ -26,32 +26,42 @@ from typing import Any, NamedTuple
 
 #: kind -> names of the items after the kind
 EVENT_FIELDS: dict[str, tuple[str, ...]] = {
-    "turn": ("turn",),                                  # a turn starts (T)
-    "end": ("turn", "states"),                          # a turn is over: states (side 0, side 1)
+    "turn": ("turn",),  # a turn starts (T)
+    "end": ("turn", "states"),  # a turn is over: states (side 0, side 1)
     "act": ("side", "sm", "sword", "kind", "vanished", "mp"),  # executes sword; costs paid
-    "skip": ("side", "sm", "why"),                      # why: "stun" | "none" (nothing executable)
-    "taunt": ("side", "sm"),                            # a taunter draws a single attack
-    "reflect": ("side", "sm", "to_side", "to_sm"),      # reflects; the attack goes to (to_side, to_sm)
-    "dodge": ("side", "sm"),                            # dodges: the attack vanishes
-    "hit": ("side", "sm", "tempo", "raw", "drive", "protection", "damage", "failed", "mp",
-            "value"),                                   # a hit on (side, sm): raw → Drive → protection
-    "effect": ("side", "sm", "what", "value"),          # a non-damage change on (side, sm)
-    "gain": ("side", "sm", "status", "count"),          # a status given; count = how many now
-    "stat": ("side", "sm", "stat", "value"),            # atk/df/spd/mp/ap/max_hp/hp := value
-    "heal": ("side", "sm", "amount", "hp"),             # a recovery (貪炎剣, 吸血剣)
-    "self": ("side", "sm", "damage", "hp"),             # 災厄剣's self-damage
+    "skip": ("side", "sm", "why"),  # why: "stun" | "none" (nothing executable)
+    "taunt": ("side", "sm"),  # a taunter draws a single attack
+    "reflect": ("side", "sm", "to_side", "to_sm"),  # reflects; the attack goes to (to_side, to_sm)
+    "dodge": ("side", "sm"),  # dodges: the attack vanishes
+    "hit": (
+        "side",
+        "sm",
+        "tempo",
+        "raw",
+        "drive",
+        "protection",
+        "damage",
+        "failed",
+        "mp",
+        "value",
+    ),  # a hit on (side, sm): raw → Drive → protection
+    "effect": ("side", "sm", "what", "value"),  # a non-damage change on (side, sm)
+    "gain": ("side", "sm", "status", "count"),  # a status given; count = how many now
+    "stat": ("side", "sm", "stat", "value"),  # atk/df/spd/mp/ap/max_hp/hp := value
+    "heal": ("side", "sm", "amount", "hp"),  # a recovery (貪炎剣, 吸血剣)
+    "self": ("side", "sm", "damage", "hp"),  # 災厄剣's self-damage
     "die": ("side", "sm", "hp"),
-    "revive": ("side", "sm", "by", "hp"),               # by: "soul" | "life" | "hp"; "soul-failed"
-    "sword": ("side", "sm", "op", "sword", "detail"),   # a sword of (side, sm) changed (see ops)
-    "fizzle": ("side", "sm", "why"),                    # an effect with no target (H9, H42)
-    "build": ("side", "sm", "new", "name"),             # (side, sm) built swordmaster (side, new)
-    "nobuild": ("side", "sm", "why"),                   # why: "abort" | "eternal" | "full"
-    "years": ("side", "sm", "turn"),                    # 星霜剣: T is now turn
-    "venom": ("side", "sm", "poison"),                  # status phase: Venom gave Poison
-    "poison": ("side", "sm", "damage", "hp"),           # status phase: Poison damage
-    "sleep": ("side", "sm", "left"),                    # AP phase: Sleep consumed, AP := 0
-    "exit": ("side", "sm", "hp"),                       # exits at a settlement (HP frozen)
-    "limit": ("turn", "count"),                         # H61: the turn ends after count procedures
+    "revive": ("side", "sm", "by", "hp"),  # by: "soul" | "life" | "hp"; "soul-failed"
+    "sword": ("side", "sm", "op", "sword", "detail"),  # a sword of (side, sm) changed (see ops)
+    "fizzle": ("side", "sm", "why"),  # an effect with no target (H9, H42)
+    "build": ("side", "sm", "new", "name"),  # (side, sm) built swordmaster (side, new)
+    "nobuild": ("side", "sm", "why"),  # why: "abort" | "eternal" | "full"
+    "years": ("side", "sm", "turn"),  # 星霜剣: T is now turn
+    "venom": ("side", "sm", "poison"),  # status phase: Venom gave Poison
+    "poison": ("side", "sm", "damage", "hp"),  # status phase: Poison damage
+    "sleep": ("side", "sm", "left"),  # AP phase: Sleep consumed, AP := 0
+    "exit": ("side", "sm", "hp"),  # exits at a settlement (HP frozen)
+    "limit": ("turn", "count"),  # H61: the turn ends after count procedures
     "phase": ("sides",),
     "apphase": ("sides",),
     "check": ("sides",),
@@ -100,12 +110,22 @@ class SmState(NamedTuple):
     def to_json(self) -> dict[str, Any]:
         """JSON-ready form (the ``final`` items and the ``end`` states)."""
         return {
-            "side": "AB"[self.side], "id": self.sm, "name": self.name, "hp": self.hp,
-            "max_hp": self.max_hp, "atk": self.atk, "def": self.df, "spd": self.spd,
-            "mp": self.mp, "swords": list(self.swords),
+            "side": "AB"[self.side],
+            "id": self.sm,
+            "name": self.name,
+            "hp": self.hp,
+            "max_hp": self.max_hp,
+            "atk": self.atk,
+            "def": self.df,
+            "spd": self.spd,
+            "mp": self.mp,
+            "swords": list(self.swords),
             "enchants": [list(e) for e in self.enchants],
-            "statuses": dict(self.statuses), "alive": not self.dead and not self.exited,
-            "dead": self.dead, "exited": self.exited, "base_registered": self.base,
+            "statuses": dict(self.statuses),
+            "alive": not self.dead and not self.exited,
+            "dead": self.dead,
+            "exited": self.exited,
+            "base_registered": self.base,
         }
 
 
@@ -189,14 +209,16 @@ def event_json(event: Any) -> dict[str, Any]:
     kind = event[0]
     names = EVENT_FIELDS[kind]
     out: dict[str, Any] = {"type": kind}
-    for name, value in zip(names, event[1:]):
+    for name, value in zip(names, event[1:], strict=False):
         if name in ("side", "to_side"):
             out[name] = "AB"[value]
         elif name == "states":
             out[name] = {"A": [s.to_json() for s in value[0]], "B": [s.to_json() for s in value[1]]}
         elif name == "sides":
-            out[name] = {"A": [event_json(e) for e in value[0]],
-                         "B": [event_json(e) for e in value[1]]}
+            out[name] = {
+                "A": [event_json(e) for e in value[0]],
+                "B": [event_json(e) for e in value[1]],
+            }
         elif name in ("parts", "events"):
             out[name] = [event_json(e) for e in value]
         elif kind == "sword" and name == "detail" and isinstance(value, tuple):

@@ -13,24 +13,39 @@ one in six is an edge case (any split of the points, HP 0, points left unspent).
 
 from __future__ import annotations
 
-from typing import Any, Protocol, Sequence
+from collections.abc import Sequence
+from typing import Any, Protocol
 
 from .model import Sword, Swordmaster
 from .options import Options
 from .swords import BY_CODE, CONSTRUCTION
 
-NAMES = ("アマリリス", "マーガレット", "カトレア", "ダリア", "ローズ", "リリー", "アイリス",
-         "ヴァイオレット", "デイジー", "カメリア", "Clover", "Heather", "Tansy", "Yarrow")
+NAMES = (
+    "アマリリス",
+    "マーガレット",
+    "カトレア",
+    "ダリア",
+    "ローズ",
+    "リリー",
+    "アイリス",
+    "ヴァイオレット",
+    "デイジー",
+    "カメリア",
+    "Clover",
+    "Heather",
+    "Tansy",
+    "Yarrow",
+)
 
 
 class Rng(Protocol):
     """The part of ``random.Random`` used here."""
 
-    def randint(self, a: int, b: int) -> int: ...  # noqa: D102
+    def randint(self, a: int, b: int) -> int: ...
 
-    def choice(self, seq: Sequence[Any]) -> Any: ...  # noqa: D102
+    def choice(self, seq: Sequence[Any]) -> Any: ...
 
-    def random(self) -> float: ...  # noqa: D102
+    def random(self) -> float: ...
 
 
 def random_n(rng: Rng, code: str) -> int | None:
@@ -46,8 +61,14 @@ def random_n(rng: Rng, code: str) -> int | None:
     return rng.randint(d.param, 8)
 
 
-def random_swordmaster(rng: Rng, options: Options | None = None, *, builders: float = 1.0,
-                       name: str | None = None, max_swords: int = 10) -> Swordmaster:
+def random_swordmaster(
+    rng: Rng,
+    options: Options | None = None,
+    *,
+    builders: float = 1.0,
+    name: str | None = None,
+    max_swords: int = 10,
+) -> Swordmaster:
     """A random swordmaster within ``options``' budget, pool and cost table.
 
     Args:
@@ -73,7 +94,9 @@ def random_swordmaster(rng: Rng, options: Options | None = None, *, builders: fl
         points[rng.choice((0, 0, 1, 2, 3, 3))] += 1
     left = budget - stats_share
     swords: list[Sword] = []
-    share_b = (len(build) * builders) / (len(build) * builders + len(heavy)) if heavy or build else 0
+    share_b = (
+        (len(build) * builders) / (len(build) * builders + len(heavy)) if heavy or build else 0
+    )
     for _ in range(rng.randint(0, max_swords) if rng.random() < 0.2 else max_swords):
         src = build if (build and (not heavy or rng.random() < share_b)) else heavy
         if not src:
@@ -87,6 +110,15 @@ def random_swordmaster(rng: Rng, options: Options | None = None, *, builders: fl
     if name is None:
         name = rng.choice(NAMES)
     # 剣技 is what the budget leaves after the abilities (M1); the sheet states none
-    return Swordmaster(name, points[0] * 5, points[1], points[2], points[3],
-                       budget - stats_share, tuple(swords), False,
-                       rng.choice(("compact", "full")), "ja")
+    return Swordmaster(
+        name,
+        points[0] * 5,
+        points[1],
+        points[2],
+        points[3],
+        budget - stats_share,
+        tuple(swords),
+        False,
+        rng.choice(("compact", "full")),
+        "ja",
+    )

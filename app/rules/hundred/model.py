@@ -41,17 +41,24 @@ def read_codes(text: str) -> tuple[Sword, ...]:
             out.append(Sword(spec.code))
             continue
         if token.n is None:
-            raise ValueError(f"{spec.code} needs N (e.g. {spec.code}{spec.param_sep}3) in "
-                             f"{text!r}")
+            raise ValueError(f"{spec.code} needs N (e.g. {spec.code}{spec.param_sep}3) in {text!r}")
         if token.n < spec.param:
             raise ValueError(f"N of {spec.code} must be at least {spec.param} in {text!r}")
         out.append(Sword(spec.code, token.n))
     return tuple(out)
 
 
-def swordmaster(name: str, hp: int, atk: int, defense: int, spd: int,
-                swords: str | tuple[Sword, ...] = (), *, lang: str = "ja",
-                notation: str = "compact") -> Swordmaster:
+def swordmaster(
+    name: str,
+    hp: int,
+    atk: int,
+    defense: int,
+    spd: int,
+    swords: str | tuple[Sword, ...] = (),
+    *,
+    lang: str = "ja",
+    notation: str = "compact",
+) -> Swordmaster:
     """A :class:`Swordmaster` built directly: ``swords`` is a compact code string
     (:func:`read_codes`) or a tuple of :class:`Sword`. 剣技 is the number of swords; no budget
     is checked (the sheet check applies the league's)."""

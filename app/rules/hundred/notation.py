@@ -35,7 +35,12 @@ from app.rules.amaryllis.lexer import WHAT_UNIT, Pending
 from app.rules.amaryllis.problems import Problem
 from app.rules.amaryllis.vocab import L, normalize
 from app.rules.margaret.notation import (
-    SKILL_LINE, WHAT_SKILL, ReadSheet, format_swordmaster, is_swordmaster_line, line_content,
+    SKILL_LINE,
+    WHAT_SKILL,
+    ReadSheet,
+    format_swordmaster,
+    is_swordmaster_line,
+    line_content,
     read_sheet,
 )
 from app.rules.margaret.validate import unreachable
@@ -46,8 +51,14 @@ from .problems import CATALOGUE, make_problem
 from .swords import BY_CODE
 from .table import TABLE
 
-__all__ = ["SKILL_LINE", "SheetResult", "format_costs", "format_sheet", "is_swordmaster_line",
-           "parse_sheet"]
+__all__ = [
+    "SKILL_LINE",
+    "SheetResult",
+    "format_costs",
+    "format_sheet",
+    "is_swordmaster_line",
+    "parse_sheet",
+]
 
 _LIMITS = ("too-large", "too-many-lines", "line-too-long", "too-many-problems")
 # 遅 followed by digits with no dot (H60), in a compact code field or as a full-form name
@@ -106,7 +117,11 @@ def _delay_dots(read: ReadSheet) -> None:
     dropped_missing = 0
     for p in read.pending:
         if p.line == raw.line and raw.form == "compact":
-            if p.code == "missing-n" and p.params.get("word") == "遅" and dropped_missing < len(found):
+            if (
+                p.code == "missing-n"
+                and p.params.get("word") == "遅"
+                and dropped_missing < len(found)
+            ):
                 dropped_missing += 1
                 continue
             if p.code == "unknown-code" and str(p.params.get("char")) in digits:
@@ -116,8 +131,9 @@ def _delay_dots(read: ReadSheet) -> None:
                 continue
         keep.append(p)
     for written, example in found:
-        keep.append(Pending("delay-needs-dot", raw.line, raw.text,
-                            {"written": written, "example": example}))
+        keep.append(
+            Pending("delay-needs-dot", raw.line, raw.text, {"written": written, "example": example})
+        )
     read.pending[:] = keep
     raw.sword_errors = True
 
@@ -127,8 +143,10 @@ def _pool_label(opts: Options) -> L:
         return L("ハンドレッドの100種", "the 100 Hundred swords")
     if opts.pool == "basic":
         return L("ベーシック15種", "the 15 basic swords")
-    return L("、".join(BY_CODE[c].name for c in opts.pool_codes),
-             ", ".join(BY_CODE[c].en for c in opts.pool_codes))
+    return L(
+        "、".join(BY_CODE[c].name for c in opts.pool_codes),
+        ", ".join(BY_CODE[c].en for c in opts.pool_codes),
+    )
 
 
 def validate(read: ReadSheet, lang: str, opts: Options) -> tuple[Swordmaster | None, list[Pending]]:
@@ -154,8 +172,11 @@ def validate(read: ReadSheet, lang: str, opts: Options) -> tuple[Swordmaster | N
         if skill is None:
             skill_ok = False
         elif skill < 0:
-            pending.append(Pending("negative-number", first_line, first_text,
-                                   {"what": WHAT_SKILL, "value": skill}))
+            pending.append(
+                Pending(
+                    "negative-number", first_line, first_text, {"what": WHAT_SKILL, "value": skill}
+                )
+            )
             skill_ok = False
     master: Swordmaster | None = None
     if raw is not None:
@@ -165,18 +186,36 @@ def validate(read: ReadSheet, lang: str, opts: Options) -> tuple[Swordmaster | N
                 ok = False
             elif value < 0:
                 ok = False
-                pending.append(Pending("negative-number", raw.line, raw.text,
-                                       {"what": WHAT_UNIT[i], "value": value}))
+                pending.append(
+                    Pending(
+                        "negative-number",
+                        raw.line,
+                        raw.text,
+                        {"what": WHAT_UNIT[i], "value": value},
+                    )
+                )
         hp = raw.numbers[0]
         if hp is not None and hp >= 0 and hp % 5:
             ok = False
-            pending.append(Pending("hp-not-multiple-of-5", raw.line, raw.text, {
-                "hp": _n(hp), "lower": _n(hp - hp % 5), "upper": _n(hp - hp % 5 + 5)}))
+            pending.append(
+                Pending(
+                    "hp-not-multiple-of-5",
+                    raw.line,
+                    raw.text,
+                    {"hp": _n(hp), "lower": _n(hp - hp % 5), "upper": _n(hp - hp % 5 + 5)},
+                )
+            )
         pool = set(opts.pool_codes)
         for code in dict.fromkeys(s.code for s in raw.swords if s.code not in pool):
             d = BY_CODE[code]
-            pending.append(Pending("not-in-pool", raw.line, raw.text,
-                                   {"sword": L(d.name, d.en), "pool": _pool_label(opts)}))
+            pending.append(
+                Pending(
+                    "not-in-pool",
+                    raw.line,
+                    raw.text,
+                    {"sword": L(d.name, d.en), "pool": _pool_label(opts)},
+                )
+            )
         if ok and skill_ok:
             hp_, atk, defense, spd = (v for v in raw.numbers if v is not None)
             stats = hp_ // 5 + atk + defense + spd
@@ -187,26 +226,72 @@ def validate(read: ReadSheet, lang: str, opts: Options) -> tuple[Swordmaster | N
                 sl, st = skill_where or (raw.line, raw.text)
                 final_skill = skill
                 if stats + skill != budget:
-                    pending.append(Pending("skill-mismatch", sl, st, {
-                        "hp": hp_, "atk": atk, "defense": defense, "spd": spd, "skill": skill,
-                        "total": stats + skill, "budget": budget,
-                        "right": max(0, budget - stats)}))
+                    pending.append(
+                        Pending(
+                            "skill-mismatch",
+                            sl,
+                            st,
+                            {
+                                "hp": hp_,
+                                "atk": atk,
+                                "defense": defense,
+                                "spd": spd,
+                                "skill": skill,
+                                "total": stats + skill,
+                                "budget": budget,
+                                "right": max(0, budget - stats),
+                            },
+                        )
+                    )
                 elif cost > skill:
-                    pending.append(Pending("skill-exceeded", raw.line, raw.text,
-                                           {"cost": cost, "skill": skill}))
+                    pending.append(
+                        Pending(
+                            "skill-exceeded", raw.line, raw.text, {"cost": cost, "skill": skill}
+                        )
+                    )
                 elif cost < skill and not raw.sword_errors:
-                    pending.append(Pending("unspent-points", raw.line, raw.text,
-                                           {"left": skill - cost, "budget": budget}))
+                    pending.append(
+                        Pending(
+                            "unspent-points",
+                            raw.line,
+                            raw.text,
+                            {"left": skill - cost, "budget": budget},
+                        )
+                    )
             elif stats + cost > budget:
-                detail = L(f"HP{hp_}÷5＋攻撃力{atk}＋防御力{defense}＋素早さ{spd}＋剣{cost}",
-                           f"HP {hp_}/5 + ATK {atk} + DEF {defense} + SPD {spd} + swords {cost}")
-                pending.append(Pending("over-budget", raw.line, raw.text,
-                                       {"total": stats + cost, "budget": budget, "detail": detail}))
+                detail = L(
+                    f"HP{hp_}÷5＋攻撃力{atk}＋防御力{defense}＋素早さ{spd}＋剣{cost}",
+                    f"HP {hp_}/5 + ATK {atk} + DEF {defense} + SPD {spd} + swords {cost}",
+                )
+                pending.append(
+                    Pending(
+                        "over-budget",
+                        raw.line,
+                        raw.text,
+                        {"total": stats + cost, "budget": budget, "detail": detail},
+                    )
+                )
             elif stats + cost < budget and not raw.sword_errors:
-                pending.append(Pending("unspent-points", raw.line, raw.text,
-                                       {"left": budget - stats - cost, "budget": budget}))
-            master = Swordmaster(raw.name, hp_, atk, defense, spd, final_skill,
-                                 tuple(raw.swords), bool(read.skills), raw.form, lang)
+                pending.append(
+                    Pending(
+                        "unspent-points",
+                        raw.line,
+                        raw.text,
+                        {"left": budget - stats - cost, "budget": budget},
+                    )
+                )
+            master = Swordmaster(
+                raw.name,
+                hp_,
+                atk,
+                defense,
+                spd,
+                final_skill,
+                tuple(raw.swords),
+                bool(read.skills),
+                raw.form,
+                lang,
+            )
     if master is None or raw is None or any(CATALOGUE[p.code][1] == "error" for p in pending):
         return None, pending
     warned: set[Sword] = set()
@@ -216,28 +301,49 @@ def validate(read: ReadSheet, lang: str, opts: Options) -> tuple[Swordmaster | N
             continue
         warned.add(s)
         if d.period and (s.n or 0) >= 20:
-            pending.append(Pending("period-never-ends", raw.line, raw.text,
-                                   {"sword": L(d.full_name(s.n, "ja"), d.full_name(s.n, "en"))}))
+            pending.append(
+                Pending(
+                    "period-never-ends",
+                    raw.line,
+                    raw.text,
+                    {"sword": L(d.full_name(s.n, "ja"), d.full_name(s.n, "en"))},
+                )
+            )
         if s.code in ("精", "泡") and opts.mp_cost(s.code) == 0:
-            pending.append(Pending("costless-builder", raw.line, raw.text,
-                                   {"sword": L(d.name, d.en), "cap": opts.party_cap}))
+            pending.append(
+                Pending(
+                    "costless-builder",
+                    raw.line,
+                    raw.text,
+                    {"sword": L(d.name, d.en), "cap": opts.party_cap},
+                )
+            )
     if master.swords:
         if master.spd == 0:
             pending.append(Pending("spd-zero", raw.line, raw.text))
         else:
             lost = unreachable(TABLE, master)
             if lost:
-                ja = "、".join(f"{i + 1}本目の「{TABLE.sword_name(master.swords[i], 'ja')}」"
-                              for i in lost)
-                en = ", ".join(f'"{TABLE.sword_name(master.swords[i], "en")}" (sword {i + 1})'
-                               for i in lost)
-                pending.append(Pending("unreachable-sword", raw.line, raw.text,
-                                       {"swords": L(ja, en), "spd": _n(master.spd)}))
+                ja = "、".join(
+                    f"{i + 1}本目の「{TABLE.sword_name(master.swords[i], 'ja')}」" for i in lost
+                )
+                en = ", ".join(
+                    f'"{TABLE.sword_name(master.swords[i], "en")}" (sword {i + 1})' for i in lost
+                )
+                pending.append(
+                    Pending(
+                        "unreachable-sword",
+                        raw.line,
+                        raw.text,
+                        {"swords": L(ja, en), "spd": _n(master.spd)},
+                    )
+                )
     return master, pending
 
 
-def parse_sheet(text: str, *, options: Options | None = None, lang: str | None = None,
-                default_lang: str = "ja") -> SheetResult:
+def parse_sheet(
+    text: str, *, options: Options | None = None, lang: str | None = None, default_lang: str = "ja"
+) -> SheetResult:
     """Read and check one sheet (§3). Never raises for any value of ``text``.
 
     Args:
@@ -254,8 +360,10 @@ def parse_sheet(text: str, *, options: Options | None = None, lang: str | None =
     sheet_lang = read.lang(default_lang)
     master, pending = validate(read, sheet_lang, opts)
     out_lang = lang or sheet_lang
-    problems = sorted((make_problem(p.code, p.line, p.text, out_lang, **p.params)
-                       for p in pending), key=lambda p: p.line if p.line is not None else 0)
+    problems = sorted(
+        (make_problem(p.code, p.line, p.text, out_lang, **p.params) for p in pending),
+        key=lambda p: p.line if p.line is not None else 0,
+    )
     name = read.master.name if read.master is not None else ""
     return SheetResult(master, tuple(problems), out_lang, name)
 
@@ -282,9 +390,15 @@ def format_costs(m: Swordmaster, opts: Options, lang: str) -> str:
     stats = m.hp // 5 + m.atk + m.defense + m.spd
     total = stats + cost
     if ja:
-        return (f"HP{m.hp}÷5={m.hp // 5}、攻撃力{m.atk}、防御力{m.defense}、素早さ{m.spd}\n"
-                f"剣{len(m.swords)}本={cost}点" + (f"（{'、'.join(items)}）" if items else "")
-                + f"\n合計{total}点／予算{opts.budget}点")
-    return (f"HP {m.hp}/5 = {m.hp // 5}, ATK {m.atk}, DEF {m.defense}, SPD {m.spd}\n"
-            f"{len(m.swords)} swords = {cost} points" + (f" ({', '.join(items)})" if items else "")
-            + f"\ntotal {total} of {opts.budget} points")
+        return (
+            f"HP{m.hp}÷5={m.hp // 5}、攻撃力{m.atk}、防御力{m.defense}、素早さ{m.spd}\n"
+            f"剣{len(m.swords)}本={cost}点"
+            + (f"（{'、'.join(items)}）" if items else "")
+            + f"\n合計{total}点／予算{opts.budget}点"
+        )
+    return (
+        f"HP {m.hp}/5 = {m.hp // 5}, ATK {m.atk}, DEF {m.defense}, SPD {m.spd}\n"
+        f"{len(m.swords)} swords = {cost} points"
+        + (f" ({', '.join(items)})" if items else "")
+        + f"\ntotal {total} of {opts.budget} points"
+    )

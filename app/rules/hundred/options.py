@@ -159,8 +159,9 @@ def parse_options(options: Mapping[str, Any] | None) -> Options:
     else:
         items = pool_v.replace("、", ",").split(",") if isinstance(pool_v, str) else pool_v
         if not isinstance(items, (list, tuple)) or not items:
-            raise ValueError(f"option pool: expected 'all', 'basic' or a list of swords, "
-                             f"got {pool_v!r}")
+            raise ValueError(
+                f"option pool: expected 'all', 'basic' or a list of swords, got {pool_v!r}"
+            )
         codes = set()
         for item in items:
             code = sword_code(item.strip() if isinstance(item, str) else item)
@@ -179,16 +180,17 @@ def parse_options(options: Mapping[str, Any] | None) -> Options:
     limit = _int("procedure_limit", raw.get("procedure_limit", 10_000), 1)
     hd = raw.get("heavens_door", "between-rounds")
     if not isinstance(hd, str) or hd.strip().lower().replace("_", "-") not in HEAVENS_DOOR_POLICIES:
-        raise ValueError(f"option heavens_door: expected one of "
-                         f"{', '.join(HEAVENS_DOOR_POLICIES)}, got {hd!r}")
-    return Options(budget, pool, costs, mp_costs, cap, limit,
-                   hd.strip().lower().replace("_", "-"))
+        raise ValueError(
+            f"option heavens_door: expected one of {', '.join(HEAVENS_DOOR_POLICIES)}, got {hd!r}"
+        )
+    return Options(budget, pool, costs, mp_costs, cap, limit, hd.strip().lower().replace("_", "-"))
 
 
 def _swords_text(codes: Mapping[str, int], lang: str) -> str:
     sep = "、" if lang == "ja" else ", "
-    return sep.join(f"{BY_CODE[c].name if lang == 'ja' else BY_CODE[c].en} {v}"
-                    for c, v in codes.items())
+    return sep.join(
+        f"{BY_CODE[c].name if lang == 'ja' else BY_CODE[c].en} {v}" for c, v in codes.items()
+    )
 
 
 def describe(opts: Options, lang: str) -> list[str]:
@@ -201,16 +203,25 @@ def describe(opts: Options, lang: str) -> list[str]:
         pool = "ベーシック15種（マーガレット）" if ja else "the 15 basic swords (Margaret)"
     else:
         names = ("、" if ja else ", ").join(
-            BY_CODE[c].name if ja else BY_CODE[c].en for c in opts.pool)
+            BY_CODE[c].name if ja else BY_CODE[c].en for c in opts.pool
+        )
         pool = f"{len(opts.pool)}種：{names}" if ja else f"{len(opts.pool)} swords: {names}"
-    costs = ("剣1本1点" if ja else "1 point per sword")
+    costs = "剣1本1点" if ja else "1 point per sword"
     if opts.costs:
-        costs += ("（例外：" + _swords_text(opts.costs, lang) + "）" if ja
-                  else " (except " + _swords_text(opts.costs, lang) + ")")
-    mp = (("なし（すべて0、H3）" if ja else "none (every MP cost 0, H3)") if not opts.mp_costs
-          else _swords_text(opts.mp_costs, lang))
-    hd = {"between-rounds": ("ラウンド間に適用" if ja else "applied between rounds"),
-          "ignore": ("適用しない" if ja else "ignored")}[opts.heavens_door]
+        costs += (
+            "（例外：" + _swords_text(opts.costs, lang) + "）"
+            if ja
+            else " (except " + _swords_text(opts.costs, lang) + ")"
+        )
+    mp = (
+        ("なし（すべて0、H3）" if ja else "none (every MP cost 0, H3)")
+        if not opts.mp_costs
+        else _swords_text(opts.mp_costs, lang)
+    )
+    hd = {
+        "between-rounds": ("ラウンド間に適用" if ja else "applied between rounds"),
+        "ignore": ("適用しない" if ja else "ignored"),
+    }[opts.heavens_door]
     if ja:
         return [
             "ルール：マーガレット・ハンドレッド 1.6.a",

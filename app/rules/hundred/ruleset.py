@@ -12,7 +12,14 @@ from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 from app.rules.base import (
-    BattleReport, Fighter, Outcome, ProblemLike, RandomSource, Ruleset, Sheet, has_stat_slashes,
+    BattleReport,
+    Fighter,
+    Outcome,
+    ProblemLike,
+    RandomSource,
+    Ruleset,
+    Sheet,
+    has_stat_slashes,
     register,
 )
 from app.rules.margaret.notation import SKILL_LINE, line_content, read_sheet
@@ -57,15 +64,23 @@ def _entry(entry: Any) -> Swordmaster:
 
 def _result(result: Any) -> HundredResult:
     if not isinstance(result, HundredResult):
-        raise TypeError(f"a Margaret Hundred result is a HundredResult, not "
-                        f"{type(result).__name__}")
+        raise TypeError(
+            f"a Margaret Hundred result is a HundredResult, not {type(result).__name__}"
+        )
     return result
 
 
 def _fighter(s: SmState, shown: str) -> Fighter:
-    detail = {"id": s.sm, "display_name": shown, "base_registered": s.base, "atk": s.atk,
-              "def": s.df, "spd": s.spd, "swords": list(s.swords),
-              "statuses": dict(s.statuses)}
+    detail = {
+        "id": s.sm,
+        "display_name": shown,
+        "base_registered": s.base,
+        "atk": s.atk,
+        "def": s.df,
+        "spd": s.spd,
+        "swords": list(s.swords),
+        "statuses": dict(s.statuses),
+    }
     return Fighter(s.name, s.hp, s.max_hp, s.mp, not s.dead and not s.exited, s.exited, detail)
 
 
@@ -81,9 +96,16 @@ class MargaretHundred(Ruleset):
     """
 
     name: ClassVar[str] = "margaret-hundred"
-    aliases: ClassVar[tuple[str, ...]] = ("hundred", "mh", "マーガレット・ハンドレッド", "ハンドレッド")
-    titles: ClassVar[Mapping[str, str]] = {"ja": "マーガレット・ハンドレッド",
-                                           "en": "Margaret Hundred"}
+    aliases: ClassVar[tuple[str, ...]] = (
+        "hundred",
+        "mh",
+        "マーガレット・ハンドレッド",
+        "ハンドレッド",
+    )
+    titles: ClassVar[Mapping[str, str]] = {
+        "ja": "マーガレット・ハンドレッド",
+        "en": "Margaret Hundred",
+    }
     engine_version: ClassVar[str] = ENGINE_VERSION
     party: ClassVar[bool] = True
 
@@ -109,8 +131,9 @@ class MargaretHundred(Ruleset):
 
     def parse_sheet(self, text: str, *, lang: str | None = None) -> Sheet:
         """Read and validate a sheet against the league options (``notation.parse_sheet``)."""
-        r = notation.parse_sheet(text if isinstance(text, str) else "", options=self._opts,
-                                 lang=lang)
+        r = notation.parse_sheet(
+            text if isinstance(text, str) else "", options=self._opts, lang=lang
+        )
         return Sheet(self.name, r.entry, r.problems, r.lang, r.name)
 
     def format_sheet(self, entry: Any, lang: str | None = None) -> str:
@@ -134,7 +157,9 @@ class MargaretHundred(Ruleset):
     def starts_sheet(self, line: str) -> bool:
         """True for a swordmaster line in either notation with HP/ATK/DEF/SPD's slashes
         (``base.has_stat_slashes``; linear in ``len(line)``)."""
-        return isinstance(line, str) and notation.is_swordmaster_line(line) and has_stat_slashes(line)
+        return (
+            isinstance(line, str) and notation.is_swordmaster_line(line) and has_stat_slashes(line)
+        )
 
     def greeting_lines(self, text: str) -> int:
         """Lines above the swordmaster line, blank ones included (the mail layer blanks them),
@@ -189,8 +214,9 @@ class MargaretHundred(Ruleset):
         final = tuple(tuple(_fighter(s, names[(s.side, s.sm)]) for s in side) for side in r.final)
         ta, tb = r.totals
         margin = tb - ta if r.by == "overkill" else ta - tb
-        return Outcome(r.winner, r.reason, r.turns, margin, (final[0], final[1]), r.by,
-                       self._detail(r))
+        return Outcome(
+            r.winner, r.reason, r.turns, margin, (final[0], final[1]), r.by, self._detail(r)
+        )
 
     def demo_options(self) -> dict[str, Any]:
         """A party cap of 4, so the demo's report headers print a non-default record."""
@@ -226,12 +252,20 @@ class MargaretHundred(Ruleset):
     def _detail(self, r: HundredResult) -> dict[str, Any]:
         hd = None
         if r.heavens_door is not None and self._opts.heavens_door != "ignore":
-            hd = {"rewrite": "AB"[r.heavens_door], "with": "AB"[1 - r.heavens_door],
-                  "policy": self._opts.heavens_door}
-        return {"totals": {"A": r.totals[0], "B": r.totals[1]},
-                "push": {"A": r.push[0], "B": r.push[1]}, "heavens_door": hd,
-                "where": r.where, "procedures": r.procedures,
-                "max_turn_procedures": r.max_turn_procedures, "limit_hits": r.limit_hits}
+            hd = {
+                "rewrite": "AB"[r.heavens_door],
+                "with": "AB"[1 - r.heavens_door],
+                "policy": self._opts.heavens_door,
+            }
+        return {
+            "totals": {"A": r.totals[0], "B": r.totals[1]},
+            "push": {"A": r.push[0], "B": r.push[1]},
+            "heavens_door": hd,
+            "where": r.where,
+            "procedures": r.procedures,
+            "max_turn_procedures": r.max_turn_procedures,
+            "limit_hits": r.limit_hits,
+        }
 
     def result_json(self, result: Any, *, events: bool = True) -> dict[str, Any]:
         """The ``battle --json`` object of §8.12: ``winner`` (``"A"``/``"B"``/``None``),
@@ -242,12 +276,18 @@ class MargaretHundred(Ruleset):
         r = _result(result)
         oc = self.outcome(r)
         out: dict[str, Any] = {
-            "ruleset": self.name, "engine_version": ENGINE_VERSION,
-            "winner": None if r.winner is None else "AB"[r.winner], "reason": r.reason,
-            "turns": r.turns, "by": r.by,
-            "final": {"A": [f.to_json() for f in oc.final[0]],
-                      "B": [f.to_json() for f in oc.final[1]]},
-            **self._detail(r), "options": self.options,
+            "ruleset": self.name,
+            "engine_version": ENGINE_VERSION,
+            "winner": None if r.winner is None else "AB"[r.winner],
+            "reason": r.reason,
+            "turns": r.turns,
+            "by": r.by,
+            "final": {
+                "A": [f.to_json() for f in oc.final[0]],
+                "B": [f.to_json() for f in oc.final[1]],
+            },
+            **self._detail(r),
+            "options": self.options,
         }
         if events:
             out["events"] = [event_json(e) for e in r.events]
@@ -257,7 +297,11 @@ class MargaretHundred(Ruleset):
         """The report of §12.12 with the ruleset record as header. Raises ``ValueError`` for a
         result without a log."""
         ma, mb, r = _entry(a), _entry(b), _result(result)
-        return build_report(r, self.outcome(r), lang=lang, header=tuple(self.describe(lang)),
-                            sheets=(notation.format_sheet(ma, lang),
-                                    notation.format_sheet(mb, lang)),
-                            hd_policy=self._opts.heavens_door)
+        return build_report(
+            r,
+            self.outcome(r),
+            lang=lang,
+            header=tuple(self.describe(lang)),
+            sheets=(notation.format_sheet(ma, lang), notation.format_sheet(mb, lang)),
+            hd_policy=self._opts.heavens_door,
+        )

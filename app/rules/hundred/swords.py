@@ -104,23 +104,43 @@ class SwordDef:
         return f"{self.code}.{n}" if self.period else f"{self.code}{n}"
 
 
-def _a(no: int, code: str, name: str, en: str, act: int = 1, limited: bool = False,
-       **kw: Any) -> SwordDef:
+def _a(
+    no: int, code: str, name: str, en: str, act: int = 1, limited: bool = False, **kw: Any
+) -> SwordDef:
     return SwordDef(no, code, name, en, ATTACK, act, limited, **kw)
 
 
-def _s(no: int, code: str, name: str, en: str, op: str, arg: Any = None, act: int = 1,
-       limited: bool = False, **kw: Any) -> SwordDef:
+def _s(
+    no: int,
+    code: str,
+    name: str,
+    en: str,
+    op: str,
+    arg: Any = None,
+    act: int = 1,
+    limited: bool = False,
+    **kw: Any,
+) -> SwordDef:
     return SwordDef(no, code, name, en, SUPPORT, act, limited, op=op, arg=arg, **kw)
 
 
-def _c(no: int, code: str, name: str, en: str, op: str, arg: Any = None, act: int = 1,
-       limited: bool = False, **kw: Any) -> SwordDef:
+def _c(
+    no: int,
+    code: str,
+    name: str,
+    en: str,
+    op: str,
+    arg: Any = None,
+    act: int = 1,
+    limited: bool = False,
+    **kw: Any,
+) -> SwordDef:
     return SwordDef(no, code, name, en, CONTROL, act, limited, op=op, arg=arg, **kw)
 
 
-def _b(no: int, code: str, name: str, en: str, build: str, limited: bool = True,
-       **kw: Any) -> SwordDef:
+def _b(
+    no: int, code: str, name: str, en: str, build: str, limited: bool = True, **kw: Any
+) -> SwordDef:
     return SwordDef(no, code, name, en, CONSTRUCTION, 0, limited, build=build, **kw)
 
 
@@ -169,8 +189,7 @@ SWORDS: tuple[SwordDef, ...] = (
     _a(37, "過", "過重剣", "Overload Sword", 5, raw=("atk-def", 3)),
     _a(38, "確", "確実剣", "Sure Sword", raw=("atkdiv", 2)),
     _a(39, "音", "音速剣", "Sonic Sword", 0, True, raw=("atkdiv-def", 5), reps=10, flagged=True),
-    _a(40, "光", "光速剣", "Light Sword", 0, True, raw=("atkdiv-def", 10), reps=100,
-       flagged=True),
+    _a(40, "光", "光速剣", "Light Sword", 0, True, raw=("atkdiv-def", 10), reps=100, flagged=True),
     _a(41, "怒", "激怒剣", "Rage Sword", N_ACT, True, raw=("rage",), param=1),
     _a(42, "冷", "冷却剣", "Cooling Sword", nondmg="reset-atk"),
     _a(43, "剥", "剥落剣", "Peeling Sword", nondmg="reset-def"),

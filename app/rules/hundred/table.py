@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from app.rules.margaret.swords import BASIC, SwordSpec, SwordTable
 
-from .swords import N_ACT, SWORDS, KIND_NAMES, SwordDef
+from .swords import KIND_NAMES, N_ACT, SWORDS, SwordDef
 
 
 def _spec(d: SwordDef) -> SwordSpec:
@@ -30,11 +30,17 @@ def _spec(d: SwordDef) -> SwordSpec:
     if d.limited:
         tags.append("リミ")
     return SwordSpec(
-        d.code, d.name, d.en, KIND_NAMES[d.kind]["tag"], tuple(tags), d.param,
+        d.code,
+        d.name,
+        d.en,
+        KIND_NAMES[d.kind]["tag"],
+        tuple(tags),
+        d.param,
         # ｺｳ and コウ are one code after normalization (H60): listing コウ again would clash
         tuple(a for a in d.alt if a != "コウ"),
         "." if d.period else "",
-        changes_ap=d.op in ("ap", "double") or (d.op == "stat" and d.arg == "spd"))
+        changes_ap=d.op in ("ap", "double") or (d.op == "stat" and d.arg == "spd"),
+    )
 
 
 TABLE = SwordTable("margaret-hundred", (*BASIC.swords, *(_spec(d) for d in SWORDS[15:])))

@@ -17,6 +17,18 @@ from .orders import parse_orders, read_play
 from .plays import OrdersText, Play, PlaySpec, SideOrders
 from .ruleset import MargaretMagicalized, lead_draw
 
-__all__ = ["ENGINE_VERSION", "IllegalPlay", "MargaretMagicalized", "OrdersText", "Play",
-           "PlaySpec", "PublicState", "SideOrders", "WindowView", "lead_draw", "parse_orders",
-           "read_play", "run_battle"]
+__all__ = [
+    "ENGINE_VERSION",
+    "IllegalPlay",
+    "MargaretMagicalized",
+    "OrdersText",
+    "Play",
+    "PlaySpec",
+    "PublicState",
+    "SideOrders",
+    "WindowView",
+    "lead_draw",
+    "parse_orders",
+    "read_play",
+    "run_battle",
+]

@@ -27,8 +27,9 @@ class AllPass:
 
     passive = True
 
-    def decide(self, side: int, window: WindowView, state: PublicState,
-               hand: tuple[str, ...]) -> Play | None:
+    def decide(
+        self, side: int, window: WindowView, state: PublicState, hand: tuple[str, ...]
+    ) -> Play | None:
         """Pass."""
         return None
 
@@ -45,8 +46,9 @@ class Scripted:
         self.answers = list(answers)
         self.asked: list[tuple[str, int]] = []
 
-    def decide(self, side: int, window: WindowView, state: PublicState,
-               hand: tuple[str, ...]) -> Play | None:
+    def decide(
+        self, side: int, window: WindowView, state: PublicState, hand: tuple[str, ...]
+    ) -> Play | None:
         """The next scripted answer."""
         k = len(self.asked)
         self.asked.append((window.kind, state.turn))
@@ -72,12 +74,16 @@ def event_matches(ev: Event, me: int, window: WindowView, state: PublicState) ->
 
 
 def _top_matches(ev: Event, me: int, top: tuple[int, str]) -> bool:
-    return (ev.kind == "CARD" and _side_ok(ev.side, top[0], me)
-            and (ev.what is None or ev.what == top[1]))
+    return (
+        ev.kind == "CARD"
+        and _side_ok(ev.side, top[0], me)
+        and (ev.what is None or ev.what == top[1])
+    )
 
 
-def _item_matches(ev: Event, me: int,
-                  events: tuple[tuple[int, str | None, str | None], ...]) -> bool:
+def _item_matches(
+    ev: Event, me: int, events: tuple[tuple[int, str | None, str | None], ...]
+) -> bool:
     """``ev`` (of the item's kind) against the item's events (one per actor in an ACT window:
     my actor and the enemy's alike, G23)."""
     for side, sword, what in events:
@@ -89,9 +95,11 @@ def _item_matches(ev: Event, me: int,
             else:
                 ok = ev.sword is None or sword == ev.sword
         elif ev.kind == "EFFECT":
-            ok = ((ev.sword is None and ev.what is None)
-                  or (ev.sword is not None and sword == ev.sword)
-                  or (ev.what is not None and what == ev.what))
+            ok = (
+                (ev.sword is None and ev.what is None)
+                or (ev.sword is not None and sword == ev.sword)
+                or (ev.what is not None and what == ev.what)
+            )
         elif ev.kind in ("VANISH", "HIT"):
             ok = ev.sword is None or sword == ev.sword
         else:
@@ -111,12 +119,19 @@ def _value(v: Value, me: int, window: WindowView, state: PublicState) -> int | N
     return state.value(me if v.side == "my" else 1 - me, v.attr)
 
 
-_CMP = {"<": int.__lt__, "<=": int.__le__, "=": int.__eq__, "!=": int.__ne__,
-        ">=": int.__ge__, ">": int.__gt__}
+_CMP = {
+    "<": int.__lt__,
+    "<=": int.__le__,
+    "=": int.__eq__,
+    "!=": int.__ne__,
+    ">=": int.__ge__,
+    ">": int.__gt__,
+}
 
 
-def cond_holds(c: Cond, me: int, window: WindowView, state: PublicState,
-               hand: tuple[str, ...]) -> bool:
+def cond_holds(
+    c: Cond, me: int, window: WindowView, state: PublicState, hand: tuple[str, ...]
+) -> bool:
     """Whether condition ``c`` holds for player ``me`` now (§4.3, G26, G31, G35, G36, G40)."""
     k = c.kind
     if k == "cmp":
@@ -187,8 +202,9 @@ class StandingOrders:
         else:
             self.omitted += 1
 
-    def decide(self, side: int, window: WindowView, state: PublicState,
-               hand: tuple[str, ...]) -> Play | None:
+    def decide(
+        self, side: int, window: WindowView, state: PublicState, hand: tuple[str, ...]
+    ) -> Play | None:
         """The play of the first rule that fires, or ``None``."""
         T = state.turn
         version = self.orders.version_at(T)
@@ -220,8 +236,14 @@ class StandingOrders:
             if rule.once and key in self._once:
                 self._note((*base, "ONCE"))
                 continue
-            failed = next((i for i, c in enumerate(rule.conds, start=1)
-                           if not cond_holds(c, side, window, state, hand)), 0)
+            failed = next(
+                (
+                    i
+                    for i, c in enumerate(rule.conds, start=1)
+                    if not cond_holds(c, side, window, state, hand)
+                ),
+                0,
+            )
             if failed:
                 self._note((*base, f"condition {failed}"))
                 continue

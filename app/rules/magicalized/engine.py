@@ -32,7 +32,16 @@ from app.rules.margaret.model import Swordmaster
 
 from .plays import Play, PlaySpec, Ref
 from .swords import (
-    ATTACK, BY_CODE, CARD, CODES, CONTROL, LAST_TURN, SKIP, STATUS_ATTRS, SUPPORT, SwordDef,
+    ATTACK,
+    BY_CODE,
+    CARD,
+    CODES,
+    CONTROL,
+    LAST_TURN,
+    SKIP,
+    STATUS_ATTRS,
+    SUPPORT,
+    SwordDef,
 )
 
 ENGINE_VERSION = "g1"
@@ -47,8 +56,9 @@ class IllegalPlay(ValueError):
 class Decider(Protocol):
     """Who decides for one player at each opportunity (§3 "the engine contract")."""
 
-    def decide(self, side: int, window: WindowView, state: PublicState,
-               hand: tuple[str, ...]) -> Play | None:
+    def decide(
+        self, side: int, window: WindowView, state: PublicState, hand: tuple[str, ...]
+    ) -> Play | None:
         """``None`` to pass, or a legal :class:`~.plays.Play`. ``side`` is the player (0 = A),
         ``hand`` its remaining cards (codes, in the order of its ``HAND`` line)."""
         ...
@@ -60,8 +70,20 @@ class Decider(Protocol):
 class _Sw:
     """A sword instance (Hundred §12.2): its definition, used mark and enchantments."""
 
-    __slots__ = ("d", "code", "uid", "owner", "used", "unseen", "se", "pe", "early", "act",
-                 "lim", "crit")
+    __slots__ = (
+        "d",
+        "code",
+        "uid",
+        "owner",
+        "used",
+        "unseen",
+        "se",
+        "pe",
+        "early",
+        "act",
+        "lim",
+        "crit",
+    )
 
     def __init__(self, d: SwordDef, uid: int, owner: _Sm | None) -> None:
         self.d = d
@@ -79,8 +101,19 @@ class _Sw:
 class _Sm:
     """A swordmaster's battle state."""
 
-    __slots__ = ("side", "name", "hp", "max_hp", "atk", "df", "spd", "ap", *STATUS_ATTRS,
-                 "dead", "swords")
+    __slots__ = (
+        "side",
+        "name",
+        "hp",
+        "max_hp",
+        "atk",
+        "df",
+        "spd",
+        "ap",
+        *STATUS_ATTRS,
+        "dead",
+        "swords",
+    )
 
     def __init__(self, side: int, m: Swordmaster, uid: Callable[[], int]) -> None:
         self.side = side
@@ -116,8 +149,19 @@ class _Item:
     """The item a window interrupts (G17): its kind, leader, the event's side, the executor
     (whose sword is ``THIS``, G23/G49), ``THIS``, and what the kind needs."""
 
-    __slots__ = ("wid", "kind", "leader", "side", "ex", "sw", "actors", "status", "act",
-                 "target", "countered")
+    __slots__ = (
+        "wid",
+        "kind",
+        "leader",
+        "side",
+        "ex",
+        "sw",
+        "actors",
+        "status",
+        "act",
+        "target",
+        "countered",
+    )
 
     def __init__(self, kind: str, leader: int, side: int, ex: int, sw: _Sw | None) -> None:
         self.wid = 0
@@ -232,8 +276,9 @@ class PublicState:
     def swords(self, side: int) -> tuple[tuple[str, bool, bool, int, int, int], ...]:
         """``side``'s list: ``(code, used this turn, unseen, stunning, poisoning, early)``."""
         cyc = self._b.cyc
-        return tuple((s.code, s.used == cyc, s.unseen, s.se, s.pe, s.early)
-                     for s in self._b.sms[side].swords)
+        return tuple(
+            (s.code, s.used == cyc, s.unseen, s.se, s.pe, s.early) for s in self._b.sms[side].swords
+        )
 
     def used(self, side: int, card: str) -> bool:
         """``side`` has used kind ``card`` (G30)."""
@@ -247,8 +292,9 @@ class PublicState:
         """How many cards ``side`` holds."""
         return self._b.hand_sizes[side]
 
-    def legality(self, spec: PlaySpec, side: int, window: WindowView,
-                 hand: Sequence[str]) -> str | None:
+    def legality(
+        self, spec: PlaySpec, side: int, window: WindowView, hand: Sequence[str]
+    ) -> str | None:
         """``None`` when ``side`` may play ``spec`` now (card in ``hand``, not banned, legal
         arguments, G41), else the reason it may not (``"not in hand"``, ``"banned"``,
         ``"target gone"``, …)."""
@@ -258,18 +304,37 @@ class PublicState:
     def snapshot(self) -> tuple[Any, ...]:
         """Everything public, as one comparable value (tests: secrecy)."""
         b = self._b
-        return (b.T, b.first, b.burn, b.freeze, b.lead,
-                tuple(_sm_public(x, b.cyc) for x in b.sms), self.stack,
-                tuple(c.countered for c in b.stack), tuple(b.discards), tuple(b.hand_sizes),
-                tuple(tuple(sorted(x)) for x in b.bans), tuple(tuple(sorted(x)) for x in b.used),
-                tuple(tuple(r) for r in b.records))
+        return (
+            b.T,
+            b.first,
+            b.burn,
+            b.freeze,
+            b.lead,
+            tuple(_sm_public(x, b.cyc) for x in b.sms),
+            self.stack,
+            tuple(c.countered for c in b.stack),
+            tuple(b.discards),
+            tuple(b.hand_sizes),
+            tuple(tuple(sorted(x)) for x in b.bans),
+            tuple(tuple(sorted(x)) for x in b.used),
+            tuple(tuple(r) for r in b.records),
+        )
 
 
 def _sm_public(x: _Sm, cyc: int) -> tuple[Any, ...]:
-    return (x.side, x.name, x.hp, x.max_hp, x.atk, x.df, x.spd, x.ap,
-            tuple(getattr(x, a) for a in STATUS_ATTRS), x.dead,
-            tuple((s.code, s.uid, s.used == cyc, s.unseen, s.se, s.pe, s.early)
-                  for s in x.swords))
+    return (
+        x.side,
+        x.name,
+        x.hp,
+        x.max_hp,
+        x.atk,
+        x.df,
+        x.spd,
+        x.ap,
+        tuple(getattr(x, a) for a in STATUS_ATTRS),
+        x.dead,
+        tuple((s.code, s.uid, s.used == cyc, s.unseen, s.se, s.pe, s.early) for s in x.swords),
+    )
 
 
 class WindowView:
@@ -346,8 +411,16 @@ class WindowView:
 
     def snapshot(self) -> tuple[Any, ...]:
         """The window as one comparable value (tests: secrecy)."""
-        return (self.wid, self.kind, self.leader, self.events(), self.this(0), self.this(1),
-                self.damage, self.targets())
+        return (
+            self.wid,
+            self.kind,
+            self.leader,
+            self.events(),
+            self.this(0),
+            self.this(1),
+            self.damage,
+            self.targets(),
+        )
 
 
 # --------------------------------------------------------------------------- the battle
@@ -363,9 +436,16 @@ _RAW: dict[str, Callable[[_Sm, _Sm, int], int]] = {
 
 
 class _Battle:
-    def __init__(self, a: Swordmaster, b: Swordmaster, hands: tuple[Sequence[str], Sequence[str]],
-                 deciders: tuple[Decider | None, Decider | None], lead: int, log: bool,
-                 stop_after: int | None) -> None:
+    def __init__(
+        self,
+        a: Swordmaster,
+        b: Swordmaster,
+        hands: tuple[Sequence[str], Sequence[str]],
+        deciders: tuple[Decider | None, Decider | None],
+        lead: int,
+        log: bool,
+        stop_after: int | None,
+    ) -> None:
         self.uid = 0
         self.sms = (_Sm(0, a, self._next_uid), _Sm(1, b, self._next_uid))
         self.T = 0
@@ -519,8 +599,7 @@ class _Battle:
 
     # -- binding at play (G9, G41) -----------------------------------------------------------
 
-    def bind(self, player: int, spec: PlaySpec, item: _Item,
-             hand: Sequence[str]) -> _Bound | str:
+    def bind(self, player: int, spec: PlaySpec, item: _Item, hand: Sequence[str]) -> _Bound | str:
         """``spec`` played by ``player`` now, bound to instances, or why it is not legal."""
         if spec.card not in hand:
             return "not in hand"
@@ -826,8 +905,14 @@ class _Battle:
         L = self.leader()  # fixed for the whole action (G39)
         first, second = (x, y) if x.side == L else (y, x)
         if self.log is not None:
-            self.log.append(("action", L, (first.side, second.side),
-                             (self._predicted(first), self._predicted(second))))
+            self.log.append(
+                (
+                    "action",
+                    L,
+                    (first.side, second.side),
+                    (self._predicted(first), self._predicted(second)),
+                )
+            )
         it = _Item("ACT", L, L, L, None)
         it.actors = (first, second)
         self.window(it)
@@ -1014,14 +1099,14 @@ class _Battle:
                     it.act, it.target = h[0], h[1]
                     self.window(it)
                 dmg = [self._damage(h[0], h[1]) for h in now]  # one state
-                for h, (F, raw, shield) in zip(now, dmg):
+                for h, (F, raw, shield) in zip(now, dmg, strict=False):
                     if F >= 0:
                         h[1].hp -= F
                     self._hit_log(h[0], h[1], F, raw, shield)
-                for h, (F, _, _) in zip(now, dmg):
+                for h, (F, _, _) in zip(now, dmg, strict=False):
                     if F > 0:
                         self._death(h[1], h[0], L)
-                for h, (F, _, _) in zip(now, dmg):
+                for h, (F, _, _) in zip(now, dmg, strict=False):
                     if F > 0:
                         self._riders(h[0], h[1], L)
                 for h in now:
@@ -1081,9 +1166,16 @@ class _Battle:
 
     def _end_states(self) -> None:
         if self.log is not None:
-            self.log.append(("end", self.T, self.states(), tuple(self.discards),
-                             tuple(self.hand_sizes),
-                             (tuple(sorted(self.bans[0])), tuple(sorted(self.bans[1])))))
+            self.log.append(
+                (
+                    "end",
+                    self.T,
+                    self.states(),
+                    tuple(self.discards),
+                    tuple(self.hand_sizes),
+                    (tuple(sorted(self.bans[0])), tuple(sorted(self.bans[1]))),
+                )
+            )
 
     def states(self) -> tuple[tuple[Any, ...], tuple[Any, ...]]:
         """Both swordmasters' state-line values (``events.SmState`` fields)."""
@@ -1160,16 +1252,30 @@ class _Battle:
         if self.log is not None:
             if where == "settlement" and self.quiet:  # the battle ended inside a turn
                 self.log.append(("quiet", self.quiet))
-            self.log.append(("end", self.T, self.states(), tuple(self.discards),
-                             tuple(self.hand_sizes),
-                             (tuple(sorted(self.bans[0])), tuple(sorted(self.bans[1])))))
+            self.log.append(
+                (
+                    "end",
+                    self.T,
+                    self.states(),
+                    tuple(self.discards),
+                    tuple(self.hand_sizes),
+                    (tuple(sorted(self.bans[0])), tuple(sorted(self.bans[1]))),
+                )
+            )
         return {
-            "winner": winner, "reason": reason, "by": by, "turns": self.T, "where": where,
-            "final": self.states(), "totals": totals, "push": (A.push, B.push),
+            "winner": winner,
+            "reason": reason,
+            "by": by,
+            "turns": self.T,
+            "where": where,
+            "final": self.states(),
+            "totals": totals,
+            "push": (A.push, B.push),
             "cards": tuple(tuple(r) for r in self.records),
             "hands": (tuple(self.hands[0]), tuple(self.hands[1])),
             "bans": (tuple(sorted(self.bans[0])), tuple(sorted(self.bans[1]))),
-            "windows": self.nwin, "events": tuple(self.log) if self.log is not None else (),
+            "windows": self.nwin,
+            "events": tuple(self.log) if self.log is not None else (),
         }
 
 
@@ -1182,17 +1288,37 @@ def _state(x: _Sm) -> tuple[Any, ...]:
     """``(side, name, hp, max_hp, atk, df, spd, swords, enchants, statuses, dead)``: swords as
     codes, enchants ``(index, unseen, stunning, poisoning, early)`` of enchanted swords,
     statuses ``(attribute, count)`` of those held."""
-    ench = tuple((i, s.unseen, s.se, s.pe, s.early) for i, s in enumerate(x.swords)
-                 if s.unseen or s.se or s.pe or s.early)
+    ench = tuple(
+        (i, s.unseen, s.se, s.pe, s.early)
+        for i, s in enumerate(x.swords)
+        if s.unseen or s.se or s.pe or s.early
+    )
     st = tuple((a, getattr(x, a)) for a in STATUS_ATTRS if getattr(x, a))
-    return (x.side, x.name, x.hp, x.max_hp, x.atk, x.df, x.spd,
-            tuple(s.code for s in x.swords), ench, st, x.dead)
+    return (
+        x.side,
+        x.name,
+        x.hp,
+        x.max_hp,
+        x.atk,
+        x.df,
+        x.spd,
+        tuple(s.code for s in x.swords),
+        ench,
+        st,
+        x.dead,
+    )
 
 
-def run_battle(a: Swordmaster, b: Swordmaster, *,
-               hands: tuple[Sequence[str], Sequence[str]] = ((), ()),
-               deciders: tuple[Decider | None, Decider | None] = (None, None), lead: int = 0,
-               log: bool = True, stop_after: int | None = None) -> dict[str, Any]:
+def run_battle(
+    a: Swordmaster,
+    b: Swordmaster,
+    *,
+    hands: tuple[Sequence[str], Sequence[str]] = ((), ()),
+    deciders: tuple[Decider | None, Decider | None] = (None, None),
+    lead: int = 0,
+    log: bool = True,
+    stop_after: int | None = None,
+) -> dict[str, Any]:
     """Fight ``a`` (side A) against ``b`` (side B); ``rules/margaret-magicalized.md``.
 
     Args:

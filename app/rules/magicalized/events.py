@@ -16,24 +16,24 @@ from .swords import ENCHANT_NAME, STATUS_NAME
 EVENT_FIELDS: dict[str, tuple[str, ...]] = {
     "turn": ("turn",),
     "action": ("leader", "sides", "predicted"),  # an action procedure: sides (actor,) or
-                                            # (L, other); predicted: each one's sword at its ACT
-                                            # window's opening (a code, STUN or WHIFF, G42)
-    "act": ("side", "sword"),               # step 1 decided the sword (marked used at step 4)
-    "skip": ("side", "why"),                # "stun" | "none" (a whiff)
-    "vanish": ("side", "sword"),            # a Limited vanishing (after its VANISH window)
-    "kept": ("side", "sword"),              # a Limited vanishing countered by 覆水返し (G12)
-    "reflect": ("side", "to"),              # side's Reflect sends the attack to ``to``
+    # (L, other); predicted: each one's sword at its ACT
+    # window's opening (a code, STUN or WHIFF, G42)
+    "act": ("side", "sword"),  # step 1 decided the sword (marked used at step 4)
+    "skip": ("side", "why"),  # "stun" | "none" (a whiff)
+    "vanish": ("side", "sword"),  # a Limited vanishing (after its VANISH window)
+    "kept": ("side", "sword"),  # a Limited vanishing countered by 覆水返し (G12)
+    "reflect": ("side", "to"),  # side's Reflect sends the attack to ``to``
     "hit": ("side", "sword", "raw", "shield", "burn", "freeze", "damage", "failed", "hp"),
     "gain": ("side", "status", "count"),
-    "stat": ("side", "stat", "value"),      # atk/df/spd +1, hp := max (回復剣)
-    "early": ("side", "sword"),             # 導来剣: that sword gains <早期起動>
-    "fizzle": ("side", "why"),              # 導来剣 with no next sword / it vanished
+    "stat": ("side", "stat", "value"),  # atk/df/spd +1, hp := max (回復剣)
+    "early": ("side", "sword"),  # 導来剣: that sword gains <早期起動>
+    "fizzle": ("side", "why"),  # 導来剣 with no next sword / it vanished
     "die": ("side", "hp"),
-    "revive": ("side", "by", "hp"),         # life | soul | soul-failed | hp
+    "revive": ("side", "by", "hp"),  # life | soul | soul-failed | hp
     "poison": ("side", "damage", "hp"),
-    "check": (),                            # the death check after the first turn (G44)
-    "window": ("wid", "kind", "leader", "steps"),   # a window where a card was played
-    "quiet": ("count",),                    # windows of the turn where every player passed
+    "check": (),  # the death check after the first turn (G44)
+    "window": ("wid", "kind", "leader", "steps"),  # a window where a card was played
+    "quiet": ("count",),  # windows of the turn where every player passed
     "end": ("turn", "states", "discards", "hand_sizes", "bans"),
 }
 """kind -> names of the items after the kind. A ``window``'s steps are ``("play", side, card,
@@ -60,10 +60,20 @@ class SmState(NamedTuple):
     def to_json(self) -> dict[str, Any]:
         """JSON-ready form (``final.A`` items: ``name``, ``hp``, ``max_hp``, ``mp``, ``alive``,
         ``exited`` first)."""
-        return {"name": self.name, "hp": self.hp, "max_hp": self.max_hp, "mp": 0,
-                "alive": not self.dead, "exited": self.dead, "atk": self.atk, "def": self.df,
-                "spd": self.spd, "swords": list(self.swords),
-                "enchants": [list(e) for e in self.enchants], "statuses": dict(self.statuses)}
+        return {
+            "name": self.name,
+            "hp": self.hp,
+            "max_hp": self.max_hp,
+            "mp": 0,
+            "alive": not self.dead,
+            "exited": self.dead,
+            "atk": self.atk,
+            "def": self.df,
+            "spd": self.spd,
+            "swords": list(self.swords),
+            "enchants": [list(e) for e in self.enchants],
+            "statuses": dict(self.statuses),
+        }
 
 
 class CardRecord(NamedTuple):
@@ -80,8 +90,14 @@ class CardRecord(NamedTuple):
 
     def to_json(self) -> dict[str, Any]:
         """The §5 ``cards[]`` item."""
-        return {"turn": self.turn, "side": "AB"[self.side], "card": self.card,
-                "args": self.args, "window": self.window, "result": self.result}
+        return {
+            "turn": self.turn,
+            "side": "AB"[self.side],
+            "card": self.card,
+            "args": self.args,
+            "window": self.window,
+            "result": self.result,
+        }
 
 
 Trace = tuple[tuple[int, str, int, int, int, str], ...]
@@ -123,8 +139,9 @@ class MagicResult:
     bans: tuple[tuple[str, ...], tuple[str, ...]]
     lead: int
     windows: int
-    traces: tuple[tuple[Trace, int], tuple[Trace, int]] = field(default=(((), 0), ((), 0)),
-                                                                compare=False)
+    traces: tuple[tuple[Trace, int], tuple[Trace, int]] = field(
+        default=(((), 0), ((), 0)), compare=False
+    )
     events: tuple[Any, ...] = field(default=(), compare=False)
 
     @property
@@ -147,8 +164,12 @@ def state_line(s: SmState) -> str:
         text = code
         if i in ench:
             _, unseen, se, pe, early = ench[i]
-            text += ("+unseen" if unseen else "") + "+stunning" * se + "+poisoning" * pe \
+            text += (
+                ("+unseen" if unseen else "")
+                + "+stunning" * se
+                + "+poisoning" * pe
                 + "+early" * early
+            )
         swords.append(text)
     out = f"{'AB'[s.side]} {s.hp}/{s.max_hp} {s.atk}/{s.df}/{s.spd} {''.join(swords) or '-'}"
     st = status_text(s.statuses)
@@ -175,10 +196,16 @@ def describe(e: tuple[Any, ...]) -> list[str]:
         return [f"{side} reflects to {'AB'[e[2]]}"]
     if k == "hit":
         _, _, code, raw, shield, burn, freeze, dmg, failed, hp = e
-        mods = (" shield" if shield else "") + (f" burn{burn}" if burn else "") \
+        mods = (
+            (" shield" if shield else "")
+            + (f" burn{burn}" if burn else "")
             + (f" freeze{freeze}" if freeze else "")
-        return [f"hit {side} by {code} raw {raw}{mods} damage {dmg}"
-                + (" fails" if failed else "") + f" hp {hp}"]
+        )
+        return [
+            f"hit {side} by {code} raw {raw}{mods} damage {dmg}"
+            + (" fails" if failed else "")
+            + f" hp {hp}"
+        ]
     if k == "gain":
         return [f"{side} gains {STATUS_NAME[e[2]]['en']} {e[3]}"]
     if k == "stat":
@@ -214,7 +241,7 @@ def event_json(e: tuple[Any, ...]) -> dict[str, Any]:
     """One event as a JSON-ready dict ``{"type": kind, …}``, sides as ``"A"``/``"B"``."""
     k = e[0]
     out: dict[str, Any] = {"type": k}
-    for name, value in zip(EVENT_FIELDS[k], e[1:]):
+    for name, value in zip(EVENT_FIELDS[k], e[1:], strict=False):
         if name in ("side", "to", "leader"):
             out[name] = "AB"[value]
         elif name == "sides":
@@ -225,14 +252,25 @@ def event_json(e: tuple[Any, ...]) -> dict[str, Any]:
             out[name] = {"A": SmState(*value[0]).to_json(), "B": SmState(*value[1]).to_json()}
         elif name == "steps":
             out[name] = [
-                {"step": s[0], "side": "AB"[s[1]], "card": s[2],
-                 **({"args": s[3], "window": s[4]} if s[0] == "play"
-                    else {"result": s[3], "detail": _jsonable(s[4])})} for s in value]
+                {
+                    "step": s[0],
+                    "side": "AB"[s[1]],
+                    "card": s[2],
+                    **(
+                        {"args": s[3], "window": s[4]}
+                        if s[0] == "play"
+                        else {"result": s[3], "detail": _jsonable(s[4])}
+                    ),
+                }
+                for s in value
+            ]
         elif name == "discards":
             out[name] = [{"side": "AB"[p], "card": c} for p, c in value]
         elif name in ("hand_sizes", "bans"):
-            out[name] = {"A": list(value[0]) if name == "bans" else value[0],
-                         "B": list(value[1]) if name == "bans" else value[1]}
+            out[name] = {
+                "A": list(value[0]) if name == "bans" else value[0],
+                "B": list(value[1]) if name == "bans" else value[1],
+            }
         elif name == "status":
             out[name] = STATUS_NAME[value]["en"]
         else:
@@ -264,13 +302,21 @@ def mirror(e: tuple[Any, ...]) -> tuple[Any, ...]:
     if k == "action":
         return ("action", 1 - e[1], tuple(1 - s for s in e[2]), e[3])
     if k == "window":
-        steps = tuple((st[0], 1 - st[1], *st[2:4],
-                       st[4] if st[0] == "play" else _flip_detail(st[4])) for st in e[4])
+        steps = tuple(
+            (st[0], 1 - st[1], *st[2:4], st[4] if st[0] == "play" else _flip_detail(st[4]))
+            for st in e[4]
+        )
         return ("window", e[1], e[2], 1 - e[3], steps)
     if k == "end":
         _, T, states, discards, sizes, bans = e
-        return ("end", T, (_flip_state(states[1]), _flip_state(states[0])),
-                tuple((1 - p, c) for p, c in discards), (sizes[1], sizes[0]), (bans[1], bans[0]))
+        return (
+            "end",
+            T,
+            (_flip_state(states[1]), _flip_state(states[0])),
+            tuple((1 - p, c) for p, c in discards),
+            (sizes[1], sizes[0]),
+            (bans[1], bans[0]),
+        )
     if k == "reflect":
         return ("reflect", 1 - e[1], 1 - e[2])
     return (k, 1 - e[1], *e[2:])

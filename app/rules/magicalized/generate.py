@@ -70,13 +70,16 @@ def random_play(rng: Rng, card: str | None = None, depth: int = 0) -> str:
     if schema == "trail":
         return f"{code} {_side(rng, False)} {rng.choice(CARD[code].swords)} {_pos(rng)}"
     if schema == "twilight":
-        return (f"{code} DISCARD {rng.choice(CARD_CODES)} {_side(rng, False)} "
-                f"{rng.choice(CARD[code].swords)} {_pos(rng)}")
+        return (
+            f"{code} DISCARD {rng.choice(CARD_CODES)} {_side(rng, False)} "
+            f"{rng.choice(CARD[code].swords)} {_pos(rng)}"
+        )
     if schema == "side":
         return f"{code} {_side(rng, False)}"
     if schema == "order":
         return f"{code} {_side(rng, False)} ORDER " + " ".join(
-            rng.choice(LIST1) for _ in range(rng.randint(1, 3)))
+            rng.choice(LIST1) for _ in range(rng.randint(1, 3))
+        )
     if schema == "statuses":
         parts = []
         for _ in range(rng.randint(1, 2)):
@@ -84,19 +87,41 @@ def random_play(rng: Rng, card: str | None = None, depth: int = 0) -> str:
         return f"{code} {_side(rng, False)} " + " ".join(parts)
     if schema == "counter":
         return f"{code} {_side(rng, False)} {rng.choice(CARD_CODES)}"
-    inner = random_play(rng, str(rng.choice([c for c in CARD_CODES if depth < 1 or c != "虹"])),
-                        depth + 1)
+    inner = random_play(
+        rng, str(rng.choice([c for c in CARD_CODES if depth < 1 or c != "虹"])), depth + 1
+    )
     return f"{code} DISCARD {rng.choice(CARD_CODES)} AS {inner}"
 
 
 def _event(rng: Rng) -> str:
     side = _side(rng)
-    kind = rng.choice(("ACT", "ACT", "ACT", "VANISH", "REFLECT", "HIT", "HIT", "HIT", "EFFECT",
-                       "DEATH", "CARD", "CARD"))
+    kind = rng.choice(
+        (
+            "ACT",
+            "ACT",
+            "ACT",
+            "VANISH",
+            "REFLECT",
+            "HIT",
+            "HIT",
+            "HIT",
+            "EFFECT",
+            "DEATH",
+            "CARD",
+            "CARD",
+        )
+    )
     if kind == "ACT":
         r = rng.random()
-        extra = ("" if r < 0.3 else " WHIFF" if r < 0.35 else " STUN" if r < 0.4
-                 else f" {rng.choice(LIST1 + LIST2)}")
+        extra = (
+            ""
+            if r < 0.3
+            else " WHIFF"
+            if r < 0.35
+            else " STUN"
+            if r < 0.4
+            else f" {rng.choice(LIST1 + LIST2)}"
+        )
     elif kind == "VANISH":
         extra = f" {rng.choice(_LIMITED)}" if rng.random() < 0.5 else ""
     elif kind == "HIT":
@@ -122,11 +147,19 @@ def _cond(rng: Rng) -> str:
     k = rng.randint(0, 12)
     neg = "NOT " if rng.random() < 0.15 else ""
     body = (
-        f"damage >= {k}", f"{side} hp < {k * 2}", f"{_side(rng)} critical",
-        f"{_side(rng)} has {rng.choice(_STATUS_EN)}", f"{_side(rng)} holds {rng.choice(LIST1)}",
-        f"{_side(rng)} used {rng.choice(CARD_CODES)}", f"hand {rng.choice(CARD_CODES)}",
-        "stack empty", f"stack has {rng.choice(CARD_CODES)}", f"targets {_side(rng)}", "lead",
-        f"turn > {k}", f"{side} ap >= {k % 4}",
+        f"damage >= {k}",
+        f"{side} hp < {k * 2}",
+        f"{_side(rng)} critical",
+        f"{_side(rng)} has {rng.choice(_STATUS_EN)}",
+        f"{_side(rng)} holds {rng.choice(LIST1)}",
+        f"{_side(rng)} used {rng.choice(CARD_CODES)}",
+        f"hand {rng.choice(CARD_CODES)}",
+        "stack empty",
+        f"stack has {rng.choice(CARD_CODES)}",
+        f"targets {_side(rng)}",
+        "lead",
+        f"turn > {k}",
+        f"{side} ap >= {k % 4}",
     )[r]
     return neg + body
 

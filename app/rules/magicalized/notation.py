@@ -30,7 +30,11 @@ from app.rules.amaryllis.problems import Problem
 from app.rules.amaryllis.vocab import L, normalize
 from app.rules.margaret.model import Sword, Swordmaster
 from app.rules.margaret.notation import (
-    ReadSheet, format_swordmaster, is_swordmaster_line, line_content, read_sheet,
+    ReadSheet,
+    format_swordmaster,
+    is_swordmaster_line,
+    line_content,
+    read_sheet,
 )
 from app.rules.margaret.swords import SwordSpec, SwordTable
 from app.rules.margaret.validate import validate as margaret_validate
@@ -38,14 +42,21 @@ from app.rules.margaret.validate import validate as margaret_validate
 from .problems import SHEET_CATALOGUE, make_problem
 from .swords import BUDGET, BY_CODE, SWORDS, SwordDef
 
-__all__ = ["TABLE", "SheetResult", "format_costs", "format_sheet", "is_swordmaster_line",
-           "parse_sheet"]
+__all__ = [
+    "TABLE",
+    "SheetResult",
+    "format_costs",
+    "format_sheet",
+    "is_swordmaster_line",
+    "parse_sheet",
+]
 
 
 def _spec(d: SwordDef) -> SwordSpec:
     tags = tuple(t for t in d.tags[1:])
-    return SwordSpec(d.code, d.name, d.en, d.tags[0], tags, None, d.alt, "",
-                     changes_ap=d.op == "spd")
+    return SwordSpec(
+        d.code, d.name, d.en, d.tags[0], tags, None, d.alt, "", changes_ap=d.op == "spd"
+    )
 
 
 TABLE = SwordTable("margaret-magicalized", tuple(_spec(d) for d in SWORDS))
@@ -84,7 +95,7 @@ def _no_n(read: ReadSheet) -> list[Pending]:
             found.append((m.group(0), m.group(1)))
     else:
         listing = s.partition(":")[2].split("/", 4)
-        for item in (listing[4].split(",") if len(listing) > 4 else []):
+        for item in listing[4].split(",") if len(listing) > 4 else []:
             hit = _NO_N_NAME.fullmatch(normalize(item).strip())
             if hit:
                 word = hit.group(1).lower().replace(" ", "")
@@ -101,8 +112,11 @@ def _no_n(read: ReadSheet) -> list[Pending]:
         if p.line == raw.line and p.code == "unknown-code" and str(p.params.get("char")) in digits:
             dropped += 1
             continue
-        if p.line == raw.line and p.code == "unknown-sword" and any(
-                str(p.params.get("sword")) == w for w, _ in found):
+        if (
+            p.line == raw.line
+            and p.code == "unknown-sword"
+            and any(str(p.params.get("sword")) == w for w, _ in found)
+        ):
             dropped += 1
             continue
         keep.append(p)
@@ -114,8 +128,14 @@ def _no_n(read: ReadSheet) -> list[Pending]:
     out = []
     for written, code in found:
         d = BY_CODE[code]
-        out.append(Pending("takes-no-n", raw.line, raw.text,
-                           {"written": written, "sword": L(d.name, d.en), "short": d.code}))
+        out.append(
+            Pending(
+                "takes-no-n",
+                raw.line,
+                raw.text,
+                {"written": written, "sword": L(d.name, d.en), "short": d.code},
+            )
+        )
     return out
 
 
@@ -134,8 +154,7 @@ def validate(read: ReadSheet, lang: str) -> tuple[Swordmaster | None, list[Pendi
         for code in dict.fromkeys(s.code for s in raw.swords):
             d = BY_CODE[code]
             if d.in_list == 2:
-                extra.append(Pending("list2-sword", raw.line, raw.text,
-                                     {"sword": L(d.name, d.en)}))
+                extra.append(Pending("list2-sword", raw.line, raw.text, {"sword": L(d.name, d.en)}))
             elif d.in_list == 0:
                 extra.append(Pending("no-swift-sword", raw.line, raw.text))
     if extra:
@@ -166,8 +185,10 @@ def parse_sheet(text: str, *, lang: str | None = None, default_lang: str = "ja")
     sheet_lang = read.lang(default_lang)
     master, pending = validate(read, sheet_lang)
     out_lang = lang or sheet_lang
-    problems = sorted((make_problem(p.code, p.line, p.text, out_lang, **p.params)
-                       for p in pending), key=lambda p: p.line if p.line is not None else 0)
+    problems = sorted(
+        (make_problem(p.code, p.line, p.text, out_lang, **p.params) for p in pending),
+        key=lambda p: p.line if p.line is not None else 0,
+    )
     name = read.master.name if read.master is not None else ""
     return SheetResult(master, tuple(problems), out_lang, name)
 
@@ -183,7 +204,11 @@ def format_costs(m: Swordmaster, lang: str) -> str:
     stats = m.hp // 5 + m.atk + m.defense + m.spd
     total = stats + len(m.swords)
     if lang == "ja":
-        return (f"HP{m.hp}÷5={m.hp // 5}、攻撃力{m.atk}、防御力{m.defense}、素早さ{m.spd}、"
-                f"剣{len(m.swords)}本={len(m.swords)}点\n合計{total}点／途心{BUDGET}")
-    return (f"HP {m.hp}/5 = {m.hp // 5}, ATK {m.atk}, DEF {m.defense}, SPD {m.spd}, "
-            f"{len(m.swords)} swords = {len(m.swords)} points\ntotal {total} of {BUDGET}")
+        return (
+            f"HP{m.hp}÷5={m.hp // 5}、攻撃力{m.atk}、防御力{m.defense}、素早さ{m.spd}、"
+            f"剣{len(m.swords)}本={len(m.swords)}点\n合計{total}点／途心{BUDGET}"
+        )
+    return (
+        f"HP {m.hp}/5 = {m.hp // 5}, ATK {m.atk}, DEF {m.defense}, SPD {m.spd}, "
+        f"{len(m.swords)} swords = {len(m.swords)} points\ntotal {total} of {BUDGET}"
+    )

@@ -79,24 +79,57 @@ MAX_DEPTH = 4
 
 ALIASES: dict[str, tuple[str, ...]] = {
     # keyword: (English, Japanese aliases…) — docs/magicalized.md lists them
-    "VS": ("vs", "対戦"), "DEFAULT": ("default", "既定"), "HAND": ("hand", "手札"),
-    "ORDERS": ("orders", "命令"), "END": ("end", "終わり", "終了"), "FROM": ("from", "から"),
+    "VS": ("vs", "対戦"),
+    "DEFAULT": ("default", "既定"),
+    "HAND": ("hand", "手札"),
+    "ORDERS": ("orders", "命令"),
+    "END": ("end", "終わり", "終了"),
+    "FROM": ("from", "から"),
     "TURN": ("turn", "ターン"),
-    "ON": ("on", "時", "とき"), "IF": ("if", "もし"), "AND": ("and", "かつ"),
-    "NOT": ("not", "でない"), "PLAY": ("play", "使う"), "ONCE": ("once", "一度"),
-    "my": ("my", "自分", "味方"), "enemy": ("enemy", "敵", "相手"), "any": ("any", "どちらか", "双方"),
-    "ACT": ("act", "行動"), "WHIFF": ("whiff", "空振り"), "STUN": ("stun", "スタン"),
-    "VANISH": ("vanish", "消滅"), "REFLECT": ("reflect", "反射"), "HIT": ("hit", "命中"),
-    "EFFECT": ("effect", "効果"), "DEATH": ("death", "死亡"), "CARD": ("card", "カード"),
-    "critical": ("critical", "危殆"), "has": ("has", "状態", "有"), "holds": ("holds", "所持"),
-    "used": ("used", "使用済", "使用済み"), "hand": ("hand", "手札"),
-    "stack": ("stack", "スタック"), "empty": ("empty", "空"), "targets": ("targets", "対象"),
-    "lead": ("lead", "先導", "先介入"), "turn": ("turn", "ターン"), "damage": ("damage", "ダメージ"),
-    "hp": ("hp",), "maxhp": ("maxhp", "最大hp"), "atk": ("atk", "攻撃力"), "def": ("def", "防御力"),
-    "spd": ("spd", "素早さ"), "ap": ("ap",),
-    "THIS": ("this", "これ", "この剣"), "AT": ("at", "位置"), "FRONT": ("front", "先頭"),
-    "ENDPOS": ("end", "末尾"), "BEFORE": ("before", "前"), "AFTER": ("after", "後"),
-    "ALL": ("all", "全部", "すべて", "全て"), "DISCARD": ("discard", "捨て"), "AS": ("as", "として"),
+    "ON": ("on", "時", "とき"),
+    "IF": ("if", "もし"),
+    "AND": ("and", "かつ"),
+    "NOT": ("not", "でない"),
+    "PLAY": ("play", "使う"),
+    "ONCE": ("once", "一度"),
+    "my": ("my", "自分", "味方"),
+    "enemy": ("enemy", "敵", "相手"),
+    "any": ("any", "どちらか", "双方"),
+    "ACT": ("act", "行動"),
+    "WHIFF": ("whiff", "空振り"),
+    "STUN": ("stun", "スタン"),
+    "VANISH": ("vanish", "消滅"),
+    "REFLECT": ("reflect", "反射"),
+    "HIT": ("hit", "命中"),
+    "EFFECT": ("effect", "効果"),
+    "DEATH": ("death", "死亡"),
+    "CARD": ("card", "カード"),
+    "critical": ("critical", "危殆"),
+    "has": ("has", "状態", "有"),
+    "holds": ("holds", "所持"),
+    "used": ("used", "使用済", "使用済み"),
+    "hand": ("hand", "手札"),
+    "stack": ("stack", "スタック"),
+    "empty": ("empty", "空"),
+    "targets": ("targets", "対象"),
+    "lead": ("lead", "先導", "先介入"),
+    "turn": ("turn", "ターン"),
+    "damage": ("damage", "ダメージ"),
+    "hp": ("hp",),
+    "maxhp": ("maxhp", "最大hp"),
+    "atk": ("atk", "攻撃力"),
+    "def": ("def", "防御力"),
+    "spd": ("spd", "素早さ"),
+    "ap": ("ap",),
+    "THIS": ("this", "これ", "この剣"),
+    "AT": ("at", "位置"),
+    "FRONT": ("front", "先頭"),
+    "ENDPOS": ("end", "末尾"),
+    "BEFORE": ("before", "前"),
+    "AFTER": ("after", "後"),
+    "ALL": ("all", "全部", "すべて", "全て"),
+    "DISCARD": ("discard", "捨て"),
+    "AS": ("as", "として"),
     "ORDER": ("order", "順", "順番"),
 }
 _WORD: dict[str, dict[str, str]] = {}
@@ -105,16 +138,33 @@ for _k, _ws in ALIASES.items():
     _WORD[_k] = {w: _k for w in _ws}
 
 _SIDE_WORDS = {**_WORD["my"], **_WORD["enemy"], **_WORD["any"]}
-_EVENT_WORDS = {w: k for k in ("ACT", "VANISH", "REFLECT", "HIT", "EFFECT", "DEATH", "CARD")
-                for w in ALIASES[k]}
+_EVENT_WORDS = {
+    w: k for k in ("ACT", "VANISH", "REFLECT", "HIT", "EFFECT", "DEATH", "CARD") for w in ALIASES[k]
+}
 _SIDE_COND = {w: k for k in ("critical", "has", "holds", "used") for w in ALIASES[k]}
 _ATTR = {w: k for k in ("hp", "maxhp", "atk", "def", "spd", "ap") for w in ALIASES[k]}
 _STATUS = {**{ja.lower(): a for a, ja, _ in STATUSES}, **{en.lower(): a for a, _, en in STATUSES}}
-_ENCHANT = {**{ja: a for a, ja, _ in ENCHANTS if a != "early"},
-            **{en: a for a, _, en in ENCHANTS if a != "early"}}
-_CMP = {"<": "<", "<=": "<=", "=<": "<=", "≤": "<=", "≦": "<=", "=": "=", "==": "=",
-        "!=": "!=", "<>": "!=", "≠": "!=", ">=": ">=", "=>": ">=", "≥": ">=", "≧": ">=",
-        ">": ">"}
+_ENCHANT = {
+    **{ja: a for a, ja, _ in ENCHANTS if a != "early"},
+    **{en: a for a, _, en in ENCHANTS if a != "early"},
+}
+_CMP = {
+    "<": "<",
+    "<=": "<=",
+    "=<": "<=",
+    "≤": "<=",
+    "≦": "<=",
+    "=": "=",
+    "==": "=",
+    "!=": "!=",
+    "<>": "!=",
+    "≠": "!=",
+    ">=": ">=",
+    "=>": ">=",
+    "≥": ">=",
+    "≧": ">=",
+    ">": ">",
+}
 _CMP_SPLIT = re.compile(r"(<=|>=|=<|=>|!=|<>|==|[<>=≤≥≠≦≧])")
 _COUNT = re.compile(r"(.*?)\s*[×xX*]\s*([0-9]+)")
 _INT = re.compile(r"[0-9]+")
@@ -159,43 +209,64 @@ _EXAMPLE = "ON enemy ACT 死 PLAY 無 enemy THIS"
 _WHAT = {
     "side": L("側（my／enemy／any、自分／敵／どちらか）", "a side (my, enemy, any)"),
     "arg-side": L("側（my／enemy、自分／敵）", "a side (my, enemy)"),
-    "event": L("契機（ACT VANISH REFLECT HIT EFFECT DEATH CARD、行動 消滅 反射 命中 効果 死亡 カード）",
-               "an event (ACT, VANISH, REFLECT, HIT, EFFECT, DEATH, CARD)"),
-    "cond": L("条件（critical has holds used hand stack targets lead、値と比較）",
-              "a condition (critical, has, holds, used, hand, stack, targets, lead, "
-              "or a comparison)"),
-    "value": L("値（数、turn、damage、HP などの能力値や状態）",
-               "a value (a number, turn, damage, or hp/maxhp/atk/def/spd/ap/a status)"),
+    "event": L(
+        "契機（ACT VANISH REFLECT HIT EFFECT DEATH CARD、行動 消滅 反射 命中 効果 死亡 カード）",
+        "an event (ACT, VANISH, REFLECT, HIT, EFFECT, DEATH, CARD)",
+    ),
+    "cond": L(
+        "条件（critical has holds used hand stack targets lead、値と比較）",
+        "a condition (critical, has, holds, used, hand, stack, targets, lead, or a comparison)",
+    ),
+    "value": L(
+        "値（数、turn、damage、HP などの能力値や状態）",
+        "a value (a number, turn, damage, or hp/maxhp/atk/def/spd/ap/a status)",
+    ),
     "cmp": L("比較（< <= = != >= >）", "a comparison (<, <=, =, !=, >=, >)"),
     "play": L("PLAY（使う）", "PLAY"),
     "if-play": L("IF（もし）か PLAY（使う）", "IF or PLAY"),
     "on": L("ON（時）", "ON"),
     "card": L("魔法カード", "a magic card"),
     "sword": L("剣", "a sword"),
-    "status": L("状態（スタン 毒 反射 シールド ライフ ソウル プッシュ クイック）",
-                "a status (Stun, Poison, Reflect, Shield, Life, Soul, Push, Quick)"),
-    "enchant": L("エンチャント（不可識 毒与え スタン与え）", "an enchantment (unseen, poisoning, stunning)"),
+    "status": L(
+        "状態（スタン 毒 反射 シールド ライフ ソウル プッシュ クイック）",
+        "a status (Stun, Poison, Reflect, Shield, Life, Soul, Push, Quick)",
+    ),
+    "enchant": L(
+        "エンチャント（不可識 毒与え スタン与え）", "an enchantment (unseen, poisoning, stunning)"
+    ),
     "ref": L("剣の指定（THIS、剣、剣#2、@1）", "a sword (THIS, a sword, sword#2, @1)"),
-    "pos": L("位置（FRONT END 数 BEFORE 剣 AFTER 剣）",
-             "a position (FRONT, END, a number, BEFORE/AFTER a sword)"),
+    "pos": L(
+        "位置（FRONT END 数 BEFORE 剣 AFTER 剣）",
+        "a position (FRONT, END, a number, BEFORE/AFTER a sword)",
+    ),
     "stack": L("empty か has", "empty or has"),
 }
 _CHOICES = {
-    "event": L("ACT VANISH REFLECT HIT EFFECT DEATH CARD（行動 消滅 反射 命中 効果 死亡 カード）",
-               "ACT VANISH REFLECT HIT EFFECT DEATH CARD"),
-    "cond": L("critical has holds used hand stack targets lead NOT（危殆 状態 所持 使用済 手札 スタック 対象 先導 でない）",
-              "critical has holds used hand stack targets lead NOT"),
-    "status": L("スタン 毒 反射 シールド ライフ ソウル プッシュ クイック",
-                "Stun Poison Reflect Shield Life Soul Push Quick"),
+    "event": L(
+        "ACT VANISH REFLECT HIT EFFECT DEATH CARD（行動 消滅 反射 命中 効果 死亡 カード）",
+        "ACT VANISH REFLECT HIT EFFECT DEATH CARD",
+    ),
+    "cond": L(
+        "critical has holds used hand stack targets lead NOT（危殆 状態 所持 使用済 手札 スタック 対象 先導 でない）",
+        "critical has holds used hand stack targets lead NOT",
+    ),
+    "status": L(
+        "スタン 毒 反射 シールド ライフ ソウル プッシュ クイック",
+        "Stun Poison Reflect Shield Life Soul Push Quick",
+    ),
     "enchant": L("不可識 毒与え スタン与え", "unseen poisoning stunning"),
     "side": L("my enemy any（自分 敵 どちらか）", "my enemy any"),
 }
 _SCHEMA = {
-    "": "{c}", "ref": "{c} enemy THIS / {c} enemy 斬#2 / {c} my @1",
+    "": "{c}",
+    "ref": "{c} enemy THIS / {c} enemy 斬#2 / {c} my @1",
     "ref-enchant": "{c} my THIS 不可識 (unseen / poisoning / stunning)",
     "trail": "{c} my {s} AT END (AT FRONT / AT 2 / AT BEFORE my 斬)",
-    "twilight": "{c} DISCARD 燃 my {s} AT END", "side": "{c} my", "order": "{c} my ORDER 斬 衝 熱",
-    "statuses": "{c} enemy 反射 ALL シールド 2", "counter": "{c} enemy 無",
+    "twilight": "{c} DISCARD 燃 my {s} AT END",
+    "side": "{c} my",
+    "order": "{c} my ORDER 斬 衝 熱",
+    "statuses": "{c} enemy 反射 ALL シールド 2",
+    "counter": "{c} enemy 無",
     "rainbow": "{c} DISCARD 燃 AS 無 enemy THIS",
 }
 
@@ -212,8 +283,9 @@ def _got(tok: str | None) -> str:
 
 
 def _syntax(after: str, what: str, tok: str | None, example: str = _EXAMPLE) -> _Err:
-    return _Err("rule-syntax", after=after[:30], expected=_WHAT[what], got=_got(tok),
-                example=example)
+    return _Err(
+        "rule-syntax", after=after[:30], expected=_WHAT[what], got=_got(tok), example=example
+    )
 
 
 def _card_label(code: str) -> L:
@@ -287,8 +359,9 @@ class _Reader:
             raise _syntax(after, "status", t)
         s = _STATUS.get(_key(t))
         if s is None:
-            raise _Err("unknown-word", word=t[:30], what=_WHAT["status"],
-                       choices=_CHOICES["status"])
+            raise _Err(
+                "unknown-word", word=t[:30], what=_WHAT["status"], choices=_CHOICES["status"]
+            )
         return s
 
     def number(self, t: str | None, what: L) -> int:
@@ -325,8 +398,12 @@ class _Reader:
                 if code is not None and BY_CODE[code].in_list == 0:
                     raise _Err("sword-not-in-lists", sword=L(BY_CODE[code].name, BY_CODE[code].en))
                 return Event(side, kind, sword=code, what=status)  # 毒: both (G34)
-        if (sword_of(nxt) is None and unicodedata.normalize("NFKC", nxt) not in HUNDRED
-                and not nxt.endswith("剣") and "sword" not in nxt.lower()):
+        if (
+            sword_of(nxt) is None
+            and unicodedata.normalize("NFKC", nxt) not in HUNDRED
+            and not nxt.endswith("剣")
+            and "sword" not in nxt.lower()
+        ):
             raise _syntax(t, "if-play", nxt)  # not a sword: PLAY forgotten, most likely
         return Event(side, kind, sword=self.sword(self.take(), t))
 
@@ -458,8 +535,13 @@ class _Reader:
     def discard(self, card: str) -> str:
         t = self.take()
         if not _is(t, "DISCARD"):
-            raise _bad_arg(card, L("DISCARD（捨て）で捨てるカードを先に書きます",
-                                   "DISCARD and the card to discard come first"))
+            raise _bad_arg(
+                card,
+                L(
+                    "DISCARD（捨て）で捨てるカードを先に書きます",
+                    "DISCARD and the card to discard come first",
+                ),
+            )
         return self.card(self.take(), t or "")
 
     def play(self, depth: int = 0) -> PlaySpec:
@@ -478,8 +560,9 @@ class _Reader:
             if e is None:
                 if t is None:
                     raise _bad_arg(card, L("エンチャントがありません", "no enchantment"))
-                raise _Err("unknown-word", word=t[:30], what=_WHAT["enchant"],
-                           choices=_CHOICES["enchant"])
+                raise _Err(
+                    "unknown-word", word=t[:30], what=_WHAT["enchant"], choices=_CHOICES["enchant"]
+                )
             return PlaySpec(card, ref=ref, enchant=e)
         if s in ("trail", "twilight"):
             discard = self.discard(card) if s == "twilight" else None
@@ -488,8 +571,12 @@ class _Reader:
             sword = self.sword(t, side)
             if sword not in c.swords:
                 names = "、".join(BY_CODE[x].name for x in c.swords)
-                raise _Err("wrong-trail-sword", card=_card_label(card), sword=t or "",
-                           swords=L(names, ", ".join(f"{BY_CODE[x].en} ({x})" for x in c.swords)))
+                raise _Err(
+                    "wrong-trail-sword",
+                    card=_card_label(card),
+                    sword=t or "",
+                    swords=L(names, ", ".join(f"{BY_CODE[x].en} ({x})" for x in c.swords)),
+                )
             return PlaySpec(card, side=side, sword=sword, pos=self.pos(card), discard=discard)
         if s == "side":
             return PlaySpec(card, side=self.side("arg-side"))
@@ -497,7 +584,9 @@ class _Reader:
             side = self.side("arg-side")
             t = self.take()
             if not _is(t, "ORDER"):
-                raise _bad_arg(card, L("ORDER（順）と剣の並びが必要です", "ORDER and the swords are needed"))
+                raise _bad_arg(
+                    card, L("ORDER（順）と剣の並びが必要です", "ORDER and the swords are needed")
+                )
             order: list[str] = []
             while self.peek() is not None and not _is(self.peek(), "ONCE"):
                 order.append(self.sword(self.take(), "ORDER"))
@@ -527,7 +616,9 @@ class _Reader:
         discard = self.discard(card)
         t = self.take()
         if not _is(t, "AS"):
-            raise _bad_arg(card, L("AS（として）と得る効果が必要です", "AS and the effect gained are needed"))
+            raise _bad_arg(
+                card, L("AS（として）と得る効果が必要です", "AS and the effect gained are needed")
+            )
         if depth >= MAX_DEPTH:
             raise _bad_arg(card, L("虹紡ぎの入れ子が深すぎます", "虹紡ぎ nested too deep"))
         return PlaySpec(card, discard=discard, inner=self.play(depth + 1))
@@ -555,7 +646,7 @@ class _Reader:
             self.take()
             once = True
         if self.peek() is not None:
-            raise _Err("extra-words", words=" ".join(self.w[self.i:])[:40])
+            raise _Err("extra-words", words=" ".join(self.w[self.i :])[:40])
         return event, tuple(conds), play, once
 
 
@@ -596,8 +687,10 @@ def _impossible(ev: Event) -> L | None:
     if ev.kind in ("HIT",) and d is not None and d.kind != ATTACK:
         return L(f"{d.name}は攻撃しません", f"{d.en} never attacks")
     if ev.kind == "VANISH" and d is not None and not d.limited:
-        return L(f"ステップ4で消えるのは＜リミ＞の剣だけです（{d.name}は違います、G45）",
-                 f"only a <リミ> sword vanishes at step 4, and {d.en} is not one (G45)")
+        return L(
+            f"ステップ4で消えるのは＜リミ＞の剣だけです（{d.name}は違います、G45）",
+            f"only a <リミ> sword vanishes at step 4, and {d.en} is not one (G45)",
+        )
     if ev.kind == "EFFECT" and ev.sword is None and ev.what is not None and ev.what not in _GIVEN:
         return L("その状態を与える剣はありません", "no sword gives that status")
     if ev.kind == "CARD" and ev.what == "策":
@@ -669,8 +762,7 @@ class _Parse:
             return
         self.pending.append((code, line, text, params))
         if len(self.pending) >= MAX_PROBLEMS:
-            self.pending.append(("orders-too-many-problems", line, text,
-                                 {"limit": MAX_PROBLEMS}))
+            self.pending.append(("orders-too-many-problems", line, text, {"limit": MAX_PROBLEMS}))
             self.stopped = True
 
     def vote(self, word: str) -> None:
@@ -697,13 +789,14 @@ class _Parse:
         word = None
         for ja in _JA_HEADERS:  # Japanese keywords may touch what follows: 手札：無×2…
             if s.startswith(ja) and low not in ("vs", "default", "hand", "orders"):
-                word, rest = ja, s[len(ja):]
+                word, rest = ja, s[len(ja) :]
                 break
         if word is None:
             word = low
         rest = rest.strip().lstrip(":").strip()
-        if self.revision and (word in _WORD["VS"] or word in _WORD["DEFAULT"]
-                              or word in _WORD["HAND"]):
+        if self.revision and (
+            word in _WORD["VS"] or word in _WORD["DEFAULT"] or word in _WORD["HAND"]
+        ):
             self.add("revision-header", n, raw)
             return True
         if word in _WORD["VS"] or word in _WORD["DEFAULT"]:
@@ -718,8 +811,7 @@ class _Parse:
                     self.add("vs-empty", n, raw)
                     return True
             for other in self.sections:
-                if other.vs == vs and (other.explicit or other.hand is not None
-                                       or other.versions):
+                if other.vs == vs and (other.explicit or other.hand is not None or other.versions):
                     if vs is None:
                         self.add("default-twice", n, raw, first=other.line)
                     else:
@@ -759,8 +851,9 @@ class _Parse:
                         if start == 0:
                             self.add("from-turn-zero", n, raw)
                         elif sec.versions and start <= sec.versions[-1].start:
-                            self.add("from-turn-order", n, raw, t=start,
-                                     previous=sec.versions[-1].start)
+                            self.add(
+                                "from-turn-order", n, raw, t=start, previous=sec.versions[-1].start
+                            )
                         elif start > LAST_TURN:
                             sec.warn.append(("version-past-20", n, raw, {"t": start}))
                     elif not sec.versions:
@@ -768,8 +861,9 @@ class _Parse:
                     elif start == 0:
                         self.add("from-turn-zero", n, raw)
                     elif start <= sec.versions[-1].start:
-                        self.add("from-turn-order", n, raw, t=start,
-                                 previous=sec.versions[-1].start)
+                        self.add(
+                            "from-turn-order", n, raw, t=start, previous=sec.versions[-1].start
+                        )
                     elif start > LAST_TURN:
                         sec.warn.append(("version-past-20", n, raw, {"t": start}))
             elif sec.versions or self.revision:
@@ -833,9 +927,13 @@ class _Parse:
 
     def run(self, text: str) -> None:
         if len(text) > MAX_CHARS:
-            self.add("orders-too-large", None, "",
-                     size=L(f"{len(text):,}文字", f"{len(text):,} characters"),
-                     limit=L(f"{MAX_CHARS:,}文字", f"{MAX_CHARS:,} characters"))
+            self.add(
+                "orders-too-large",
+                None,
+                "",
+                size=L(f"{len(text):,}文字", f"{len(text):,} characters"),
+                limit=L(f"{MAX_CHARS:,}文字", f"{MAX_CHARS:,} characters"),
+            )
             return
         nonblank = 0
         lines = text.splitlines()
@@ -846,12 +944,22 @@ class _Parse:
                 continue
             nonblank += 1
             if nonblank > MAX_LINES:
-                self.add("orders-too-many-lines", n, raw,
-                         count=nonblank + sum(1 for r in lines[n:] if r.strip()), limit=MAX_LINES)
+                self.add(
+                    "orders-too-many-lines",
+                    n,
+                    raw,
+                    count=nonblank + sum(1 for r in lines[n:] if r.strip()),
+                    limit=MAX_LINES,
+                )
                 return
             if len(raw) > MAX_LINE:
-                self.add("rule-too-long" if self.block is not None else "unknown-line", n, raw,
-                         length=len(raw), limit=MAX_RULE)
+                self.add(
+                    "rule-too-long" if self.block is not None else "unknown-line",
+                    n,
+                    raw,
+                    length=len(raw),
+                    limit=MAX_RULE,
+                )
                 continue
             s = normalize(raw).strip()
             if s.startswith("#") or s.startswith("//"):
@@ -916,25 +1024,43 @@ def parse_orders(text: str, *, lang: str | None = None, default_lang: str = "ja"
                 if why is not None:
                     p.add("impossible-event", r.line, r.text, why=why)
     if len(p.sections) > 1 and not any(s.vs is None for s in p.sections):
-        p.add("sections-without-default", None, "",
-              names=", ".join(s.vs or "" for s in p.sections)[:80])
+        p.add(
+            "sections-without-default",
+            None,
+            "",
+            names=", ".join(s.vs or "" for s in p.sections)[:80],
+        )
     votes = p.votes
-    text_lang = (("en" if votes["en"] > votes["ja"] else "ja") if any(votes.values())
-                 else default_lang)
+    text_lang = (
+        ("en" if votes["en"] > votes["ja"] else "ja") if any(votes.values()) else default_lang
+    )
     out_lang = lang or text_lang
-    problems = tuple(sorted(
-        (orders_problem(code, line, raw, out_lang, **params)
-         for code, line, raw, params in p.pending),
-        key=lambda q: q.line if q.line is not None else 0))
+    problems = tuple(
+        sorted(
+            (
+                orders_problem(code, line, raw, out_lang, **params)
+                for code, line, raw, params in p.pending
+            ),
+            key=lambda q: q.line if q.line is not None else 0,
+        )
+    )
     errors = any(q.severity == "error" for q in problems)
-    orders = None if errors else OrdersText(tuple(
-        Section(s.vs, SideOrders(s.hand or (), tuple(s.versions)), s.line) for s in p.sections))
+    orders = (
+        None
+        if errors
+        else OrdersText(
+            tuple(
+                Section(s.vs, SideOrders(s.hand or (), tuple(s.versions)), s.line)
+                for s in p.sections
+            )
+        )
+    )
     return OrdersResult(orders, problems, out_lang)
 
 
-def parse_revision(text: str, *, lang: str | None = None,
-                   default_lang: str = "ja") -> tuple[tuple[Version, ...] | None,
-                                                      tuple[Problem, ...], str]:
+def parse_revision(
+    text: str, *, lang: str | None = None, default_lang: str = "ja"
+) -> tuple[tuple[Version, ...] | None, tuple[Problem, ...], str]:
     """Read a checkpoint revision (§3.2, G53): only ``ORDERS FROM TURN t … END`` blocks, t
     increasing (the hand is fixed, so no ``HAND``, ``VS`` or ``DEFAULT``). Never raises.
     Returns ``(versions or None on any error, problems, language)``."""
@@ -947,12 +1073,18 @@ def parse_revision(text: str, *, lang: str | None = None,
         versions.extend(sec.versions)
     if not versions and not p.pending:
         p.add("revision-needs-from", None, "")
-    out_lang = lang or (("en" if p.votes["en"] > p.votes["ja"] else "ja")
-                        if any(p.votes.values()) else default_lang)
-    problems = tuple(sorted(
-        (orders_problem(code, line, raw, out_lang, **params)
-         for code, line, raw, params in p.pending),
-        key=lambda q: q.line if q.line is not None else 0))
+    out_lang = lang or (
+        ("en" if p.votes["en"] > p.votes["ja"] else "ja") if any(p.votes.values()) else default_lang
+    )
+    problems = tuple(
+        sorted(
+            (
+                orders_problem(code, line, raw, out_lang, **params)
+                for code, line, raw, params in p.pending
+            ),
+            key=lambda q: q.line if q.line is not None else 0,
+        )
+    )
     if any(q.severity == "error" for q in problems):
         return None, problems, out_lang
     return tuple(versions), problems, out_lang

@@ -278,8 +278,10 @@ class SideOrders:
         """These orders with ``version`` added (a checkpoint revision, G53). Raises
         ``ValueError`` when it does not start after the last version."""
         if self.versions and version.start <= self.versions[-1].start:
-            raise ValueError(f"a version from turn {version.start} does not start after the "
-                             f"last one (turn {self.versions[-1].start})")
+            raise ValueError(
+                f"a version from turn {version.start} does not start after the "
+                f"last one (turn {self.versions[-1].start})"
+            )
         return SideOrders(self.hand, (*self.versions, version))
 
 

@@ -45,8 +45,10 @@ from .report import build_report, display_names
 from .swords import BUDGET, HAND_SIZE, LAST_TURN
 from .text import format_orders_text, format_side_orders
 
-EXAMPLES = {"ja": "ミラ：10/1/0/3/導来剣、デス剣、加速剣、盾の剣",
-            "en": "Mira: 10/1/0/3/Guide Sword, Death Sword, Haste Sword, Shield Sword"}
+EXAMPLES = {
+    "ja": "ミラ：10/1/0/3/導来剣、デス剣、加速剣、盾の剣",
+    "en": "Mira: 10/1/0/3/Guide Sword, Death Sword, Haste Sword, Shield Sword",
+}
 
 SAMPLES: tuple[str, ...] = (
     "10/1/0/3/導死速盾/ミラ",
@@ -87,8 +89,9 @@ def _result(result: Any) -> MagicResult:
 def _side_orders(orders: Any) -> SideOrders | None:
     if orders is None or isinstance(orders, SideOrders):
         return orders
-    raise TypeError(f"Magicalized orders are SideOrders (Ruleset.orders_for), not "
-                    f"{type(orders).__name__}")
+    raise TypeError(
+        f"Magicalized orders are SideOrders (Ruleset.orders_for), not {type(orders).__name__}"
+    )
 
 
 def lead_draw(seed: str, name_a: str, name_b: str) -> int:
@@ -123,8 +126,9 @@ def _parse_options(options: Mapping[str, Any] | None) -> tuple[tuple[int, ...] |
                 try:
                     turns = tuple(sorted({int(x) for x in items}))
                 except (TypeError, ValueError):
-                    raise ValueError("option checkpoints: expected none, every or a list of "
-                                     "turns") from None
+                    raise ValueError(
+                        "option checkpoints: expected none, every or a list of turns"
+                    ) from None
                 if any(t < 0 or t >= LAST_TURN for t in turns):
                     raise ValueError(f"option checkpoints: turns are 0 to {LAST_TURN - 1}")
                 checkpoints = turns or "none"
@@ -136,8 +140,9 @@ def _parse_options(options: Mapping[str, Any] | None) -> tuple[tuple[int, ...] |
             else:
                 raise ValueError("option reveal_hands: expected true or false")
         else:
-            raise ValueError(f"unknown option {key!r} (margaret-magicalized takes checkpoints, "
-                             f"reveal_hands)")
+            raise ValueError(
+                f"unknown option {key!r} (margaret-magicalized takes checkpoints, reveal_hands)"
+            )
     return checkpoints, reveal
 
 
@@ -155,10 +160,16 @@ class MargaretMagicalized(Ruleset):
     """
 
     name: ClassVar[str] = "margaret-magicalized"
-    aliases: ClassVar[tuple[str, ...]] = ("magicalized", "mgz", "マーガレット・マジカライズド",
-                                          "マジカライズド")
-    titles: ClassVar[Mapping[str, str]] = {"ja": "マーガレット・マジカライズド",
-                                           "en": "Margaret Magicalized"}
+    aliases: ClassVar[tuple[str, ...]] = (
+        "magicalized",
+        "mgz",
+        "マーガレット・マジカライズド",
+        "マジカライズド",
+    )
+    titles: ClassVar[Mapping[str, str]] = {
+        "ja": "マーガレット・マジカライズド",
+        "en": "Margaret Magicalized",
+    }
     engine_version: ClassVar[str] = ENGINE_VERSION
     takes_orders: ClassVar[bool] = True
 
@@ -169,8 +180,10 @@ class MargaretMagicalized(Ruleset):
     def options(self) -> dict[str, Any]:
         """``{"checkpoints": "none" | "every" | [turns], "reveal_hands": bool}``."""
         cp = self._checkpoints
-        return {"checkpoints": cp if isinstance(cp, str) else list(cp),
-                "reveal_hands": self._reveal}
+        return {
+            "checkpoints": cp if isinstance(cp, str) else list(cp),
+            "reveal_hands": self._reveal,
+        }
 
     def checkpoint_turns(self) -> tuple[int, ...]:
         """The turns after which a league stops the battle for revisions (§3.2): ``()`` for
@@ -187,22 +200,31 @@ class MargaretMagicalized(Ruleset):
         """The header of §4.1: list 1, budget, hand, the draw's rule, checkpoints, reveal."""
         ja = lang == "ja"
         cp = self._checkpoints
-        cps = (("なし" if ja else "none") if cp == "none" else ("毎ターン" if ja else "every turn")
-               if cp == "every" else ", ".join(str(t) for t in cp))
+        cps = (
+            ("なし" if ja else "none")
+            if cp == "none"
+            else ("毎ターン" if ja else "every turn")
+            if cp == "every"
+            else ", ".join(str(t) for t in cp)
+        )
         if ja:
-            return [f"ルール：{self.titles['ja']}",
-                    f"剣リスト1（15種）、途心{BUDGET}、手札{HAND_SIZE}枚（18種から重複可）",
-                    "先介入の抽選：SHA-256(\"magicalized-lead:<シード>:<A>:<B>\") の先頭バイトが偶数なら"
-                    "偶数ターンはA（G20）",
-                    f"チェックポイント：{cps}",
-                    f"手札の公開（戦闘後）：{'あり' if self._reveal else 'なし'}"]
-        return [f"Ruleset: {self.titles['en']}",
-                f"sword list 1 (15 swords), budget {BUDGET}, hand of {HAND_SIZE} (18 kinds, copies "
-                f"allowed)",
-                "lead draw: A leads even turns when the first byte of SHA-256(\"magicalized-lead:"
-                "<seed>:<A>:<B>\") is even (G20)",
-                f"checkpoints: {cps}",
-                f"unplayed cards revealed after the battle: {'yes' if self._reveal else 'no'}"]
+            return [
+                f"ルール：{self.titles['ja']}",
+                f"剣リスト1（15種）、途心{BUDGET}、手札{HAND_SIZE}枚（18種から重複可）",
+                '先介入の抽選：SHA-256("magicalized-lead:<シード>:<A>:<B>") の先頭バイトが偶数なら'
+                "偶数ターンはA（G20）",
+                f"チェックポイント：{cps}",
+                f"手札の公開（戦闘後）：{'あり' if self._reveal else 'なし'}",
+            ]
+        return [
+            f"Ruleset: {self.titles['en']}",
+            f"sword list 1 (15 swords), budget {BUDGET}, hand of {HAND_SIZE} (18 kinds, copies "
+            f"allowed)",
+            'lead draw: A leads even turns when the first byte of SHA-256("magicalized-lead:'
+            '<seed>:<A>:<B>") is even (G20)',
+            f"checkpoints: {cps}",
+            f"unplayed cards revealed after the battle: {'yes' if self._reveal else 'no'}",
+        ]
 
     # -- sheets -------------------------------------------------------------------------------
 
@@ -256,8 +278,10 @@ class MargaretMagicalized(Ruleset):
 
     def demo_sheets(self) -> list[str]:
         """The samples, the first three with standing orders below the sheet (:data:`DEMO_ORDERS`)."""
-        return [f"{sheet}\n{DEMO_ORDERS[i]}" if i < len(DEMO_ORDERS) else sheet
-                for i, sheet in enumerate(self.sample_sheets())]
+        return [
+            f"{sheet}\n{DEMO_ORDERS[i]}" if i < len(DEMO_ORDERS) else sheet
+            for i, sheet in enumerate(self.sample_sheets())
+        ]
 
     def random_entry(self, rng: RandomSource, name: str | None = None) -> Swordmaster:
         """A random valid list-1 swordmaster (``generate.random_swordmaster``)."""
@@ -297,8 +321,9 @@ class MargaretMagicalized(Ruleset):
             return orders.offline()
         return orders.for_opponent(opponent)
 
-    def revise_orders(self, current: Any, text: str, *, from_turn: int,
-                      lang: str | None = None) -> OrdersSheet:
+    def revise_orders(
+        self, current: Any, text: str, *, from_turn: int, lang: str | None = None
+    ) -> OrdersSheet:
         """A checkpoint revision (§3.2, G53): ``text`` holds ``ORDERS FROM TURN t … END``
         block(s), t >= ``from_turn`` and after ``current``'s last version (the hand is fixed: no
         ``HAND`` line); the result's ``orders`` is ``current`` (a :meth:`orders_for` value, or
@@ -314,12 +339,17 @@ class MargaretMagicalized(Ruleset):
             last = out.versions[-1].start if out.versions else 0
             if v.start < from_turn or v.start <= last:
                 raw = lines[v.line - 1] if v.line and 0 < v.line <= len(lines) else ""
-                p = orders_problem("revision-too-early", v.line, raw, out_lang, t=v.start,
-                                   first=max(from_turn, last + 1))
+                p = orders_problem(
+                    "revision-too-early",
+                    v.line,
+                    raw,
+                    out_lang,
+                    t=v.start,
+                    first=max(from_turn, last + 1),
+                )
                 return OrdersSheet(self.name, None, (*problems, p), out_lang, ())
             out = out.with_version(v)
-        return OrdersSheet(self.name, out, problems, out_lang, (),
-                           tuple(v.start for v in versions))
+        return OrdersSheet(self.name, out, problems, out_lang, (), tuple(v.start for v in versions))
 
     def lead_draw(self, seed: str, name_a: str, name_b: str) -> int:
         """G20's draw (:func:`lead_draw`)."""
@@ -333,12 +363,16 @@ class MargaretMagicalized(Ruleset):
         lead = "AB"[lead_draw(seed, name_a, name_b)]
         other = "AB"[1 - "AB".index(lead)]
         if lang == "ja":
-            return (f"先介入の抽選（G20）：偶数ターン（第0ターンを含む）は{lead}側、奇数ターンは{other}側が"
-                    f"先に介入します。検算：UTF-8の文字列「{key}」のSHA-256の先頭バイトは{byte}"
-                    f"（{'偶数' if byte % 2 == 0 else '奇数'}）です。")
-        return (f"lead draw (G20): side {lead} leads simultaneous windows in even turns (turn 0 "
-                f"included), side {other} in odd turns. Check: the first byte of SHA-256 of the "
-                f"UTF-8 text \"{key}\" is {byte} ({'even' if byte % 2 == 0 else 'odd'}).")
+            return (
+                f"先介入の抽選（G20）：偶数ターン（第0ターンを含む）は{lead}側、奇数ターンは{other}側が"
+                f"先に介入します。検算：UTF-8の文字列「{key}」のSHA-256の先頭バイトは{byte}"
+                f"（{'偶数' if byte % 2 == 0 else '奇数'}）です。"
+            )
+        return (
+            f"lead draw (G20): side {lead} leads simultaneous windows in even turns (turn 0 "
+            f"included), side {other} in odd turns. Check: the first byte of SHA-256 of the "
+            f'UTF-8 text "{key}" is {byte} ({"even" if byte % 2 == 0 else "odd"}).'
+        )
 
     def orders_start(self, text: str) -> int | None:
         """The first line of a hand-and-orders text in ``text`` (``orders.orders_start``)."""
@@ -350,11 +384,15 @@ class MargaretMagicalized(Ruleset):
         既定, 手札, 命令, 終わり)."""
         if lang == "ja":
             head = f"対戦 {opponent}" if opponent else "既定"
-            return (f"MAGICALIZED {league} HAND {key}\n{head}\n手札 （カード7枚）\n命令\n"
-                    "  （規則を1行に1つ）\n終わり")
+            return (
+                f"MAGICALIZED {league} HAND {key}\n{head}\n手札 （カード7枚）\n命令\n"
+                "  （規則を1行に1つ）\n終わり"
+            )
         head = f"VS {opponent}" if opponent else "DEFAULT"
-        return (f"MAGICALIZED {league} HAND {key}\n{head}\nHAND (7 cards)\nORDERS\n"
-                "  (your rules, one per line)\nEND")
+        return (
+            f"MAGICALIZED {league} HAND {key}\n{head}\nHAND (7 cards)\nORDERS\n"
+            "  (your rules, one per line)\nEND"
+        )
 
     def revision_form(self, from_turn: int, lang: str) -> str:
         """§3.2's ``ORDERS FROM TURN t … END`` (命令 第tターンから … 終わり) with a placeholder."""
@@ -372,8 +410,9 @@ class MargaretMagicalized(Ruleset):
         """A battle without cards (both sides always pass), side A leading (G51)."""
         return self.fight(a, b, None, log=log)
 
-    def fight(self, a: Any, b: Any, inputs: BattleInputs | None = None, *,
-              log: bool = True) -> MagicResult:
+    def fight(
+        self, a: Any, b: Any, inputs: BattleInputs | None = None, *, log: bool = True
+    ) -> MagicResult:
         """The battle with both sides' orders (:meth:`orders_for` values), the lead and an
         optional checkpoint (``inputs``; default: no cards, A leads, to the end)."""
         inp = inputs or BattleInputs()
@@ -387,24 +426,51 @@ class MargaretMagicalized(Ruleset):
             else:
                 hands.append(so.hand)
                 deciders.append(StandingOrders(so, trace=log))
-        return self.fight_with(_entry(a), _entry(b), (hands[0], hands[1]),
-                               (deciders[0], deciders[1]), lead=inp.lead, log=log,
-                               stop_after=inp.stop_after)
+        return self.fight_with(
+            _entry(a),
+            _entry(b),
+            (hands[0], hands[1]),
+            (deciders[0], deciders[1]),
+            lead=inp.lead,
+            log=log,
+            stop_after=inp.stop_after,
+        )
 
-    def fight_with(self, a: Swordmaster, b: Swordmaster,
-                   hands: tuple[Sequence[str], Sequence[str]],
-                   deciders: tuple[Decider | None, Decider | None], *, lead: int = 0,
-                   log: bool = True, stop_after: int | None = None) -> MagicResult:
+    def fight_with(
+        self,
+        a: Swordmaster,
+        b: Swordmaster,
+        hands: tuple[Sequence[str], Sequence[str]],
+        deciders: tuple[Decider | None, Decider | None],
+        *,
+        lead: int = 0,
+        log: bool = True,
+        stop_after: int | None = None,
+    ) -> MagicResult:
         """The battle with any two deciders (tests: scripted ones) and hands."""
         if lead not in (0, 1):
             raise ValueError(f"lead is 0 (A) or 1 (B), not {lead!r}")
-        d = run_battle(a, b, hands=hands, deciders=deciders, lead=lead, log=log,
-                       stop_after=stop_after)
+        d = run_battle(
+            a, b, hands=hands, deciders=deciders, lead=lead, log=log, stop_after=stop_after
+        )
         final = (SmState(*d["final"][0]), SmState(*d["final"][1]))
         return MagicResult(
-            d["winner"], d["reason"], d["by"], d["turns"], d["where"], final, d["totals"],
-            d["push"], tuple(CardRecord(*c) for c in d["cards"]), d["hands"], d["bans"], lead,
-            d["windows"], (trace_of(deciders[0]), trace_of(deciders[1])), d["events"])
+            d["winner"],
+            d["reason"],
+            d["by"],
+            d["turns"],
+            d["where"],
+            final,
+            d["totals"],
+            d["push"],
+            tuple(CardRecord(*c) for c in d["cards"]),
+            d["hands"],
+            d["bans"],
+            lead,
+            d["windows"],
+            (trace_of(deciders[0]), trace_of(deciders[1])),
+            d["events"],
+        )
 
     def checkpoint(self, result: Any) -> int | None:
         """The turn after which a battle fought with ``stop_after`` stopped, or ``None``."""
@@ -419,17 +485,42 @@ class MargaretMagicalized(Ruleset):
         return self._outcome(r)
 
     def _outcome(self, r: MagicResult) -> Outcome:
-        final = tuple((Fighter(s.name, s.hp, s.max_hp, 0, not s.dead, s.dead,
-                               {k: v for k, v in s.to_json().items()
-                                if k not in ("name", "hp", "max_hp", "mp", "alive", "exited")}),)
-                      for s in r.final)
+        final = tuple(
+            (
+                Fighter(
+                    s.name,
+                    s.hp,
+                    s.max_hp,
+                    0,
+                    not s.dead,
+                    s.dead,
+                    {
+                        k: v
+                        for k, v in s.to_json().items()
+                        if k not in ("name", "hp", "max_hp", "mp", "alive", "exited")
+                    },
+                ),
+            )
+            for s in r.final
+        )
         ta, tb = r.totals
         margin = tb - ta if r.by == "overkill" else ta - tb
         reason = r.reason if r.reason in ("death", "overkill", "hp", "push", "draw") else "draw"
-        return Outcome(r.winner, reason, r.turns, margin, (final[0], final[1]), r.by,
-                       {"totals": {"A": ta, "B": tb}, "push": {"A": r.push[0], "B": r.push[1]},
-                        "lead": "AB"[r.lead], "cards": len(r.cards),
-                        **({"checkpoint": r.turns} if r.checkpoint is not None else {})})
+        return Outcome(
+            r.winner,
+            reason,
+            r.turns,
+            margin,
+            (final[0], final[1]),
+            r.by,
+            {
+                "totals": {"A": ta, "B": tb},
+                "push": {"A": r.push[0], "B": r.push[1]},
+                "lead": "AB"[r.lead],
+                "cards": len(r.cards),
+                **({"checkpoint": r.turns} if r.checkpoint is not None else {}),
+            },
+        )
 
     def winner_and_margin(self, result: Any) -> tuple[int | None, int]:
         """``(winner, margin)`` of :meth:`outcome`."""
@@ -447,9 +538,12 @@ class MargaretMagicalized(Ruleset):
         ``hand_sizes`` instead of ``hands``."""
         r = _result(result)
         out: dict[str, Any] = {
-            "ruleset": self.name, "engine_version": ENGINE_VERSION,
+            "ruleset": self.name,
+            "engine_version": ENGINE_VERSION,
             "winner": None if r.winner is None else "AB"[r.winner],
-            "reason": r.reason, "turns": r.turns, "by": r.by,
+            "reason": r.reason,
+            "turns": r.turns,
+            "by": r.by,
             "final": {"A": [r.final[0].to_json()], "B": [r.final[1].to_json()]},
             "cards": [c.to_json() for c in r.cards],
         }
@@ -459,11 +553,15 @@ class MargaretMagicalized(Ruleset):
             out["hand_sizes"] = {"A": len(r.hands[0]), "B": len(r.hands[1])}
         elif self._reveal:
             out["hands"] = {"A": list(r.hands[0]), "B": list(r.hands[1])}
-        out.update({
-            "bans": {"A": list(r.bans[0]), "B": list(r.bans[1])}, "lead": "AB"[r.lead],
-            "totals": {"A": r.totals[0], "B": r.totals[1]},
-            "push": {"A": r.push[0], "B": r.push[1]}, "windows": r.windows,
-        })
+        out.update(
+            {
+                "bans": {"A": list(r.bans[0]), "B": list(r.bans[1])},
+                "lead": "AB"[r.lead],
+                "totals": {"A": r.totals[0], "B": r.totals[1]},
+                "push": {"A": r.push[0], "B": r.push[1]},
+                "windows": r.windows,
+            }
+        )
         if events:
             out["events"] = [event_json(e) for e in r.events]
         return out
@@ -474,30 +572,41 @@ class MargaretMagicalized(Ruleset):
         number of entries ``omitted``."""
         r = _result(result)
         trace, omitted = r.traces[side]
-        return {"hand": list(r.hands[side]),
-                "trace": [{"turn": t, "window": k, "window_id": w, "version": v, "rule": n,
-                           "outcome": o} for t, k, w, v, n, o in trace],
-                "omitted": omitted}
+        return {
+            "hand": list(r.hands[side]),
+            "trace": [
+                {"turn": t, "window": k, "window_id": w, "version": v, "rule": n, "outcome": o}
+                for t, k, w, v, n, o in trace
+            ],
+            "omitted": omitted,
+        }
 
     def result_json(self, result: Any, *, events: bool = True) -> dict[str, Any]:
         """§4.4's JSON: ``{"public": public_json, "private": {"A": …, "B": …}}``. Pages, feeds
         and the opponent read ``public`` only."""
-        return {"public": self.public_json(result, events=events),
-                "private": {"A": self.private_json(result, 0),
-                            "B": self.private_json(result, 1)}}
+        return {
+            "public": self.public_json(result, events=events),
+            "private": {"A": self.private_json(result, 0), "B": self.private_json(result, 1)},
+        }
 
     def report(self, a: Any, b: Any, result: Any, *, lang: str) -> BattleReport:
         """The public report (§4.4). Raises ``ValueError`` for a result without a log."""
         return self.report_for(a, b, result, lang=lang, side=None)
 
-    def report_for(self, a: Any, b: Any, result: Any, *, lang: str,
-                   side: int | None = None) -> BattleReport:
+    def report_for(
+        self, a: Any, b: Any, result: Any, *, lang: str, side: int | None = None
+    ) -> BattleReport:
         """The public report plus ``side``'s private block (remaining hand, rule trace)."""
         ma, mb, r = _entry(a), _entry(b), _result(result)
-        return build_report(r, self._outcome(r), lang=lang, header=tuple(self.describe(lang)),
-                            sheets=(notation.format_sheet(ma, lang),
-                                    notation.format_sheet(mb, lang)),
-                            reveal=self._reveal, side=side)
+        return build_report(
+            r,
+            self._outcome(r),
+            lang=lang,
+            header=tuple(self.describe(lang)),
+            sheets=(notation.format_sheet(ma, lang), notation.format_sheet(mb, lang)),
+            reveal=self._reveal,
+            side=side,
+        )
 
 
 __all__ = ["MargaretMagicalized", "display_names", "lead_draw"]

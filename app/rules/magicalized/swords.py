@@ -76,15 +76,23 @@ class SwordDef:
         return tuple(out)
 
 
-def _a(code: str, name: str, en: str, raw: str, act: int = 1, limited: bool = False,
-       **kw: object) -> SwordDef:
+def _a(
+    code: str, name: str, en: str, raw: str, act: int = 1, limited: bool = False, **kw: object
+) -> SwordDef:
     return SwordDef(code, name, en, ATTACK, act, limited, raw=raw, **kw)  # type: ignore[arg-type]
 
 
-def _s(code: str, name: str, en: str, op: str, arg: str | None = None, act: int = 1,
-       limited: bool = False, **kw: object) -> SwordDef:
-    return SwordDef(code, name, en, SUPPORT, act, limited, op=op, arg=arg,
-                    **kw)  # type: ignore[arg-type]
+def _s(
+    code: str,
+    name: str,
+    en: str,
+    op: str,
+    arg: str | None = None,
+    act: int = 1,
+    limited: bool = False,
+    **kw: object,
+) -> SwordDef:
+    return SwordDef(code, name, en, SUPPORT, act, limited, op=op, arg=arg, **kw)  # type: ignore[arg-type]
 
 
 #: every sword the notation knows, list 1 in the seed's order, then list 2, then 高速剣

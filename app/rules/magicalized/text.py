@@ -21,6 +21,7 @@ def format_orders_text(o: OrdersText) -> str:
     """Every section (``DEFAULT`` / ``VS name``) with its hand and versions."""
     parts = []
     for s in o.sections:
-        parts.append(("DEFAULT" if s.vs is None else f"VS {s.vs}") + "\n"
-                     + format_side_orders(s.orders))
+        parts.append(
+            ("DEFAULT" if s.vs is None else f"VS {s.vs}") + "\n" + format_side_orders(s.orders)
+        )
     return "".join(parts)

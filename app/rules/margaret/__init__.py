@@ -12,5 +12,13 @@ from .ruleset import ENGINE_VERSION, Margaret
 from .swords import BASIC, SwordSpec, SwordTable
 from .validate import parse_sheet
 
-__all__ = ["BASIC", "ENGINE_VERSION", "Margaret", "Sword", "SwordSpec", "SwordTable",
-           "Swordmaster", "parse_sheet"]
+__all__ = [
+    "BASIC",
+    "ENGINE_VERSION",
+    "Margaret",
+    "Sword",
+    "SwordSpec",
+    "SwordTable",
+    "Swordmaster",
+    "parse_sheet",
+]

@@ -22,20 +22,22 @@ _C = ActionClass
 
 # code -> the Amaryllis action (named when used); rules/margaret.md §2.2, Amaryllis column
 _ACTIONS: dict[str, Action] = {
-    "斬": Action("", _C.DIRECT),                                    # 直接攻撃
-    "高": Action("", _C.DIRECT, quick=True, limited=True),          # ＜高速起動＞＜リミテッド＞
-    "重": Action("", _C.DIRECT, delay=4, effect=2),                 # ＜遅延起動４＞＜効果２倍＞
-    "衝": Action("", _C.DIRECT, delay=2, stun=1),                   # ＜遅延起動２＞＜スタン与え＞
-    "毒": Action("", _C.DIRECT, limited=True, poison=1),            # ＜リミテッド＞＜毒与え＞
-    "絶": Action("", _C.PIERCING, delay=3),                         # 防御無視攻撃＜遅延起動３＞
-    "魔": Action("", _C.HALVING, limited=True, delay=2),            # ＨＰ減殺＜リミテッド＞＜遅延起動２＞
-    "デ": Action("", _C.HALVING, effect=2, delay=6, limited=True),  # ＨＰ減殺＜効果２倍＞＜遅延起動６＞＜リミテッド＞
-    "熱": Action("", _C.ATK_UP, n=1),                               # 攻撃力＋１
-    "護": Action("", _C.DEF_UP, n=1),                               # 防御力＋１
-    "速": Action("", _C.SPD_UP, n=1),                               # 素早さ＋１
-    "盾": Action("", _C.GUARD),                                     # ガード与え
-    "鏡": Action("", _C.REFLECT, delay=2, limited=True),            # 反射与え＜遅延起動２＞＜リミテッド＞
-    "命": Action("", _C.LIFE, limited=True),                        # ライフ与え＜リミテッド＞
+    "斬": Action("", _C.DIRECT),  # 直接攻撃
+    "高": Action("", _C.DIRECT, quick=True, limited=True),  # ＜高速起動＞＜リミテッド＞
+    "重": Action("", _C.DIRECT, delay=4, effect=2),  # ＜遅延起動４＞＜効果２倍＞
+    "衝": Action("", _C.DIRECT, delay=2, stun=1),  # ＜遅延起動２＞＜スタン与え＞
+    "毒": Action("", _C.DIRECT, limited=True, poison=1),  # ＜リミテッド＞＜毒与え＞
+    "絶": Action("", _C.PIERCING, delay=3),  # 防御無視攻撃＜遅延起動３＞
+    "魔": Action("", _C.HALVING, limited=True, delay=2),  # ＨＰ減殺＜リミテッド＞＜遅延起動２＞
+    "デ": Action(
+        "", _C.HALVING, effect=2, delay=6, limited=True
+    ),  # ＨＰ減殺＜効果２倍＞＜遅延起動６＞＜リミテッド＞
+    "熱": Action("", _C.ATK_UP, n=1),  # 攻撃力＋１
+    "護": Action("", _C.DEF_UP, n=1),  # 防御力＋１
+    "速": Action("", _C.SPD_UP, n=1),  # 素早さ＋１
+    "盾": Action("", _C.GUARD),  # ガード与え
+    "鏡": Action("", _C.REFLECT, delay=2, limited=True),  # 反射与え＜遅延起動２＞＜リミテッド＞
+    "命": Action("", _C.LIFE, limited=True),  # ライフ与え＜リミテッド＞
 }
 
 
@@ -61,6 +63,15 @@ def to_unit(master: Swordmaster, name: str | None = None) -> Unit:
     Cached: leagues fight the same swordmasters many times."""
     loadout = tuple(sword_action(s) for s in master.swords)
     definitions = tuple(sword_action(s) for s in dict.fromkeys(master.swords))
-    return Unit(name=master.name if name is None else name, hp=master.hp, atk=master.atk,
-                defense=master.defense, spd=master.spd, tech=master.skill, loadout=loadout,
-                definitions=definitions, tech_explicit=master.skill_explicit, lang=master.lang)
+    return Unit(
+        name=master.name if name is None else name,
+        hp=master.hp,
+        atk=master.atk,
+        defense=master.defense,
+        spd=master.spd,
+        tech=master.skill,
+        loadout=loadout,
+        definitions=definitions,
+        tech_explicit=master.skill_explicit,
+        lang=master.lang,
+    )

@@ -14,7 +14,18 @@ from app.rules.amaryllis.generate import Rng
 from .model import Sword, Swordmaster
 from .swords import BASIC, SwordTable
 
-JA_NAMES = ("徘徊するライカ", "あいざわ", "紫電", "しゃるる", "コウ", "日路", "鏡花", "鉄", "烈", "零")
+JA_NAMES = (
+    "徘徊するライカ",
+    "あいざわ",
+    "紫電",
+    "しゃるる",
+    "コウ",
+    "日路",
+    "鏡花",
+    "鉄",
+    "烈",
+    "零",
+)
 EN_NAMES = ("Laika", "Aizawa", "Shiden", "Sharuru", "Kou", "Hiji", "Mirror", "Iron", "Blaze")
 
 
@@ -28,8 +39,14 @@ def random_sword(rng: Rng, table: SwordTable = BASIC) -> Sword:
     return Sword(spec.code, rng.randint(spec.param, max(spec.param, top)))
 
 
-def random_swordmaster(rng: Rng, name: str | None = None, *, lang: str | None = None,
-                       notation: str | None = None, table: SwordTable = BASIC) -> Swordmaster:
+def random_swordmaster(
+    rng: Rng,
+    name: str | None = None,
+    *,
+    lang: str | None = None,
+    notation: str | None = None,
+    table: SwordTable = BASIC,
+) -> Swordmaster:
     """A legal swordmaster built from ``rng``: 10 points over HP/5, ATK, DEF, SPD and 剣技 (one
     point a sword), mostly all spent; a stated 剣技 line now and then. ``name`` ``None`` picks
     one from a small pool (``""`` is allowed: a compact line without a name)."""
@@ -47,6 +64,15 @@ def random_swordmaster(rng: Rng, name: str | None = None, *, lang: str | None = 
     skill = points[4]
     carried = skill if rng.random() < 0.85 else rng.randint(0, skill)
     swords = tuple(random_sword(rng, table) for _ in range(carried))
-    return Swordmaster(name=name, hp=points[0] * 5, atk=points[1], defense=points[2],
-                       spd=points[3], skill=skill, swords=swords,
-                       skill_explicit=rng.random() < 0.15, notation=notation, lang=lang)
+    return Swordmaster(
+        name=name,
+        hp=points[0] * 5,
+        atk=points[1],
+        defense=points[2],
+        spd=points[3],
+        skill=skill,
+        swords=swords,
+        skill_explicit=rng.random() < 0.15,
+        notation=notation,
+        lang=lang,
+    )

@@ -30,8 +30,14 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from app.rules.amaryllis.lexer import (
-    MAX_LINE_CHARS, MAX_LINES, MAX_PROBLEMS, MAX_SUGGESTIONS, WHAT_UNIT, Pending,
-    is_theki_line, read_int,
+    MAX_LINE_CHARS,
+    MAX_LINES,
+    MAX_PROBLEMS,
+    MAX_SUGGESTIONS,
+    WHAT_UNIT,
+    Pending,
+    is_theki_line,
+    read_int,
 )
 from app.rules.amaryllis.vocab import L, normalize, normalize_name
 
@@ -108,7 +114,7 @@ def line_content(raw: str) -> str | None:
     if not s or s.startswith("#") or s.startswith("//"):
         return None
     if s.startswith(POOL_PREFIX):
-        s = s[len(POOL_PREFIX):].lstrip()
+        s = s[len(POOL_PREFIX) :].lstrip()
     return s or None
 
 
@@ -117,7 +123,7 @@ def line_form(s: str) -> str | None:
     slash = s.find("/")
     colon = s.find(":")
     if colon >= 0 and (slash < 0 or colon < slash):
-        body = s[colon + 1:]
+        body = s[colon + 1 :]
         return "full" if _FULL_BODY.match(body) or body.count("/") >= 3 else None
     if slash >= 0 and (_COMPACT.match(s) or s.count("/") >= 3):
         return "compact"
@@ -137,9 +143,17 @@ def read_sheet(text: str, table: SwordTable) -> ReadSheet:
     """Read ``text`` line by line against ``table``. Never raises for any ``str``."""
     out = ReadSheet()
     if len(text) > MAX_CHARS:
-        out.pending.append(Pending("too-large", None, "", {
-            "size": L(f"{len(text):,}文字", f"{len(text):,} characters"),
-            "limit": L(f"{MAX_CHARS:,}文字", f"{MAX_CHARS:,} characters")}))
+        out.pending.append(
+            Pending(
+                "too-large",
+                None,
+                "",
+                {
+                    "size": L(f"{len(text):,}文字", f"{len(text):,} characters"),
+                    "limit": L(f"{MAX_CHARS:,}文字", f"{MAX_CHARS:,} characters"),
+                },
+            )
+        )
         return out
     lines = text.splitlines()
     for index, raw in enumerate(lines, start=1):
@@ -148,12 +162,14 @@ def read_sheet(text: str, table: SwordTable) -> ReadSheet:
         out.nonblank += 1
         if out.nonblank > MAX_LINES:
             count = out.nonblank + sum(1 for r in lines[index:] if r.strip())
-            out.pending.append(Pending("too-many-lines", index, raw,
-                                       {"count": count, "limit": MAX_LINES}))
+            out.pending.append(
+                Pending("too-many-lines", index, raw, {"count": count, "limit": MAX_LINES})
+            )
             break
         if len(raw) > MAX_LINE_CHARS:
-            out.pending.append(Pending("line-too-long", index, raw,
-                                       {"length": len(raw), "limit": MAX_LINE_CHARS}))
+            out.pending.append(
+                Pending("line-too-long", index, raw, {"length": len(raw), "limit": MAX_LINE_CHARS})
+            )
             continue
         _read_line(out, index, raw, table)
         if len(out.pending) >= MAX_PROBLEMS:
@@ -179,8 +195,9 @@ def _read_line(out: ReadSheet, line: int, raw: str, table: SwordTable) -> None:
         out.pending.append(Pending("extra-line", line, raw))
         return
     if out.master is not None:
-        out.pending.append(Pending("duplicate-swordmaster-line", line, raw,
-                                   {"first": out.master.line}))
+        out.pending.append(
+            Pending("duplicate-swordmaster-line", line, raw, {"first": out.master.line})
+        )
         return
     if form == "full":
         out.master = _read_full(out, line, raw, s, table)
@@ -203,8 +220,7 @@ def _script_hint(out: ReadSheet, name: str) -> None:
         out.hints["en"] += 1
 
 
-def _read_full(out: ReadSheet, line: int, raw: str, s: str,
-               table: SwordTable) -> RawSwordmaster:
+def _read_full(out: ReadSheet, line: int, raw: str, s: str, table: SwordTable) -> RawSwordmaster:
     head, _, body = s.partition(":")
     colon = raw.find("：")
     half = raw.find(":")
@@ -226,8 +242,7 @@ def _read_full(out: ReadSheet, line: int, raw: str, s: str,
     return master
 
 
-def _read_compact(out: ReadSheet, line: int, raw: str, s: str,
-                  table: SwordTable) -> RawSwordmaster:
+def _read_compact(out: ReadSheet, line: int, raw: str, s: str, table: SwordTable) -> RawSwordmaster:
     fields = s.split("/", 5)
     numbers = _numbers(out, line, raw, fields)
     codes = fields[4].strip() if len(fields) > 4 else ""
@@ -235,7 +250,7 @@ def _read_compact(out: ReadSheet, line: int, raw: str, s: str,
     _script_hint(out, name)
     master = RawSwordmaster(line, raw, "compact", name, numbers, [])
     if codes.startswith(POOL_PREFIX):
-        codes = codes[len(POOL_PREFIX):]
+        codes = codes[len(POOL_PREFIX) :]
     unknown: set[str] = set()
     for token in table.read_codes(codes):
         if token.spec is None:
@@ -243,8 +258,11 @@ def _read_compact(out: ReadSheet, line: int, raw: str, s: str,
             master.unread += 1
             if token.text not in unknown and len(unknown) < MAX_UNKNOWN:
                 unknown.add(token.text)
-                out.pending.append(Pending("unknown-code", line, raw, {
-                    "char": token.text, "codes": table.codes_text()}))
+                out.pending.append(
+                    Pending(
+                        "unknown-code", line, raw, {"char": token.text, "codes": table.codes_text()}
+                    )
+                )
             continue
         sword = _sword(out, master, token.spec, token.digits, token.text, "code", table)
         if sword is not None:
@@ -283,9 +301,18 @@ def _read_list(out: ReadSheet, master: RawSwordmaster, rest: str, table: SwordTa
         if word in unknown or len(unknown) >= MAX_UNKNOWN:
             continue
         unknown.add(word)
-        out.pending.append(Pending("unknown-sword", line, raw, {
-            "sword": word[:40], "suggest": _suggest(out, word, table),
-            "names": L(table.names_text("ja"), table.names_text("en"))}))
+        out.pending.append(
+            Pending(
+                "unknown-sword",
+                line,
+                raw,
+                {
+                    "sword": word[:40],
+                    "suggest": _suggest(out, word, table),
+                    "names": L(table.names_text("ja"), table.names_text("en")),
+                },
+            )
+        )
     if empty:
         master.sword_errors = True
         out.pending.append(Pending("empty-sword-name", line, raw))
@@ -304,8 +331,15 @@ def _suggest(out: ReadSheet, word: str, table: SwordTable) -> L:
     return L(f"もしかして「{close[0]}」？　", f'Did you mean "{close[0]}"? ')
 
 
-def _sword(out: ReadSheet, master: RawSwordmaster, spec: SwordSpec, digits: str, word: str,
-           how: str, table: SwordTable) -> Sword | None:
+def _sword(
+    out: ReadSheet,
+    master: RawSwordmaster,
+    spec: SwordSpec,
+    digits: str,
+    word: str,
+    how: str,
+    table: SwordTable,
+) -> Sword | None:
     """The sword ``spec`` with parameter ``digits`` (M5), or ``None`` after recording why not.
     ``how`` is how it was written: ``"code"``, or the language of its name."""
     line, raw = master.line, master.text
@@ -314,10 +348,12 @@ def _sword(out: ReadSheet, master: RawSwordmaster, spec: SwordSpec, digits: str,
     label = L(word, word)
     if not digits:
         master.sword_errors = True
-        example = (f"{spec.code}{spec.param_sep}3" if how == "code"
-                   else table.sword_name(Sword(spec.code, 3), "ja" if how == "ja" else "en"))
-        out.pending.append(Pending("missing-n", line, raw, {"word": word[:30],
-                                                           "example": example}))
+        example = (
+            f"{spec.code}{spec.param_sep}3"
+            if how == "code"
+            else table.sword_name(Sword(spec.code, 3), "ja" if how == "ja" else "en")
+        )
+        out.pending.append(Pending("missing-n", line, raw, {"word": word[:30], "example": example}))
         return None
     n = read_int(digits, L("Ｎ", "N"), line, raw, out.pending)
     if n is None:
@@ -325,8 +361,9 @@ def _sword(out: ReadSheet, master: RawSwordmaster, spec: SwordSpec, digits: str,
         return None
     if n < spec.param:
         master.sword_errors = True
-        out.pending.append(Pending("n-too-small", line, raw,
-                                   {"word": label, "min": spec.param, "n": n}))
+        out.pending.append(
+            Pending("n-too-small", line, raw, {"word": label, "min": spec.param, "n": n})
+        )
         return None
     if spec.start_turn(n) > LAST_TURN:
         out.pending.append(Pending("never-usable", line, raw, {"word": label, "n": n}))
@@ -357,15 +394,17 @@ def format_compact(master: Swordmaster, table: SwordTable) -> str:
     return f"{stats}/{codes}/{master.name}" if master.name else f"{stats}/{codes}"
 
 
-def format_swordmaster(master: Swordmaster, table: SwordTable, lang: str | None = None,
-                       notation: str | None = None) -> str:
+def format_swordmaster(
+    master: Swordmaster, table: SwordTable, lang: str | None = None, notation: str | None = None
+) -> str:
     """The normalized sheet: the swordmaster line in ``notation`` (default: the sheet's), then
     the 剣技 line when the sheet stated it (``剣技4`` / ``SKILL 4``). ``lang`` defaults to the
     sheet's. ``parse(format_swordmaster(m)) == m`` in both notations."""
     lang = lang or master.lang
     notation = notation or master.notation
-    line = format_compact(master, table) if notation == "compact" else format_full(
-        master, table, lang)
+    line = (
+        format_compact(master, table) if notation == "compact" else format_full(master, table, lang)
+    )
     if master.skill_explicit:
         line += "\n" + (f"剣技{master.skill}" if lang == "ja" else f"SKILL {master.skill}")
     return line
@@ -377,6 +416,15 @@ def label(master: Swordmaster, table: SwordTable) -> str:
 
 
 __all__ = [
-    "SKILL_LINE", "RawSwordmaster", "line_content", "ReadSheet", "format_compact", "format_full",
-    "format_swordmaster", "is_swordmaster_line", "label", "line_form", "read_sheet",
+    "SKILL_LINE",
+    "RawSwordmaster",
+    "line_content",
+    "ReadSheet",
+    "format_compact",
+    "format_full",
+    "format_swordmaster",
+    "is_swordmaster_line",
+    "label",
+    "line_form",
+    "read_sheet",
 ]

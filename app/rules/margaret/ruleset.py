@@ -23,15 +23,28 @@ from app.rules.amaryllis.events import BattleResult, UnitState
 from app.rules.amaryllis.report import build_report, report_turns, side_names
 from app.rules.amaryllis.vocab import num
 from app.rules.base import (
-    BattleReport, Fighter, Outcome, ProblemLike, RandomSource, ReportTurn, Ruleset, Sheet,
-    has_stat_slashes, register,
+    BattleReport,
+    Fighter,
+    Outcome,
+    ProblemLike,
+    RandomSource,
+    ReportTurn,
+    Ruleset,
+    Sheet,
+    has_stat_slashes,
+    register,
 )
 
 from .compile import to_unit
 from .generate import random_swordmaster
 from .model import Sword, Swordmaster
 from .notation import (
-    SKILL_LINE, format_swordmaster, is_swordmaster_line, label, line_content, line_form,
+    SKILL_LINE,
+    format_swordmaster,
+    is_swordmaster_line,
+    label,
+    line_content,
+    line_form,
 )
 from .problems import format_margaret_problems
 from .samples import COMPACT, EXAMPLE_EN, EXAMPLE_JA, FULL
@@ -92,11 +105,23 @@ def _codes(actions: Sequence[str]) -> list[str]:
 
 def _fighter_json(state: UnitState, max_hp: int) -> dict[str, Any]:
     """``Fighter.to_json`` of :func:`_fighter`, built directly (tournaments print many)."""
-    return {"name": state.name, "hp": state.hp, "max_hp": max_hp, "mp": 0,
-            "alive": not state.dead, "exited": state.dead, "atk": state.atk,
-            "def": state.defense, "spd": state.spd, "swords": _codes(state.actions),
-            "guard": state.guard, "reflect": state.reflect, "life": state.life,
-            "stun": state.stun, "poison": state.poison}
+    return {
+        "name": state.name,
+        "hp": state.hp,
+        "max_hp": max_hp,
+        "mp": 0,
+        "alive": not state.dead,
+        "exited": state.dead,
+        "atk": state.atk,
+        "def": state.defense,
+        "spd": state.spd,
+        "swords": _codes(state.actions),
+        "guard": state.guard,
+        "reflect": state.reflect,
+        "life": state.life,
+        "stun": state.stun,
+        "poison": state.poison,
+    }
 
 
 def turns_of(result: BattleResult) -> int:
@@ -107,9 +132,17 @@ def turns_of(result: BattleResult) -> int:
 
 
 def _fighter(state: UnitState, max_hp: int) -> Fighter:
-    detail = {"atk": state.atk, "def": state.defense, "spd": state.spd,
-              "swords": _codes(state.actions), "guard": state.guard, "reflect": state.reflect,
-              "life": state.life, "stun": state.stun, "poison": state.poison}
+    detail = {
+        "atk": state.atk,
+        "def": state.defense,
+        "spd": state.spd,
+        "swords": _codes(state.actions),
+        "guard": state.guard,
+        "reflect": state.reflect,
+        "life": state.life,
+        "stun": state.stun,
+        "poison": state.poison,
+    }
     return Fighter(state.name, state.hp, max_hp, 0, not state.dead, state.dead, detail)
 
 
@@ -155,16 +188,20 @@ class Margaret(Ruleset):
         pool, budget, party size, MP costs."""
         codes = BASIC.codes_text()
         if lang == "ja":
-            return ["ルール：マーガレット（剣１５種）",
-                    f"剣：ベーシックの１５種（{codes}）",
-                    f"予算：{num(BUDGET, 'ja')}点（ＨＰ×５、攻撃力、防御力、素早さ、剣１本につき剣技１）",
-                    "剣師：１対１",
-                    "ＭＰコスト：なし"]
-        return ["Ruleset: Margaret (15 swords)",
-                f"pool: the 15 basic swords ({codes})",
-                f"budget: {BUDGET} points (HP x5, ATK, DEF, SPD, 1 per sword)",
-                "one swordmaster a side",
-                "MP costs: none"]
+            return [
+                "ルール：マーガレット（剣１５種）",
+                f"剣：ベーシックの１５種（{codes}）",
+                f"予算：{num(BUDGET, 'ja')}点（ＨＰ×５、攻撃力、防御力、素早さ、剣１本につき剣技１）",
+                "剣師：１対１",
+                "ＭＰコスト：なし",
+            ]
+        return [
+            "Ruleset: Margaret (15 swords)",
+            f"pool: the 15 basic swords ({codes})",
+            f"budget: {BUDGET} points (HP x5, ATK, DEF, SPD, 1 per sword)",
+            "one swordmaster a side",
+            "MP costs: none",
+        ]
 
     # -- sheets ---------------------------------------------------------------------------------
 
@@ -185,17 +222,21 @@ class Margaret(Ruleset):
         left = BUDGET - spent - count
         z = (lambda v: num(v, "ja")) if lang == "ja" else str
         if lang == "ja":
-            lines = ["ポイントの内訳",
-                     f"・能力：ＨＰ{z(m.hp)}÷５＝{z(m.hp // 5)}、攻撃力{z(m.atk)}、"
-                     f"防御力{z(m.defense)}、素早さ{z(m.spd)}：{z(spent)}点",
-                     f"・剣技{z(m.skill)}：剣{z(count)}本×１＝{z(count)}点",
-                     f"合計{z(spent + count)}／{z(BUDGET)}点（残り{z(left)}）"]
+            lines = [
+                "ポイントの内訳",
+                f"・能力：ＨＰ{z(m.hp)}÷５＝{z(m.hp // 5)}、攻撃力{z(m.atk)}、"
+                f"防御力{z(m.defense)}、素早さ{z(m.spd)}：{z(spent)}点",
+                f"・剣技{z(m.skill)}：剣{z(count)}本×１＝{z(count)}点",
+                f"合計{z(spent + count)}／{z(BUDGET)}点（残り{z(left)}）",
+            ]
         else:
-            lines = ["Points",
-                     f"- abilities: HP {m.hp}/5 = {m.hp // 5}, ATK {m.atk}, DEF {m.defense}, "
-                     f"SPD {m.spd}: {spent}",
-                     f"- SKILL {m.skill}: {count} sword(s) x1 = {count}",
-                     f"Total {spent + count} / {BUDGET} ({left} left)"]
+            lines = [
+                "Points",
+                f"- abilities: HP {m.hp}/5 = {m.hp // 5}, ATK {m.atk}, DEF {m.defense}, "
+                f"SPD {m.spd}: {spent}",
+                f"- SKILL {m.skill}: {count} sword(s) x1 = {count}",
+                f"Total {spent + count} / {BUDGET} ({left} left)",
+            ]
         return "\n".join(lines)
 
     def format_problems(self, problems: Sequence[ProblemLike], lang: str) -> str:
@@ -232,7 +273,7 @@ class Margaret(Ruleset):
         first = next((i for i, line in enumerate(lines) if self.starts_sheet(line)), None)
         if first is None:
             return False
-        for line in lines[first + 1:]:
+        for line in lines[first + 1 :]:
             s = line_content(line)
             if s is None or SKILL_LINE.fullmatch(s):
                 continue
@@ -275,8 +316,9 @@ class Margaret(Ruleset):
     def battle(self, a: Any, b: Any, *, log: bool = True) -> BattleResult:
         """The Amaryllis battle of the two compiled swordmasters (M6)."""
         ma, mb = _master(a), _master(b)
-        return amaryllis_battle(to_unit(ma, label(ma, BASIC)), to_unit(mb, label(mb, BASIC)),
-                                log=log)
+        return amaryllis_battle(
+            to_unit(ma, label(ma, BASIC)), to_unit(mb, label(mb, BASIC)), log=log
+        )
 
     def outcome(self, result: Any) -> Outcome:
         """Winner, reason, T (M10), margin = final HP of A − final HP of B, the two swordmasters
@@ -286,8 +328,13 @@ class Margaret(Ruleset):
         reason = res.reason.value
         by = _JUDGE.get(reason) or ("overkill" if a.dead and b.dead else "hp")
         return Outcome(
-            winner=res.winner, termination=reason, turns=turns_of(res), margin=a.hp - b.hp,
-            final=((_fighter(a, res.max_hp[0]),), (_fighter(b, res.max_hp[1]),)), by=by)
+            winner=res.winner,
+            termination=reason,
+            turns=turns_of(res),
+            margin=a.hp - b.hp,
+            final=((_fighter(a, res.max_hp[0]),), (_fighter(b, res.max_hp[1]),)),
+            by=by,
+        )
 
     def winner_and_margin(self, result: Any) -> tuple[int | None, int]:
         """The winner and final HP of A − final HP of B, without building the outcome."""
@@ -306,10 +353,13 @@ class Margaret(Ruleset):
         reason = res.reason.value
         out: dict[str, Any] = {
             "winner": None if res.winner is None else "AB"[res.winner],
-            "reason": reason, "turns": turns_of(res),
+            "reason": reason,
+            "turns": turns_of(res),
             "by": _JUDGE.get(reason) or ("overkill" if a.dead and b.dead else "hp"),
-            "final": {"A": [_fighter_json(a, res.max_hp[0])],
-                      "B": [_fighter_json(b, res.max_hp[1])]},
+            "final": {
+                "A": [_fighter_json(a, res.max_hp[0])],
+                "B": [_fighter_json(b, res.max_hp[1])],
+            },
         }
         if events:
             out["events"] = [_mark_swords(event_json(e)) for e in res.events]
@@ -330,7 +380,13 @@ class Margaret(Ruleset):
         if m10:
             turns = _fold_turn_zero(turns)
         return build_report(
-            res, self.outcome(res), names=names, lang=lang, header=tuple(self.describe(lang)),
-            sheets=(self.format_sheet(ma, lang), self.format_sheet(mb, lang)), rename=rename,
-            turns=turns, turn_shown=0 if m10 else None)
-
+            res,
+            self.outcome(res),
+            names=names,
+            lang=lang,
+            header=tuple(self.describe(lang)),
+            sheets=(self.format_sheet(ma, lang), self.format_sheet(mb, lang)),
+            rename=rename,
+            turns=turns,
+            turn_shown=0 if m10 else None,
+        )

@@ -22,8 +22,14 @@ from app.rules.amaryllis.vocab import key, normalize
 
 from .model import Sword
 
-KINDS: dict[str, str] = {"攻": "attack", "補": "support", "制": "control", "追": "addition",
-                         "構": "construction", "環": "environment"}
+KINDS: dict[str, str] = {
+    "攻": "attack",
+    "補": "support",
+    "制": "control",
+    "追": "addition",
+    "構": "construction",
+    "環": "environment",
+}
 """The kind tags of the seed's glossary (<攻> = <攻撃> …) and their English identifiers."""
 
 _DELAY = re.compile(r"遅延([0-9]+|N)")
@@ -121,8 +127,7 @@ class SwordTable:
     must be unique after normalization. Raises ``ValueError`` on a clash.
     """
 
-    __slots__ = ("name", "swords", "_by_code", "_by_key", "_by_param_key", "_max_code",
-                 "_printed")
+    __slots__ = ("name", "swords", "_by_code", "_by_key", "_by_param_key", "_max_code", "_printed")
 
     def __init__(self, name: str, swords: Sequence[SwordSpec]) -> None:
         self.name = name
@@ -213,7 +218,7 @@ class SwordTable:
                 continue
             spec = None
             for width in range(min(self._max_code, len(s) - i), 0, -1):
-                spec = self._by_code.get(s[i:i + width])
+                spec = self._by_code.get(s[i : i + width])
                 if spec is not None:
                     break
             if spec is None:
@@ -238,8 +243,9 @@ class SwordTable:
 
     def codes_text(self, sep: str = " ") -> str:
         """Every code, parameters as N, for messages: ``斬 高 重 … 回N``."""
-        return sep.join(s.code + (s.param_sep + "N" if s.param is not None else "")
-                        for s in self.swords)
+        return sep.join(
+            s.code + (s.param_sep + "N" if s.param is not None else "") for s in self.swords
+        )
 
     def names_text(self, lang: str) -> str:
         """Every name in ``lang``, parameters as N: ``斬撃剣、…、回復剣N``."""
@@ -259,22 +265,25 @@ class SwordTable:
             yield s.en
 
 
-BASIC = SwordTable("margaret", (
-    # code, name, kind and tags from the seed's 剣リスト（ベーシック） (rules/margaret.md §2.2)
-    SwordSpec("斬", "斬撃剣", "Slash Sword", "攻"),
-    SwordSpec("高", "高速剣", "Swift Sword", "攻", ("高速", "リミ")),
-    SwordSpec("重", "重撃剣", "Heavy Sword", "攻", ("遅延4",)),
-    SwordSpec("衝", "衝撃剣", "Shock Sword", "攻", ("遅延2",)),
-    SwordSpec("毒", "蟲毒剣", "Venom Sword", "攻", ("リミ",)),
-    SwordSpec("絶", "絶対剣", "Absolute Sword", "攻", ("遅延3",)),
-    SwordSpec("魔", "魔法剣", "Magic Sword", "攻", ("遅延2", "リミ")),
-    SwordSpec("デ", "デス剣", "Death Sword", "攻", ("遅延6", "リミ"), codes=("死",)),  # M4
-    SwordSpec("熱", "加熱剣", "Heat Sword", "補"),
-    SwordSpec("護", "加護剣", "Ward Sword", "補"),
-    SwordSpec("速", "加速剣", "Haste Sword", "補", changes_ap=True),
-    SwordSpec("盾", "盾の剣", "Shield Sword", "補"),
-    SwordSpec("鏡", "鏡の剣", "Mirror Sword", "補", ("遅延2", "リミ")),
-    SwordSpec("命", "命の剣", "Life Sword", "補", ("リミ",)),
-    SwordSpec("回", "回復剣", "Heal Sword", "補", ("遅延N", "リミ"), param=1),  # M5: N >= 1
-))
+BASIC = SwordTable(
+    "margaret",
+    (
+        # code, name, kind and tags from the seed's 剣リスト（ベーシック） (rules/margaret.md §2.2)
+        SwordSpec("斬", "斬撃剣", "Slash Sword", "攻"),
+        SwordSpec("高", "高速剣", "Swift Sword", "攻", ("高速", "リミ")),
+        SwordSpec("重", "重撃剣", "Heavy Sword", "攻", ("遅延4",)),
+        SwordSpec("衝", "衝撃剣", "Shock Sword", "攻", ("遅延2",)),
+        SwordSpec("毒", "蟲毒剣", "Venom Sword", "攻", ("リミ",)),
+        SwordSpec("絶", "絶対剣", "Absolute Sword", "攻", ("遅延3",)),
+        SwordSpec("魔", "魔法剣", "Magic Sword", "攻", ("遅延2", "リミ")),
+        SwordSpec("デ", "デス剣", "Death Sword", "攻", ("遅延6", "リミ"), codes=("死",)),  # M4
+        SwordSpec("熱", "加熱剣", "Heat Sword", "補"),
+        SwordSpec("護", "加護剣", "Ward Sword", "補"),
+        SwordSpec("速", "加速剣", "Haste Sword", "補", changes_ap=True),
+        SwordSpec("盾", "盾の剣", "Shield Sword", "補"),
+        SwordSpec("鏡", "鏡の剣", "Mirror Sword", "補", ("遅延2", "リミ")),
+        SwordSpec("命", "命の剣", "Life Sword", "補", ("リミ",)),
+        SwordSpec("回", "回復剣", "Heal Sword", "補", ("遅延N", "リミ"), param=1),  # M5: N >= 1
+    ),
+)
 """Base Margaret's 15 swords, in the seed's order (``rules/margaret.md`` §2.2)."""

@@ -32,8 +32,12 @@ def always_usable(table: SwordTable, sword: Sword) -> bool:
     (斬 熱 護 盾 among the basic swords). Once it stands in the list it takes an AP every turn
     (M3)."""
     spec = table.spec(sword)
-    return (not spec.limited and not spec.quick and not spec.changes_ap
-            and spec.start_turn(sword.n) <= 1)
+    return (
+        not spec.limited
+        and not spec.quick
+        and not spec.changes_ap
+        and spec.start_turn(sword.n) <= 1
+    )
 
 
 def unreachable(table: SwordTable, master: Swordmaster) -> list[int]:
@@ -51,8 +55,13 @@ def unreachable(table: SwordTable, master: Swordmaster) -> list[int]:
         lost = always >= master.spd and not (spec.quick and quick < master.spd)
         if lost and spec.start_turn(sword.n) <= LAST_TURN:
             out.append(i)
-        if (not lost and spec.changes_ap and not spec.limited and not spec.quick
-                and spec.start_turn(sword.n) <= 1):
+        if (
+            not lost
+            and spec.changes_ap
+            and not spec.limited
+            and not spec.quick
+            and spec.start_turn(sword.n) <= 1
+        ):
             break  # a reachable 加速剣 raises SPD every turn: AP reaches every later sword
         if always_usable(table, sword):
             always += 1
@@ -61,8 +70,9 @@ def unreachable(table: SwordTable, master: Swordmaster) -> list[int]:
     return out
 
 
-def validate(read: ReadSheet, lang: str, *, table: SwordTable = BASIC,
-             budget: int = BUDGET) -> tuple[Swordmaster | None, list[Pending]]:
+def validate(
+    read: ReadSheet, lang: str, *, table: SwordTable = BASIC, budget: int = BUDGET
+) -> tuple[Swordmaster | None, list[Pending]]:
     """Apply M1, M2, M5 and §4.5 to ``read``; return the swordmaster (``None`` on any error)
     and every problem (the reader's included). ``lang`` is the sheet's language, stored with
     the swordmaster."""
@@ -71,8 +81,7 @@ def validate(read: ReadSheet, lang: str, *, table: SwordTable = BASIC,
         pending.append(Pending("empty-sheet", None, ""))
         return None, pending
     raw = read.master
-    if raw is None and not any(p.code in _LIMITS or p.code == "theki-notation"
-                               for p in pending):
+    if raw is None and not any(p.code in _LIMITS or p.code == "theki-notation" for p in pending):
         pending.append(Pending("no-swordmaster-line", None, ""))
 
     skill: int | None = None
@@ -84,8 +93,11 @@ def validate(read: ReadSheet, lang: str, *, table: SwordTable = BASIC,
         if skill is None:
             skill_ok = False
         elif skill < 0:
-            pending.append(Pending("negative-number", first_line, first_text,
-                                   {"what": WHAT_SKILL, "value": skill}))
+            pending.append(
+                Pending(
+                    "negative-number", first_line, first_text, {"what": WHAT_SKILL, "value": skill}
+                )
+            )
             skill_ok = False
 
     master: Swordmaster | None = None
@@ -96,13 +108,25 @@ def validate(read: ReadSheet, lang: str, *, table: SwordTable = BASIC,
                 ok = False
             elif value < 0:
                 ok = False
-                pending.append(Pending("negative-number", raw.line, raw.text,
-                                       {"what": WHAT_UNIT[i], "value": value}))
+                pending.append(
+                    Pending(
+                        "negative-number",
+                        raw.line,
+                        raw.text,
+                        {"what": WHAT_UNIT[i], "value": value},
+                    )
+                )
         hp = raw.numbers[0]
         if hp is not None and hp >= 0 and hp % 5:
             ok = False
-            pending.append(Pending("hp-not-multiple-of-5", raw.line, raw.text, {
-                "hp": _n(hp), "lower": _n(hp - hp % 5), "upper": _n(hp - hp % 5 + 5)}))
+            pending.append(
+                Pending(
+                    "hp-not-multiple-of-5",
+                    raw.line,
+                    raw.text,
+                    {"hp": _n(hp), "lower": _n(hp - hp % 5), "upper": _n(hp - hp % 5 + 5)},
+                )
+            )
         if ok and skill_ok:
             hp_, atk, defense, spd = (v for v in raw.numbers if v is not None)
             points = hp_ // 5 + atk + defense + spd
@@ -113,27 +137,62 @@ def validate(read: ReadSheet, lang: str, *, table: SwordTable = BASIC,
             if skill is not None:  # M2: stated 剣技
                 if points + skill != budget:
                     over = True
-                    pending.append(Pending("bonus-not-ten", raw.line, raw.text, {
-                        **params, "skill": _n(skill), "total": _n(points + skill)}))
+                    pending.append(
+                        Pending(
+                            "bonus-not-ten",
+                            raw.line,
+                            raw.text,
+                            {**params, "skill": _n(skill), "total": _n(points + skill)},
+                        )
+                    )
                 elif written > skill:
                     over = True
-                    pending.append(Pending("too-many-swords", raw.line, raw.text,
-                                           {"swords": _n(written), "skill": _n(skill)}))
+                    pending.append(
+                        Pending(
+                            "too-many-swords",
+                            raw.line,
+                            raw.text,
+                            {"swords": _n(written), "skill": _n(skill)},
+                        )
+                    )
                 final_skill = skill
             else:  # M1: 剣技 is what is left
                 final_skill = budget - points
                 if points + written > budget:
                     over = True
-                    pending.append(Pending("bonus-over", raw.line, raw.text, {
-                        **params, "swords": _n(written), "total": _n(points + written)}))
+                    pending.append(
+                        Pending(
+                            "bonus-over",
+                            raw.line,
+                            raw.text,
+                            {**params, "swords": _n(written), "total": _n(points + written)},
+                        )
+                    )
             if not over and not raw.sword_errors and count < final_skill:
-                pending.append(Pending("unspent-points", raw.line, raw.text, {
-                    "unspent": _n(final_skill - count), "skill": _n(final_skill),
-                    "swords": _n(count)}))
+                pending.append(
+                    Pending(
+                        "unspent-points",
+                        raw.line,
+                        raw.text,
+                        {
+                            "unspent": _n(final_skill - count),
+                            "skill": _n(final_skill),
+                            "swords": _n(count),
+                        },
+                    )
+                )
             master = Swordmaster(
-                name=raw.name, hp=hp_, atk=atk, defense=defense, spd=spd, skill=final_skill,
-                swords=tuple(raw.swords), skill_explicit=bool(read.skills), notation=raw.form,
-                lang=lang)
+                name=raw.name,
+                hp=hp_,
+                atk=atk,
+                defense=defense,
+                spd=spd,
+                skill=final_skill,
+                swords=tuple(raw.swords),
+                skill_explicit=bool(read.skills),
+                notation=raw.form,
+                lang=lang,
+            )
 
     errors = [p for p in pending if CATALOGUE[p.code][1] == "error"]
     if errors or master is None or raw is None:
@@ -144,19 +203,36 @@ def validate(read: ReadSheet, lang: str, *, table: SwordTable = BASIC,
         else:
             lost = unreachable(table, master)
             if lost:
-                ja = "、".join(f"{num(i + 1, 'ja')}本目の「"
-                              f"{table.sword_name(master.swords[i], 'ja')}」" for i in lost)
-                en = ", ".join(f'"{table.sword_name(master.swords[i], "en")}" (sword {i + 1})'
-                               for i in lost)
-                pending.append(Pending("unreachable-sword", raw.line, raw.text, {
-                    "swords": L(ja, en[0].upper() + en[1:] if en else en),
-                    "spd": _n(master.spd)}))
+                ja = "、".join(
+                    f"{num(i + 1, 'ja')}本目の「{table.sword_name(master.swords[i], 'ja')}」"
+                    for i in lost
+                )
+                en = ", ".join(
+                    f'"{table.sword_name(master.swords[i], "en")}" (sword {i + 1})' for i in lost
+                )
+                pending.append(
+                    Pending(
+                        "unreachable-sword",
+                        raw.line,
+                        raw.text,
+                        {
+                            "swords": L(ja, en[0].upper() + en[1:] if en else en),
+                            "spd": _n(master.spd),
+                        },
+                    )
+                )
     return master, pending
 
 
-def parse_sheet(text: str, *, lang: str | None = None, default_lang: str = "ja",
-                table: SwordTable = BASIC, budget: int = BUDGET,
-                ruleset: str = "margaret") -> Sheet:
+def parse_sheet(
+    text: str,
+    *,
+    lang: str | None = None,
+    default_lang: str = "ja",
+    table: SwordTable = BASIC,
+    budget: int = BUDGET,
+    ruleset: str = "margaret",
+) -> Sheet:
     """Read and check a Margaret sheet (``rules/margaret.md`` §1, §4). Never raises.
 
     Args:
@@ -178,7 +254,9 @@ def parse_sheet(text: str, *, lang: str | None = None, default_lang: str = "ja",
     sheet_lang = read.lang(default_lang)
     master, pending = validate(read, sheet_lang, table=table, budget=budget)
     out_lang = lang or sheet_lang
-    problems = sorted((problem(p.code, p.line, p.text, out_lang, **p.params) for p in pending),
-                      key=lambda p: p.line if p.line is not None else 0)
+    problems = sorted(
+        (problem(p.code, p.line, p.text, out_lang, **p.params) for p in pending),
+        key=lambda p: p.line if p.line is not None else 0,
+    )
     name = read.master.name if read.master is not None else ""
     return Sheet(ruleset, master, tuple(problems), out_lang, name)

@@ -44,10 +44,21 @@ def crlf(text: str) -> str:
     return text.replace("\r\n", "\n").replace("\n", "\r\n")
 
 
-def head(frm: str, subject_header: str, mid: str | None, extra: str = "", to: str = "tourney@localhost",
-         date: str = "Sun, 29 Nov 2026 10:00:00 +0900") -> str:
-    lines = [f"Return-Path: <{frm.split('<')[-1].rstrip('>')}>", f"From: {frm}", f"To: {to}",
-             f"Subject: {subject_header}", f"Date: {date}"]
+def head(
+    frm: str,
+    subject_header: str,
+    mid: str | None,
+    extra: str = "",
+    to: str = "tourney@localhost",
+    date: str = "Sun, 29 Nov 2026 10:00:00 +0900",
+) -> str:
+    lines = [
+        f"Return-Path: <{frm.split('<')[-1].rstrip('>')}>",
+        f"From: {frm}",
+        f"To: {to}",
+        f"Subject: {subject_header}",
+        f"Date: {date}",
+    ]
     if mid:
         lines.append(f"Message-ID: {mid}")
     lines.append("MIME-Version: 1.0")
@@ -76,251 +87,645 @@ def b64(data: bytes) -> str:
 
 
 # 1 plain UTF-8 (8bit), sheet only -> entry by default
-add("utf8_plain_entry", head("=?UTF-8?B?5aSq6YOO?= <taro@example.jp>", "ユニット", "<c01@example.jp>",
-    "Content-Type: text/plain; charset=UTF-8\r\nContent-Transfer-Encoding: 8bit")
-    + "\r\n" + crlf(GRISK + "\n\n-- \n太郎 よろしくお願いします。\nhttps://example.jp/taro\n"),
-    status="done", command="entry", reply=True, lang="ja", contains=["受け付けました", "合計４／技術４"],
-    charset_in="utf-8")
+add(
+    "utf8_plain_entry",
+    head(
+        "=?UTF-8?B?5aSq6YOO?= <taro@example.jp>",
+        "ユニット",
+        "<c01@example.jp>",
+        "Content-Type: text/plain; charset=UTF-8\r\nContent-Transfer-Encoding: 8bit",
+    )
+    + "\r\n"
+    + crlf(GRISK + "\n\n-- \n太郎 よろしくお願いします。\nhttps://example.jp/taro\n"),
+    status="done",
+    command="entry",
+    reply=True,
+    lang="ja",
+    contains=["受け付けました", "合計４／技術４"],
+    charset_in="utf-8",
+)
 
 # 2 ISO-2022-JP, RFC 2047 subject (classic Japanese mailers)
-add("iso2022jp_entry",
-    head("hanako@example.jp", enc_subject("エントリー", "iso-2022-jp"), "<c02@example.jp>",
-         "Content-Type: text/plain; charset=ISO-2022-JP\r\nContent-Transfer-Encoding: 7bit").encode()
-    + b"\r\n" + jis(crlf(NUT + "\n")),
-    status="done", command="entry", reply=True, lang="ja", contains=["受け付けました", "ヌト"],
-    charset_in="iso-2022-jp", reply_charset="iso-2022-jp")
+add(
+    "iso2022jp_entry",
+    head(
+        "hanako@example.jp",
+        enc_subject("エントリー", "iso-2022-jp"),
+        "<c02@example.jp>",
+        "Content-Type: text/plain; charset=ISO-2022-JP\r\nContent-Transfer-Encoding: 7bit",
+    ).encode()
+    + b"\r\n"
+    + jis(crlf(NUT + "\n")),
+    status="done",
+    command="entry",
+    reply=True,
+    lang="ja",
+    contains=["受け付けました", "ヌト"],
+    charset_in="iso-2022-jp",
+    reply_charset="iso-2022-jp",
+)
 
 # 3 CP50221: half-width katakana (ESC ( I) and NEC ① (row 13) from Outlook
-body3 = ("ﾐﾗ：１５／２／１／１／ガード、ガード、突き①\n・ガード（１）：ガード与え\n・突き①（１）：直接攻撃\n")
+body3 = "ﾐﾗ：１５／２／１／１／ガード、ガード、突き①\n・ガード（１）：ガード与え\n・突き①（１）：直接攻撃\n"
 raw3 = b""
 for ch in crlf(body3):
     if ch == "①":
         raw3 += b"\x1b$B\x2d\x21\x1b(B"
     else:
         raw3 += ch.encode("iso2022_jp_ext")
-add("cp50221_check",
-    head("outlook@example.co.jp", enc_subject("チェック", "iso-2022-jp"), "<c03@example.co.jp>",
-         "Content-Type: text/plain; charset=\"iso-2022-jp\"\r\nContent-Transfer-Encoding: 7bit\r\n"
-         "X-Mailer: Microsoft Outlook 16.0").encode() + b"\r\n" + raw3,
-    status="done", command="check", reply=True, lang="ja", contains=["問題はありません", "突き1"],
-    charset_in="iso-2022-jp")
+add(
+    "cp50221_check",
+    head(
+        "outlook@example.co.jp",
+        enc_subject("チェック", "iso-2022-jp"),
+        "<c03@example.co.jp>",
+        'Content-Type: text/plain; charset="iso-2022-jp"\r\nContent-Transfer-Encoding: 7bit\r\n'
+        "X-Mailer: Microsoft Outlook 16.0",
+    ).encode()
+    + b"\r\n"
+    + raw3,
+    status="done",
+    command="check",
+    reply=True,
+    lang="ja",
+    contains=["問題はありません", "突き1"],
+    charset_in="iso-2022-jp",
+)
 
 # 4 Shift_JIS 8bit (old Windows mailers)
-add("shift_jis_entry",
-    head("sjis@example.ne.jp", enc_subject("登録", "shift_jis"), "<c04@example.ne.jp>",
-         "Content-Type: text/plain; charset=Shift_JIS\r\nContent-Transfer-Encoding: 8bit").encode()
-    + b"\r\n" + crlf(MIRA + "\n").encode("cp932"),
-    status="done", command="entry", reply=True, lang="ja", contains=["受け付けました", "ミラ"],
-    charset_in="cp932")
+add(
+    "shift_jis_entry",
+    head(
+        "sjis@example.ne.jp",
+        enc_subject("登録", "shift_jis"),
+        "<c04@example.ne.jp>",
+        "Content-Type: text/plain; charset=Shift_JIS\r\nContent-Transfer-Encoding: 8bit",
+    ).encode()
+    + b"\r\n"
+    + crlf(MIRA + "\n").encode("cp932"),
+    status="done",
+    command="entry",
+    reply=True,
+    lang="ja",
+    contains=["受け付けました", "ミラ"],
+    charset_in="cp932",
+)
 
 # 5 EUC-JP 8bit (Unix mailers)
-add("euc_jp_entry",
-    head("euc@example.ac.jp", enc_subject("登録", "euc-jp"), "<c05@example.ac.jp>",
-         "Content-Type: text/plain; charset=EUC-JP\r\nContent-Transfer-Encoding: 8bit").encode()
-    + b"\r\n" + crlf(GRISK.replace("グリスク", "エウク") + "\n").encode("euc_jp"),
-    status="done", command="entry", reply=True, lang="ja", contains=["受け付けました", "エウク"],
-    charset_in="euc-jp")
+add(
+    "euc_jp_entry",
+    head(
+        "euc@example.ac.jp",
+        enc_subject("登録", "euc-jp"),
+        "<c05@example.ac.jp>",
+        "Content-Type: text/plain; charset=EUC-JP\r\nContent-Transfer-Encoding: 8bit",
+    ).encode()
+    + b"\r\n"
+    + crlf(GRISK.replace("グリスク", "エウク") + "\n").encode("euc_jp"),
+    status="done",
+    command="entry",
+    reply=True,
+    lang="ja",
+    contains=["受け付けました", "エウク"],
+    charset_in="euc-jp",
+)
 
 # 6 Latin-1 quoted-printable English check
 latin = crlf("check\n\nZoë: 10/2/2/2/Spark, Spark\n- Spark (1): Direct Attack\n").encode("latin-1")
-add("latin1_qp_check",
-    head("zoe@example.fr", "sheet", "<c06@example.fr>",
-         "Content-Type: text/plain; charset=iso-8859-1\r\nContent-Transfer-Encoding: quoted-printable").encode()
-    + b"\r\n" + quopri.encodestring(latin).replace(b"\n", b"\r\n").replace(b"\r\r\n", b"\r\n"),
-    status="done", command="check", reply=True, lang="en", contains=["The sheet is valid", "Zoë"],
-    charset_in="cp1252")
+add(
+    "latin1_qp_check",
+    head(
+        "zoe@example.fr",
+        "sheet",
+        "<c06@example.fr>",
+        "Content-Type: text/plain; charset=iso-8859-1\r\nContent-Transfer-Encoding: quoted-printable",
+    ).encode()
+    + b"\r\n"
+    + quopri.encodestring(latin).replace(b"\n", b"\r\n").replace(b"\r\r\n", b"\r\n"),
+    status="done",
+    command="check",
+    reply=True,
+    lang="en",
+    contains=["The sheet is valid", "Zoë"],
+    charset_in="cp1252",
+)
 
 # 7 UTF-8 quoted-printable (Apple Mail style), subject in body first line
-add("utf8_qp_entry",
-    head("apple@example.com", enc_subject("シート"), "<c07@example.com>",
-         "Content-Type: text/plain; charset=utf-8\r\nContent-Transfer-Encoding: quoted-printable\r\n"
-         "X-Mailer: Apple Mail (2.3654)").encode()
-    + b"\r\n" + quopri.encodestring(crlf("登録\n" + MIRA.replace("ミラ", "リンゴ") + "\n").encode()),
-    status="done", command="entry", reply=True, lang="ja", contains=["リンゴ", "受け付けました"],
-    charset_in="utf-8")
+add(
+    "utf8_qp_entry",
+    head(
+        "apple@example.com",
+        enc_subject("シート"),
+        "<c07@example.com>",
+        "Content-Type: text/plain; charset=utf-8\r\nContent-Transfer-Encoding: quoted-printable\r\n"
+        "X-Mailer: Apple Mail (2.3654)",
+    ).encode()
+    + b"\r\n"
+    + quopri.encodestring(crlf("登録\n" + MIRA.replace("ミラ", "リンゴ") + "\n").encode()),
+    status="done",
+    command="entry",
+    reply=True,
+    lang="ja",
+    contains=["リンゴ", "受け付けました"],
+    charset_in="utf-8",
+)
 
 # 8 format=flowed, the unit line soft-broken (Thunderbird)
-add("flowed_entry",
-    head("flow@example.org", "entry", "<c08@example.org>",
-         "Content-Type: text/plain; charset=UTF-8; format=flowed\r\nContent-Transfer-Encoding: 7bit")
-    + "\r\n" + "Bolt: 10/2/2/2/Spark, \r\nSpark\r\n- Spark (1): Direct Attack\r\n",
-    status="done", command="entry", reply=True, lang="en", contains=["is accepted", "Bolt: 10/2/2/2/Spark, Spark"],
-    charset_in="utf-8")
+add(
+    "flowed_entry",
+    head(
+        "flow@example.org",
+        "entry",
+        "<c08@example.org>",
+        "Content-Type: text/plain; charset=UTF-8; format=flowed\r\nContent-Transfer-Encoding: 7bit",
+    )
+    + "\r\n"
+    + "Bolt: 10/2/2/2/Spark, \r\nSpark\r\n- Spark (1): Direct Attack\r\n",
+    status="done",
+    command="entry",
+    reply=True,
+    lang="en",
+    contains=["is accepted", "Bolt: 10/2/2/2/Spark, Spark"],
+    charset_in="utf-8",
+)
 
 # 9 HTML only (web mail)
-html9 = ("<html><head><style>p{}</style></head><body><div>" + GRISK.replace("グリスク", "ハナ").replace("\n", "<br>\n")
-         + "</div><div><br></div></body></html>")
-add("html_only_entry",
-    head("web@example.jp", enc_subject("エントリー"), "<c09@example.jp>",
-         "Content-Type: text/html; charset=UTF-8\r\nContent-Transfer-Encoding: base64").encode()
-    + b"\r\n" + b64(html9.encode()).encode(),
-    status="done", command="entry", reply=True, lang="ja", contains=["ハナ", "受け付けました"])
+html9 = (
+    "<html><head><style>p{}</style></head><body><div>"
+    + GRISK.replace("グリスク", "ハナ").replace("\n", "<br>\n")
+    + "</div><div><br></div></body></html>"
+)
+add(
+    "html_only_entry",
+    head(
+        "web@example.jp",
+        enc_subject("エントリー"),
+        "<c09@example.jp>",
+        "Content-Type: text/html; charset=UTF-8\r\nContent-Transfer-Encoding: base64",
+    ).encode()
+    + b"\r\n"
+    + b64(html9.encode()).encode(),
+    status="done",
+    command="entry",
+    reply=True,
+    lang="ja",
+    contains=["ハナ", "受け付けました"],
+)
 
 # 10 multipart/alternative, ISO-2022-JP plain + UTF-8 HTML (Outlook / Thunderbird)
 alt_plain = jis(crlf("登録\n" + NUT.replace("ヌト", "ヌエ") + "\n"))
 alt_html = ("<p>" + NUT.replace("ヌト", "ヌエ").replace("\n", "<br>") + "</p>").encode()
-add("multipart_alternative_entry",
-    head("alt@example.jp", enc_subject("シート送ります", "iso-2022-jp"), "<c10@example.jp>",
-         'Content-Type: multipart/alternative; boundary="=_alt_"').encode()
+add(
+    "multipart_alternative_entry",
+    head(
+        "alt@example.jp",
+        enc_subject("シート送ります", "iso-2022-jp"),
+        "<c10@example.jp>",
+        'Content-Type: multipart/alternative; boundary="=_alt_"',
+    ).encode()
     + b"\r\n--=_alt_\r\nContent-Type: text/plain; charset=ISO-2022-JP\r\nContent-Transfer-Encoding: 7bit\r\n\r\n"
-    + alt_plain + b"\r\n--=_alt_\r\nContent-Type: text/html; charset=UTF-8\r\nContent-Transfer-Encoding: base64\r\n\r\n"
-    + b64(alt_html).encode() + b"--=_alt_--\r\n",
-    status="done", command="entry", reply=True, lang="ja", contains=["ヌエ", "受け付けました"],
-    charset_in="iso-2022-jp")
+    + alt_plain
+    + b"\r\n--=_alt_\r\nContent-Type: text/html; charset=UTF-8\r\nContent-Transfer-Encoding: base64\r\n\r\n"
+    + b64(alt_html).encode()
+    + b"--=_alt_--\r\n",
+    status="done",
+    command="entry",
+    reply=True,
+    lang="ja",
+    contains=["ヌエ", "受け付けました"],
+    charset_in="iso-2022-jp",
+)
 
 # 11 sheet as a text attachment (Shift_JIS file), body just says so
 att = crlf(GRISK.replace("グリスク", "アタッチ") + "\n").encode("cp932")
-add("attachment_sheet_entry",
-    head("attach@example.jp", enc_subject("登録"), "<c11@example.jp>",
-         'Content-Type: multipart/mixed; boundary="BOUNDARY11"').encode()
+add(
+    "attachment_sheet_entry",
+    head(
+        "attach@example.jp",
+        enc_subject("登録"),
+        "<c11@example.jp>",
+        'Content-Type: multipart/mixed; boundary="BOUNDARY11"',
+    ).encode()
     + b"\r\n--BOUNDARY11\r\nContent-Type: text/plain; charset=UTF-8\r\nContent-Transfer-Encoding: 8bit\r\n\r\n"
     + "添付のシートでお願いします。\r\n".encode()
-    + b"\r\n--BOUNDARY11\r\nContent-Type: text/plain; charset=Shift_JIS; name=\"unit.txt\"\r\n"
-      b"Content-Disposition: attachment; filename=\"unit.txt\"\r\nContent-Transfer-Encoding: base64\r\n\r\n"
-    + b64(att).encode() + b"--BOUNDARY11--\r\n",
-    status="done", command="entry", reply=True, lang="ja", contains=["アタッチ", "受け付けました"])
+    + b'\r\n--BOUNDARY11\r\nContent-Type: text/plain; charset=Shift_JIS; name="unit.txt"\r\n'
+    b'Content-Disposition: attachment; filename="unit.txt"\r\nContent-Transfer-Encoding: base64\r\n\r\n'
+    + b64(att).encode()
+    + b"--BOUNDARY11--\r\n",
+    status="done",
+    command="entry",
+    reply=True,
+    lang="ja",
+    contains=["アタッチ", "受け付けました"],
+)
 
 # 12 a reply quoting our earlier report: the command is the first body line
-add("reply_quoting_report",
-    head("taro@example.jp", enc_subject("Re: ユニット"), "<c12@example.jp>",
-         "In-Reply-To: <reply-1@localhost>\r\nReferences: <c01@example.jp> <reply-1@localhost>\r\n"
-         "Content-Type: text/plain; charset=UTF-8\r\nContent-Transfer-Encoding: 8bit")
-    + "\r\n" + crlf("順位\n\n2026年11月29日(日) 10:00 Amaryllis <tourney@localhost>:\n"
-                    "> リーグ「spring」へのエントリーを受け付けました。\n> \n> " + GRISK.replace("\n", "\n> ") + "\n"),
-    status="done", command="standings", reply=True, lang="ja", contains=["エントリー締切までユニット表は公開されません"])
+add(
+    "reply_quoting_report",
+    head(
+        "taro@example.jp",
+        enc_subject("Re: ユニット"),
+        "<c12@example.jp>",
+        "In-Reply-To: <reply-1@localhost>\r\nReferences: <c01@example.jp> <reply-1@localhost>\r\n"
+        "Content-Type: text/plain; charset=UTF-8\r\nContent-Transfer-Encoding: 8bit",
+    )
+    + "\r\n"
+    + crlf(
+        "順位\n\n2026年11月29日(日) 10:00 Amaryllis <tourney@localhost>:\n"
+        "> リーグ「spring」へのエントリーを受け付けました。\n> \n> "
+        + GRISK.replace("\n", "\n> ")
+        + "\n"
+    ),
+    status="done",
+    command="standings",
+    reply=True,
+    lang="ja",
+    contains=["エントリー締切までユニット表は公開されません"],
+)
 
 # 13 a bounce (DSN)
-add("bounce_dsn",
-    head("Mail Delivery System <MAILER-DAEMON@mx.example.jp>", "Undelivered Mail Returned to Sender",
-         "<c13@mx.example.jp>", 'Content-Type: multipart/report; report-type=delivery-status; boundary="B13"'
-         ).replace("Return-Path: <MAILER-DAEMON@mx.example.jp>", "Return-Path: <>")
+add(
+    "bounce_dsn",
+    head(
+        "Mail Delivery System <MAILER-DAEMON@mx.example.jp>",
+        "Undelivered Mail Returned to Sender",
+        "<c13@mx.example.jp>",
+        'Content-Type: multipart/report; report-type=delivery-status; boundary="B13"',
+    ).replace("Return-Path: <MAILER-DAEMON@mx.example.jp>", "Return-Path: <>")
     + "\r\n--B13\r\nContent-Type: text/plain\r\n\r\nThis is the mail system.\r\n<nobody@example.jp>: user unknown\r\n"
-      "--B13\r\nContent-Type: message/delivery-status\r\n\r\nReporting-MTA: dns; mx.example.jp\r\n\r\n"
-      "Final-Recipient: rfc822; nobody@example.jp\r\nAction: failed\r\nStatus: 5.1.1\r\n--B13--\r\n",
-    status="ignored", rules=["bounce"], reply=False)
+    "--B13\r\nContent-Type: message/delivery-status\r\n\r\nReporting-MTA: dns; mx.example.jp\r\n\r\n"
+    "Final-Recipient: rfc822; nobody@example.jp\r\nAction: failed\r\nStatus: 5.1.1\r\n--B13--\r\n",
+    status="ignored",
+    rules=["bounce"],
+    reply=False,
+)
 
 # 14 out-of-office auto-reply
-add("out_of_office",
-    head("boss@example.jp", enc_subject("自動応答: 不在にしています"), "<c14@example.jp>",
-         "Auto-Submitted: auto-replied\r\nX-Autoreply: yes\r\nContent-Type: text/plain; charset=UTF-8")
-    + "\r\n" + crlf("12月1日まで不在です。\n"),
-    status="ignored", rules=["auto-submitted"], reply=False)
+add(
+    "out_of_office",
+    head(
+        "boss@example.jp",
+        enc_subject("自動応答: 不在にしています"),
+        "<c14@example.jp>",
+        "Auto-Submitted: auto-replied\r\nX-Autoreply: yes\r\nContent-Type: text/plain; charset=UTF-8",
+    )
+    + "\r\n"
+    + crlf("12月1日まで不在です。\n"),
+    status="ignored",
+    rules=["auto-submitted"],
+    reply=False,
+)
 
 # 15 a mailing-list copy
-add("mailing_list_copy",
-    head("member@example.jp", "[players] " + enc_subject("登録"), "<c15@example.jp>",
-         "List-Id: Amaryllis players <players.lists.example.jp>\r\nList-Unsubscribe: <mailto:leave@lists.example.jp>\r\n"
-         "Precedence: list\r\nContent-Type: text/plain; charset=UTF-8", to="players@lists.example.jp")
-    + "\r\n" + crlf(GRISK + "\n"),
-    status="ignored", rules=["list"], reply=False)
+add(
+    "mailing_list_copy",
+    head(
+        "member@example.jp",
+        "[players] " + enc_subject("登録"),
+        "<c15@example.jp>",
+        "List-Id: Amaryllis players <players.lists.example.jp>\r\nList-Unsubscribe: <mailto:leave@lists.example.jp>\r\n"
+        "Precedence: list\r\nContent-Type: text/plain; charset=UTF-8",
+        to="players@lists.example.jp",
+    )
+    + "\r\n"
+    + crlf(GRISK + "\n"),
+    status="ignored",
+    rules=["list"],
+    reply=False,
+)
 
 # 16 a mail from ourselves (loop)
-add("from_ourselves",
-    head("Amaryllis <tourney@localhost>", "Re: entry", "<c16@localhost>",
-         "Content-Type: text/plain; charset=UTF-8") + "\r\n" + "Your entry is accepted.\r\n",
-    status="ignored", rules=["ourselves"], reply=False)
+add(
+    "from_ourselves",
+    head(
+        "Amaryllis <tourney@localhost>",
+        "Re: entry",
+        "<c16@localhost>",
+        "Content-Type: text/plain; charset=UTF-8",
+    )
+    + "\r\n"
+    + "Your entry is accepted.\r\n",
+    status="ignored",
+    rules=["ourselves"],
+    reply=False,
+)
 
 # 17 broken MIME: multipart without its boundary lines, sheet in the body
-add("broken_mime_entry",
-    head("broken@example.jp", "entry", "<c17@example.jp>",
-         'Content-Type: multipart/mixed; boundary="NEVER-USED"\r\nContent-Transfer-Encoding: 8bit')
-    + "\r\n" + crlf(BOLT.replace("Bolt", "Broken") + "\n"),
-    status="done", command="entry", reply=True, lang="en", contains=["Broken", "is accepted"])
+add(
+    "broken_mime_entry",
+    head(
+        "broken@example.jp",
+        "entry",
+        "<c17@example.jp>",
+        'Content-Type: multipart/mixed; boundary="NEVER-USED"\r\nContent-Transfer-Encoding: 8bit',
+    )
+    + "\r\n"
+    + crlf(BOLT.replace("Bolt", "Broken") + "\n"),
+    status="done",
+    command="entry",
+    reply=True,
+    lang="en",
+    contains=["Broken", "is accepted"],
+)
 
 # 18 no Message-ID (keyed by sha256)
-add("no_message_id_entry",
+add(
+    "no_message_id_entry",
     head("nomid@example.com", "enter", None, "Content-Type: text/plain; charset=us-ascii")
-    + "\r\n" + crlf(BOLT.replace("Bolt", "Nomid") + "\n"),
-    status="done", command="entry", reply=True, lang="en", contains=["Nomid", "is accepted"], key_prefix="sha256:")
+    + "\r\n"
+    + crlf(BOLT.replace("Bolt", "Nomid") + "\n"),
+    status="done",
+    command="entry",
+    reply=True,
+    lang="en",
+    contains=["Nomid", "is accepted"],
+    key_prefix="sha256:",
+)
 
 # 19 + 20 the same Message-ID delivered twice (e.g. to two aliases): processed once
-dup = (head("dup@example.jp", enc_subject("登録"), "<c19-dup@example.jp>",
-            "Content-Type: text/plain; charset=UTF-8") + "\r\n" + crlf(GRISK.replace("グリスク", "ダブル") + "\n"))
-add("duplicate_first", dup, status="done", command="entry", reply=True, lang="ja", contains=["ダブル"])
-add("duplicate_second", "Delivered-To: tourney+alias@localhost\r\n" + dup, duplicate_of="duplicate_first")
+dup = (
+    head(
+        "dup@example.jp",
+        enc_subject("登録"),
+        "<c19-dup@example.jp>",
+        "Content-Type: text/plain; charset=UTF-8",
+    )
+    + "\r\n"
+    + crlf(GRISK.replace("グリスク", "ダブル") + "\n")
+)
+add(
+    "duplicate_first",
+    dup,
+    status="done",
+    command="entry",
+    reply=True,
+    lang="ja",
+    contains=["ダブル"],
+)
+add(
+    "duplicate_second",
+    "Delivered-To: tourney+alias@localhost\r\n" + dup,
+    duplicate_of="duplicate_first",
+)
 
 # 21 test battle, two sheets in one mail
-add("test_two_sheets",
-    head("tester@example.jp", enc_subject("テスト"), "<c21@example.jp>", "Content-Type: text/plain; charset=UTF-8")
-    + "\r\n" + crlf(GRISK + "\n\n" + NUT + "\n"),
-    status="done", command="test", reply=True, lang="ja", contains=["テスト対戦", "グリスク", "ヌト"], html=True)
+add(
+    "test_two_sheets",
+    head(
+        "tester@example.jp",
+        enc_subject("テスト"),
+        "<c21@example.jp>",
+        "Content-Type: text/plain; charset=UTF-8",
+    )
+    + "\r\n"
+    + crlf(GRISK + "\n\n" + NUT + "\n"),
+    status="done",
+    command="test",
+    reply=True,
+    lang="ja",
+    contains=["テスト対戦", "グリスク", "ヌト"],
+    html=True,
+)
 
 # 22 test battle, one sheet against the sample units
-add("test_against_samples",
-    head("tester2@example.com", "test", "<c22@example.com>", "Content-Type: text/plain; charset=UTF-8")
-    + "\r\n" + crlf(BOLT + "\n"),
-    status="done", command="test", reply=True, lang="en", contains=["sample units", "Bolt"], html=True)
+add(
+    "test_against_samples",
+    head(
+        "tester2@example.com",
+        "test",
+        "<c22@example.com>",
+        "Content-Type: text/plain; charset=UTF-8",
+    )
+    + "\r\n"
+    + crlf(BOLT + "\n"),
+    status="done",
+    command="test",
+    reply=True,
+    lang="en",
+    contains=["sample units", "Bolt"],
+    html=True,
+)
 
 # 23 withdraw by the owner of case 1
-add("withdraw_owner",
-    head("taro@example.jp", enc_subject("辞退"), "<c23@example.jp>", "Content-Type: text/plain; charset=UTF-8")
-    + "\r\n" + "\r\n",
-    status="done", command="withdraw", reply=True, lang="ja", contains=["取り消しました"])
+add(
+    "withdraw_owner",
+    head(
+        "taro@example.jp",
+        enc_subject("辞退"),
+        "<c23@example.jp>",
+        "Content-Type: text/plain; charset=UTF-8",
+    )
+    + "\r\n"
+    + "\r\n",
+    status="done",
+    command="withdraw",
+    reply=True,
+    lang="ja",
+    contains=["取り消しました"],
+)
 
 # 24 withdraw by someone without an entry
-add("withdraw_stranger",
-    head("stranger@example.com", "withdraw", "<c24@example.com>", "Content-Type: text/plain; charset=UTF-8")
-    + "\r\n" + "\r\n",
-    status="refused", command="withdraw", rules=["not-entered"], reply=True, lang="en",
-    contains=["You have no entry"])
+add(
+    "withdraw_stranger",
+    head(
+        "stranger@example.com",
+        "withdraw",
+        "<c24@example.com>",
+        "Content-Type: text/plain; charset=UTF-8",
+    )
+    + "\r\n"
+    + "\r\n",
+    status="refused",
+    command="withdraw",
+    rules=["not-entered"],
+    reply=True,
+    lang="en",
+    contains=["You have no entry"],
+)
 
 # 25 a sheet with errors: every error with its line and the fix
-add("bad_sheet_rejected",
-    head("bad@example.jp", enc_subject("エントリー"), "<c25@example.jp>", "Content-Type: text/plain; charset=UTF-8")
-    + "\r\n" + crlf("グリスク：１０／１／１／２／シールド、ヤリ\n・シールド（２）：防御力＋２＜リミテッド＞\n"),
-    status="done", command="entry", reply=True, lang="ja",
-    contains=["受け付けられませんでした", "１行目", "２行目", "直し方"])
+add(
+    "bad_sheet_rejected",
+    head(
+        "bad@example.jp",
+        enc_subject("エントリー"),
+        "<c25@example.jp>",
+        "Content-Type: text/plain; charset=UTF-8",
+    )
+    + "\r\n"
+    + crlf(
+        "グリスク：１０／１／１／２／シールド、ヤリ\n・シールド（２）：防御力＋２＜リミテッド＞\n"
+    ),
+    status="done",
+    command="entry",
+    reply=True,
+    lang="ja",
+    contains=["受け付けられませんでした", "１行目", "２行目", "直し方"],
+)
 
 # 26 help in English
-add("help_en", head("newbie@example.com", "help", "<c26@example.com>", "Content-Type: text/plain; charset=UTF-8")
-    + "\r\n" + "\r\n", status="done", command="help", reply=True, lang="en", contains=["How to use", "standings"])
+add(
+    "help_en",
+    head(
+        "newbie@example.com", "help", "<c26@example.com>", "Content-Type: text/plain; charset=UTF-8"
+    )
+    + "\r\n"
+    + "\r\n",
+    status="done",
+    command="help",
+    reply=True,
+    lang="en",
+    contains=["How to use", "standings"],
+)
 
 # 27 charset command: later replies in ISO-2022-JP
-add("charset_request",
-    head("jisfan@example.jp", "charset iso-2022-jp", "<c27@example.jp>", "Content-Type: text/plain; charset=UTF-8")
-    + "\r\n" + "\r\n", status="done", command="charset", reply=True, lang="en", contains=["ISO-2022-JP"],
-    reply_charset="iso-2022-jp")
+add(
+    "charset_request",
+    head(
+        "jisfan@example.jp",
+        "charset iso-2022-jp",
+        "<c27@example.jp>",
+        "Content-Type: text/plain; charset=UTF-8",
+    )
+    + "\r\n"
+    + "\r\n",
+    status="done",
+    command="charset",
+    reply=True,
+    lang="en",
+    contains=["ISO-2022-JP"],
+    reply_charset="iso-2022-jp",
+)
 
 # 28 DKIM failure reported by our receiving server: refused without a reply
-add("dkim_fail_refused",
-    "Authentication-Results: mx.localhost; dkim=fail reason=\"signature verification failed\" "
+add(
+    "dkim_fail_refused",
+    'Authentication-Results: mx.localhost; dkim=fail reason="signature verification failed" '
     "header.d=example.jp; spf=fail smtp.mailfrom=example.jp\r\n"
-    + head("forged@example.jp", enc_subject("辞退"), "<c28@example.jp>", "Content-Type: text/plain; charset=UTF-8")
-    + "\r\n\r\n", status="refused", rules=["dkim-fail", "spf-fail"], reply=False)
+    + head(
+        "forged@example.jp",
+        enc_subject("辞退"),
+        "<c28@example.jp>",
+        "Content-Type: text/plain; charset=UTF-8",
+    )
+    + "\r\n\r\n",
+    status="refused",
+    rules=["dkim-fail", "spf-fail"],
+    reply=False,
+)
 
 # 29 DKIM pass: processed
-add("dkim_pass_entry",
+add(
+    "dkim_pass_entry",
     "Authentication-Results: mx.localhost; dkim=pass header.d=example.org; spf=pass smtp.mailfrom=example.org\r\n"
-    + head("signed@example.org", "entry", "<c29@example.org>", "Content-Type: text/plain; charset=UTF-8")
-    + "\r\n" + crlf(BOLT.replace("Bolt", "Signed") + "\n"),
-    status="done", command="entry", reply=True, lang="en", contains=["Signed", "is accepted"])
+    + head(
+        "signed@example.org",
+        "entry",
+        "<c29@example.org>",
+        "Content-Type: text/plain; charset=UTF-8",
+    )
+    + "\r\n"
+    + crlf(BOLT.replace("Bolt", "Signed") + "\n"),
+    status="done",
+    command="entry",
+    reply=True,
+    lang="en",
+    contains=["Signed", "is accepted"],
+)
 
 # 30 Shift_JIS without a declared charset (detector)
-add("sjis_undeclared_entry",
-    head("nocharset@example.jp", "entry", "<c30@example.jp>", "Content-Type: text/plain\r\nContent-Transfer-Encoding: 8bit").encode()
-    + b"\r\n" + crlf(GRISK.replace("グリスク", "ケンシュツ") + "\n").encode("cp932"),
-    status="done", command="entry", reply=True, lang="ja", contains=["ケンシュツ", "受け付けました"], charset_in="cp932")
+add(
+    "sjis_undeclared_entry",
+    head(
+        "nocharset@example.jp",
+        "entry",
+        "<c30@example.jp>",
+        "Content-Type: text/plain\r\nContent-Transfer-Encoding: 8bit",
+    ).encode()
+    + b"\r\n"
+    + crlf(GRISK.replace("グリスク", "ケンシュツ") + "\n").encode("cp932"),
+    status="done",
+    command="entry",
+    reply=True,
+    lang="ja",
+    contains=["ケンシュツ", "受け付けました"],
+    charset_in="cp932",
+)
 
 # 31 too many lines: the reply says what was cut
-long_body = "check\n" + BOLT.replace("Bolt", "Longo") + "\n" + "\n" * 40 + "".join("# note %d\n" % i for i in range(600))
-add("too_many_lines",
-    head("long@example.com", "sheet", "<c31@example.com>", "Content-Type: text/plain; charset=UTF-8")
-    + "\r\n" + crlf(long_body),
-    status="done", command="check", reply=True, lang="en", contains=["were not read"])
+long_body = (
+    "check\n"
+    + BOLT.replace("Bolt", "Longo")
+    + "\n"
+    + "\n" * 40
+    + "".join(f"# note {i}\n" for i in range(600))
+)
+add(
+    "too_many_lines",
+    head(
+        "long@example.com", "sheet", "<c31@example.com>", "Content-Type: text/plain; charset=UTF-8"
+    )
+    + "\r\n"
+    + crlf(long_body),
+    status="done",
+    command="check",
+    reply=True,
+    lang="en",
+    contains=["were not read"],
+)
 
 # 32 organizer with the password opens a league (the last case: afterwards two leagues are open)
-add("organizer_wrong_password",
-    head("org@example.com", "open autumn", "<c32@example.com>", "Content-Type: text/plain; charset=UTF-8")
-    + "\r\n" + "password: guess\r\n",
-    status="refused", command="open", rules=["not-organizer"], reply=True, lang="en", contains=["Organizer commands"])
-add("organizer_open",
-    head("org@example.com", "open autumn 2026-12-31T12:00Z", "<c33@example.com>", "Content-Type: text/plain; charset=UTF-8")
-    + "\r\n" + "password: orgpw\r\n",
-    status="done", command="open", reply=True, lang="en", contains=['"open" done', "autumn"], league_created="autumn")
-add("plus_address_entry",
-    head("plus@example.com", "entry", "<c35@example.com>", "Content-Type: text/plain; charset=UTF-8",
-         to="tourney+autumn@localhost") + "\r\n" + crlf(BOLT.replace("Bolt", "Plus") + "\n"),
-    status="done", command="entry", reply=True, lang="en", contains=['league "autumn"', "is accepted"])
+add(
+    "organizer_wrong_password",
+    head(
+        "org@example.com",
+        "open autumn",
+        "<c32@example.com>",
+        "Content-Type: text/plain; charset=UTF-8",
+    )
+    + "\r\n"
+    + "password: guess\r\n",
+    status="refused",
+    command="open",
+    rules=["not-organizer"],
+    reply=True,
+    lang="en",
+    contains=["Organizer commands"],
+)
+add(
+    "organizer_open",
+    head(
+        "org@example.com",
+        "open autumn 2026-12-31T12:00Z",
+        "<c33@example.com>",
+        "Content-Type: text/plain; charset=UTF-8",
+    )
+    + "\r\n"
+    + "password: orgpw\r\n",
+    status="done",
+    command="open",
+    reply=True,
+    lang="en",
+    contains=['"open" done', "autumn"],
+    league_created="autumn",
+)
+add(
+    "plus_address_entry",
+    head(
+        "plus@example.com",
+        "entry",
+        "<c35@example.com>",
+        "Content-Type: text/plain; charset=UTF-8",
+        to="tourney+autumn@localhost",
+    )
+    + "\r\n"
+    + crlf(BOLT.replace("Bolt", "Plus") + "\n"),
+    status="done",
+    command="entry",
+    reply=True,
+    lang="en",
+    contains=['league "autumn"', "is accepted"],
+)
 
 
 def main() -> None:
@@ -331,8 +736,9 @@ def main() -> None:
         fname = f"{i:02d}_{name}.eml"
         (HERE / fname).write_bytes(raw)
         expected[fname] = expect
-    (HERE / "expected.json").write_text(json.dumps(expected, ensure_ascii=False, indent=1) + "\n",
-                                        encoding="utf-8")
+    (HERE / "expected.json").write_text(
+        json.dumps(expected, ensure_ascii=False, indent=1) + "\n", encoding="utf-8"
+    )
     print(f"{len(CASES)} mails written")
 
 

@@ -76,8 +76,22 @@ def _amaryllis_states(events: tuple[Any, ...]) -> tuple[dict[int, Any], bool]:
     out: dict[int, Any] = {}
     for e in events:
         if isinstance(e, TurnEnded):
-            out[e.turn] = [[s.hp, s.atk, s.defense, s.spd, tuple(s.actions), s.guard, s.reflect,
-                            s.life, s.stun, s.poison, s.dead] for s in e.states]
+            out[e.turn] = [
+                [
+                    s.hp,
+                    s.atk,
+                    s.defense,
+                    s.spd,
+                    tuple(s.actions),
+                    s.guard,
+                    s.reflect,
+                    s.life,
+                    s.stun,
+                    s.poison,
+                    s.dead,
+                ]
+                for s in e.states
+            ]
     ended_at_check = False
     if 0 in out:
         i = events.index(TurnStarted(1)) if TurnStarted(1) in events else len(events)
@@ -89,7 +103,9 @@ def _amaryllis_states(events: tuple[Any, ...]) -> tuple[dict[int, Any], bool]:
             else:
                 s[10] = True
             j += 1
-        ended_at_check = j < len(events) and isinstance(events[j], TurnEnded) and j == len(events) - 1
+        ended_at_check = (
+            j < len(events) and isinstance(events[j], TurnEnded) and j == len(events) - 1
+        )
     return {t: tuple(tuple(s) for s in v) for t, v in out.items()}, ended_at_check
 
 
@@ -101,9 +117,21 @@ def _hundred_states(events: tuple[Any, ...]) -> dict[int, Any]:
             for party in e[2]:
                 s = party[0]
                 st_ = dict(s.statuses)
-                sides.append((s.hp, s.atk, s.df, s.spd, s.swords, st_.get("guard", 0),
-                              st_.get("reflect", 0), st_.get("life", 0), st_.get("stun", 0),
-                              st_.get("poison", 0), s.dead or s.exited))
+                sides.append(
+                    (
+                        s.hp,
+                        s.atk,
+                        s.df,
+                        s.spd,
+                        s.swords,
+                        st_.get("guard", 0),
+                        st_.get("reflect", 0),
+                        st_.get("life", 0),
+                        st_.get("stun", 0),
+                        st_.get("poison", 0),
+                        s.dead or s.exited,
+                    )
+                )
             out[e[1]] = tuple(sides)
     return out
 
@@ -148,9 +176,18 @@ def test_the_printed_base_swordmasters_battle_alike():
     # rules/margaret.md §6: the nine legal base swordmasters of the seed, plus 日路, round robin.
     from app.rules.hundred.model import parse_spec
 
-    specs = ["5/0/0/3/速護護衝衝デ", "15/0/4/1/斬デ", "5/0/0/4/速衝熱衝熱", "5/3/0/3/デデデ",
-             "5/3/0/2/高高毒毒", "40/0/0/1/デ", "15/0/1/2/速熱衝絶", "5/5/0/2/高高",
-             "10/0/0/3/速熱熱熱重", "5/0/0/3/速速魔熱衝絶"]
+    specs = [
+        "5/0/0/3/速護護衝衝デ",
+        "15/0/4/1/斬デ",
+        "5/0/0/4/速衝熱衝熱",
+        "5/3/0/3/デデデ",
+        "5/3/0/2/高高毒毒",
+        "40/0/0/1/デ",
+        "15/0/1/2/速熱衝絶",
+        "5/5/0/2/高高",
+        "10/0/0/3/速熱熱熱重",
+        "5/0/0/3/速速魔熱衝絶",
+    ]
     for x in specs:
         for y in specs:
             check_same_battle(parse_spec(x), parse_spec(y))

@@ -21,8 +21,11 @@ def load(path: Path) -> dict[str, list[str]]:
     for line in path.read_text(encoding="utf-8").split("\n"):
         if line.startswith("#") or (not line.strip() and current != "report"):
             continue
-        if line.startswith("[") and line.endswith("]") and line[1:-1] in (
-                "A", "B", "options", "lang", "report", "result"):
+        if (
+            line.startswith("[")
+            and line.endswith("]")
+            and line[1:-1] in ("A", "B", "options", "lang", "report", "result")
+        ):
             current = line[1:-1]
             sections[current] = []
         elif current is not None and line.strip():
@@ -36,8 +39,11 @@ def render(rep: BattleReport) -> tuple[list[str], list[str]]:
     ja = rep.lang == "ja"
     out: list[str] = []
     for t in rep.turns:
-        out.append(f"第{str(t.turn).translate(str.maketrans('0123456789', '０１２３４５６７８９'))}ターン"
-                   if ja else f"Turn {t.turn}")
+        out.append(
+            f"第{str(t.turn).translate(str.maketrans('0123456789', '０１２３４５６７８９'))}ターン"
+            if ja
+            else f"Turn {t.turn}"
+        )
         for line in t.lines:
             out.append(line.text)
             out.extend(("　" if ja else "  ") + c.text for c in line.children)
@@ -54,9 +60,13 @@ def test_golden_battle(path: Path) -> None:
     assert a.ok and b.ok
     result = rs.battle(a.entry, b.entry)
     lines, verdict = render(rs.report(a.entry, b.entry, result, lang=g["lang"][0]))
-    for i, (got, want) in enumerate(zip(lines, g["report"])):
-        assert got == want, f"{path.name}: report line {i + 1} differs:\n  got  {got}\n  want {want}"
-    assert len(lines) == len(g["report"]), f"{path.name}: {len(lines)} lines, want {len(g['report'])}"
+    for i, (got, want) in enumerate(zip(lines, g["report"], strict=False)):
+        assert got == want, (
+            f"{path.name}: report line {i + 1} differs:\n  got  {got}\n  want {want}"
+        )
+    assert len(lines) == len(g["report"]), (
+        f"{path.name}: {len(lines)} lines, want {len(g['report'])}"
+    )
     assert verdict == g["result"]
     # the engine agrees with itself: the same battle mirrored, and without the log
     assert rs.battle(a.entry, b.entry, log=False) == result

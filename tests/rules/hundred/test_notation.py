@@ -49,8 +49,11 @@ def test_every_sword_reads_in_both_forms_and_prints_back(d):
     n = None if d.param is None else max(d.param, 1)
     sword = Sword(d.code, n)
     compact = f"5/0/0/1/{d.compact(n)}/X"
-    for text in (compact, f"X：5/0/0/1/{d.full_name(n, 'ja')}",
-                 f"X: 5/0/0/1/{d.full_name(n, 'en')}"):
+    for text in (
+        compact,
+        f"X：5/0/0/1/{d.full_name(n, 'ja')}",
+        f"X: 5/0/0/1/{d.full_name(n, 'en')}",
+    ):
         r = parse_sheet(text)
         assert r.entry is not None, (text, [p.code for p in r.problems])
         assert r.entry.swords == (sword,)
@@ -112,30 +115,35 @@ def test_cost_table_and_pool_options():
     assert "not-in-pool" in codes("10/0/0/1/斬", pool=["爆炎剣", "滅"])
 
 
-@pytest.mark.parametrize("text, code", [
-    ("", "empty-sheet"),
-    ("hello there", "no-swordmaster-line"),
-    ("15/0/1/2/速熱衝絶/A\n15/0/1/2/速熱衝絶/B", "duplicate-swordmaster-line"),
-    ("15/0/1/2/速熱衝絶/A\nthanks!", "extra-line"),
-    ("10/1/1/2/守槍槍加/守:シールド:防2L,槍:スピア:直D4E2,加:ブースト:攻/グリスク",
-     "theki-notation"),
-    ("A：15/0/1", "swordmaster-line-numbers"),
-    ("15/x/1/2/速", "bad-number"),
-    ("15/-1/1/2/速", "negative-number"),
-    ("15/1234567/1/2/速", "number-too-large"),
-    ("12/0/1/2/速", "hp-not-multiple-of-5"),
-    ("：15/0/1/2/加速剣", "empty-name"),
-    ("A：15/0/1/2/加速剣、、加熱剣", "empty-sword-name"),
-    ("A：15/0/1/2/加速剣、スピア", "unknown-sword"),
-    ("15/0/1/2/速x", "unknown-code"),
-    ("15/0/1/2/回", "missing-n"),
-    ("15/0/1/2/回0", "n-too-small"),
-    ("A：15/0/1/2/激怒剣0", "n-too-small"),
-    ("15/0/1/2/遅19", "delay-needs-dot"),
-    ("A：15/0/1/2/遅延剣19", "delay-needs-dot"),
-    ("15/0/1/2/回1234567", "number-too-large"),
-    ("50/0/0/1/斬", "over-budget"),
-])
+@pytest.mark.parametrize(
+    "text, code",
+    [
+        ("", "empty-sheet"),
+        ("hello there", "no-swordmaster-line"),
+        ("15/0/1/2/速熱衝絶/A\n15/0/1/2/速熱衝絶/B", "duplicate-swordmaster-line"),
+        ("15/0/1/2/速熱衝絶/A\nthanks!", "extra-line"),
+        (
+            "10/1/1/2/守槍槍加/守:シールド:防2L,槍:スピア:直D4E2,加:ブースト:攻/グリスク",
+            "theki-notation",
+        ),
+        ("A：15/0/1", "swordmaster-line-numbers"),
+        ("15/x/1/2/速", "bad-number"),
+        ("15/-1/1/2/速", "negative-number"),
+        ("15/1234567/1/2/速", "number-too-large"),
+        ("12/0/1/2/速", "hp-not-multiple-of-5"),
+        ("：15/0/1/2/加速剣", "empty-name"),
+        ("A：15/0/1/2/加速剣、、加熱剣", "empty-sword-name"),
+        ("A：15/0/1/2/加速剣、スピア", "unknown-sword"),
+        ("15/0/1/2/速x", "unknown-code"),
+        ("15/0/1/2/回", "missing-n"),
+        ("15/0/1/2/回0", "n-too-small"),
+        ("A：15/0/1/2/激怒剣0", "n-too-small"),
+        ("15/0/1/2/遅19", "delay-needs-dot"),
+        ("A：15/0/1/2/遅延剣19", "delay-needs-dot"),
+        ("15/0/1/2/回1234567", "number-too-large"),
+        ("50/0/0/1/斬", "over-budget"),
+    ],
+)
 def test_every_error_names_its_line_rule_and_fix(text, code):
     r = parse_sheet(text)
     assert r.entry is None
@@ -161,15 +169,18 @@ def test_the_missing_n_fix_shows_the_right_spelling():
     assert p.code == "missing-n" and "回復剣3" in p.fix
 
 
-@pytest.mark.parametrize("text, options, code", [
-    ("5/0/0/1/斬", {}, "unspent-points"),
-    ("5/0/0/1/回25/x", {}, "never-usable"),
-    ("5/0/0/1/遅.20熱/x", {}, "period-never-ends"),
-    ("5/0/0/1/精/x", {}, "costless-builder"),
-    ("5/0/0/1/泡/x", {}, "costless-builder"),
-    ("あいざわ：15/0/4/1/斬撃剣、デス剣", {}, "unreachable-sword"),
-    ("10/0/0/0/斬熱/x", {}, "spd-zero"),
-])
+@pytest.mark.parametrize(
+    "text, options, code",
+    [
+        ("5/0/0/1/斬", {}, "unspent-points"),
+        ("5/0/0/1/回25/x", {}, "never-usable"),
+        ("5/0/0/1/遅.20熱/x", {}, "period-never-ends"),
+        ("5/0/0/1/精/x", {}, "costless-builder"),
+        ("5/0/0/1/泡/x", {}, "costless-builder"),
+        ("あいざわ：15/0/4/1/斬撃剣、デス剣", {}, "unreachable-sword"),
+        ("10/0/0/0/斬熱/x", {}, "spd-zero"),
+    ],
+)
 def test_warnings_never_reject_a_sheet(text, options, code):
     r = parse_sheet(text, options=parse_options(options))
     assert r.entry is not None
@@ -218,8 +229,14 @@ def test_random_swordmasters_are_valid_sheets_that_print_back():
 
 
 @settings(max_examples=300, deadline=None)
-@given(st.text(alphabet=st.sampled_from(list("0123456789/：:、,.斬回遅デｺｳ剣技SKIL<>#\n 　-Ａ") +
-                                        list("加速剣遅延剣.19")), max_size=80))
+@given(
+    st.text(
+        alphabet=st.sampled_from(
+            list("0123456789/：:、,.斬回遅デｺｳ剣技SKIL<>#\n 　-Ａ") + list("加速剣遅延剣.19")
+        ),
+        max_size=80,
+    )
+)
 def test_the_reader_never_raises(text):
     r = parse_sheet(text)
     assert (r.entry is None) == bool(r.errors)

@@ -6,11 +6,11 @@ Bounded by counts, never by time: a fixed number of Hypothesis examples and a se
 from __future__ import annotations
 
 import hashlib
-from dataclasses import replace
 import os
 import random
 import subprocess
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 from hypothesis import HealthCheck, given, settings
@@ -37,7 +37,8 @@ def _vocabulary(r: HundredResult) -> None:
         assert side[: len(present)] == tuple(present), "present first, then exited"
     if r.reason == "death":
         assert (not [s for s in r.final[0] if not s.exited]) != (
-            not [s for s in r.final[1] if not s.exited])
+            not [s for s in r.final[1] if not s.exited]
+        )
 
 
 def _swap_equal(a: HundredResult, b: HundredResult) -> None:
@@ -122,8 +123,13 @@ def test_logs_are_identical_across_processes():
         h.update(repr(battle(a, b).events).encode())
     for seed in ("1", "12345"):
         env = {**os.environ, "PYTHONHASHSEED": seed}
-        out = subprocess.run([sys.executable, "-c", _HASH_SCRIPT, str(ROOT)], env=env,
-                             capture_output=True, text=True, check=True)
+        out = subprocess.run(
+            [sys.executable, "-c", _HASH_SCRIPT, str(ROOT)],
+            env=env,
+            capture_output=True,
+            text=True,
+            check=True,
+        )
         assert out.stdout.strip() == h.hexdigest()
 
 

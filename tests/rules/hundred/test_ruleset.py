@@ -34,31 +34,45 @@ def test_defaults_are_the_1_6_a_record():
     assert hash(MargaretHundred()) == hash(MargaretHundred({"budget": 10}))
 
 
-@pytest.mark.parametrize("options, name", [
-    ({"colour": 1}, "colour"),
-    ({"budget": -1}, "budget"),
-    ({"budget": True}, "budget"),
-    ({"party_cap": 0}, "party_cap"),
-    ({"procedure_limit": "many"}, "procedure_limit"),
-    ({"pool": ["斬", "スピア"]}, "pool"),
-    ({"pool": []}, "pool"),
-    ({"costs": {"斬": -1}}, "costs"),
-    ({"costs": ["斬"]}, "costs"),
-    ({"mp_costs": {"nope": 1}}, "mp_costs"),
-    ({"heavens_door": "sometimes"}, "heavens_door"),
-    ({"party_cap": 10**9}, "party_cap"),
-])
+@pytest.mark.parametrize(
+    "options, name",
+    [
+        ({"colour": 1}, "colour"),
+        ({"budget": -1}, "budget"),
+        ({"budget": True}, "budget"),
+        ({"party_cap": 0}, "party_cap"),
+        ({"procedure_limit": "many"}, "procedure_limit"),
+        ({"pool": ["斬", "スピア"]}, "pool"),
+        ({"pool": []}, "pool"),
+        ({"costs": {"斬": -1}}, "costs"),
+        ({"costs": ["斬"]}, "costs"),
+        ({"mp_costs": {"nope": 1}}, "mp_costs"),
+        ({"heavens_door": "sometimes"}, "heavens_door"),
+        ({"party_cap": 10**9}, "party_cap"),
+    ],
+)
 def test_bad_options_raise_value_error_naming_the_option(options, name):
     with pytest.raises(ValueError, match=name):
         MargaretHundred(options)
 
 
 def test_options_are_normalized_and_json_ready():
-    r = rs(pool=["滅奏剣", "Slash Sword", "回"], costs={"爆炎剣": 2, "斬": 1},
-           mp_costs={"Requiem Sword": 3, "精": 0}, heavens_door="IGNORE", procedure_limit="500")
-    assert r.options == {"budget": 10, "pool": ["斬", "回", "滅"], "costs": {"爆": 2},
-                         "mp_costs": {"滅": 3}, "party_cap": 8, "procedure_limit": 500,
-                         "heavens_door": "ignore"}
+    r = rs(
+        pool=["滅奏剣", "Slash Sword", "回"],
+        costs={"爆炎剣": 2, "斬": 1},
+        mp_costs={"Requiem Sword": 3, "精": 0},
+        heavens_door="IGNORE",
+        procedure_limit="500",
+    )
+    assert r.options == {
+        "budget": 10,
+        "pool": ["斬", "回", "滅"],
+        "costs": {"爆": 2},
+        "mp_costs": {"滅": 3},
+        "party_cap": 8,
+        "procedure_limit": 500,
+        "heavens_door": "ignore",
+    }
     assert json.loads(json.dumps(r.options)) == r.options
     assert MargaretHundred(r.options) == r
     assert rs(pool="basic").options["pool"] == "basic"
@@ -114,8 +128,12 @@ def test_sheet_detection_and_recognition():
     assert r.greeting_lines("剣技6\n15/0/0/1/速熱衝絶") == 0
     assert r.recognizes("55/0/3/6/黙黙抑滅遅.19滅/撃鉄Act.6")
     assert r.recognizes("Koh: 5/5/0/2/Swift Sword")
-    assert not r.recognizes("グリスク：１０／１／１／２／シールド\n・シールド（１）：防御力＋２＜リミテッド＞")
-    assert not r.recognizes("10/1/1/2/守槍槍加/守:シールド:防2L,槍:スピア:直D4E2,加:ブースト:攻/グリスク")
+    assert not r.recognizes(
+        "グリスク：１０／１／１／２／シールド\n・シールド（１）：防御力＋２＜リミテッド＞"
+    )
+    assert not r.recognizes(
+        "10/1/1/2/守槍槍加/守:シールド:防2L,槍:スピア:直D4E2,加:ブースト:攻/グリスク"
+    )
     assert r.recognizes("10/0/0/4/詠爆詠爆/撃鉄") and r.recognizes("<100>10/0/0/4/詠爆詠爆/撃鉄")
     assert not r.recognizes("10/0/0/4/詠爆x/撃鉄") and not r.recognizes("hello")
     # a full-form sheet of Hundred swords is not taken for Amaryllis nor base Margaret
@@ -148,8 +166,9 @@ def test_outcome_and_result_json_follow_8_12():
     assert j["reason"] == res.reason and j["turns"] == res.turns
     for side in ("A", "B"):
         items = j["final"][side]
-        assert items and all({"name", "hp", "max_hp", "mp", "alive", "exited"} <= set(x)
-                              for x in items)
+        assert items and all(
+            {"name", "hp", "max_hp", "mp", "alive", "exited"} <= set(x) for x in items
+        )
         present = [x for x in items if not x["exited"]]
         assert items[: len(present)] == present  # present first, then exited in exit order
     assert j["final"]["B"][-1]["exited"] and len(j["final"]["B"]) > 8
@@ -162,7 +181,10 @@ def test_heavens_door_request_follows_the_policy():
     b = entry(rs(), "5/0/0/0//B")
     res = rs().battle(a, b)
     assert rs().result_json(res, events=False)["heavens_door"] == {
-        "rewrite": "A", "with": "B", "policy": "between-rounds"}
+        "rewrite": "A",
+        "with": "B",
+        "policy": "between-rounds",
+    }
     assert rs(heavens_door="ignore").outcome(res).detail["heavens_door"] is None
 
 

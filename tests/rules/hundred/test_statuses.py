@@ -59,7 +59,7 @@ def test_reflect_fires_before_dodge_one_per_arrival():  # §7 priority, H22
     # fires (Dodge waits): it goes back to A: 3 → A 7. Turn 3: the Dodge cancels the next one.
     r = fight("10/3/0/1/斬", "30/0/0/2/避鏡")
     assert (st(r, 1, 0).hp, st(r, 1, 1).hp) == (10, 30)  # turn 1: dodged
-    assert (st(r, 2, 0).hp, st(r, 2, 1).hp) == (7, 30)   # turn 2: reflected
+    assert (st(r, 2, 0).hp, st(r, 2, 1).hp) == (7, 30)  # turn 2: reflected
     assert statuses(st(r, 2, 1)) == {}
 
 
@@ -83,8 +83,15 @@ def test_protection_priority_barrier_cushion_flip_shield_guard():  # §7
 
 def test_each_protection_status_rounds_as_stated():  # §7 examples
     # Guard: 5 → 3 and −3 → −1; Shield: 5 → 2, 1 → 0; Flip: −3 at DEF ≥ 1; Cushion → 1.
-    cases = [("盾", 5, 0, 3), ("盾", 2, 5, -1), ("楯", 5, 0, 2), ("楯", 1, 0, 0),
-             ("蠕", 5, 1, 1), ("膜", 9, 0, 1), ("壁", 9, 0, 0)]
+    cases = [
+        ("盾", 5, 0, 3),
+        ("盾", 2, 5, -1),
+        ("楯", 5, 0, 2),
+        ("楯", 1, 0, 0),
+        ("蠕", 5, 1, 1),
+        ("膜", 9, 0, 1),
+        ("壁", 9, 0, 0),
+    ]
     for code, atk, df, expected in cases:
         r = fight(f"30/0/{df}/1/{code}", f"30/{atk}/0/1/斬")
         hit = kinds(r, "hit")[0]
@@ -158,7 +165,11 @@ def test_drive_fires_on_the_first_hit_of_each_member_of_a_whole_attack():  # H22
     a, b = after(r, 2)
     assert (a[0].atk, statuses(a[0])) == (0, {"drive": 1})
     assert [(x.name, x.hp, x.exited) for x in b] == [
-        ("バブリア", 5, False), ("B", 26, False), ("バブリア", -1, True), ("バブリア", 0, True)]
+        ("バブリア", 5, False),
+        ("B", 26, False),
+        ("バブリア", -1, True),
+        ("バブリア", 0, True),
+    ]
 
 
 def test_taunt_picks_the_front_most_taunter():  # H20

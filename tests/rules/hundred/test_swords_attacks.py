@@ -129,8 +129,12 @@ def test_27_sweep_sword_hits_every_enemy_front_to_back():
     assert [x.hp for x in after(r, 2)[1]] == [5, 2, 2, 17]
     party = after(r, 3)[1]
     assert [(x.name, x.hp, x.exited) for x in party] == [
-        ("バブリア", 5, False), ("バブリア", 2, False), ("B", 14, False),
-        ("バブリア", -1, True), ("バブリア", -1, True)]
+        ("バブリア", 5, False),
+        ("バブリア", 2, False),
+        ("B", 14, False),
+        ("バブリア", -1, True),
+        ("バブリア", -1, True),
+    ]
     assert [x.sm for x in party[3:]] == [2, 1]
 
 

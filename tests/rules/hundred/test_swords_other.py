@@ -8,7 +8,6 @@ import pytest
 
 from tests.rules.hundred.helpers import after, fight, kinds, st, statuses
 
-
 # -- 4.4 control ----------------------------------------------------------------------------
 
 
@@ -34,7 +33,10 @@ def test_67_restraint_sword_holds_the_next_sword_while_hp_is_at_least_half():
     # turn 3: DEF 3, 0 → 7. HP never falls below half: ATK stays 0.
     r = fight("10/0/0/2/抑熱護", "30/3/0/1/斬")
     assert [(st(r, t, 0).hp, st(r, t, 0).atk, st(r, t, 0).df) for t in (1, 2, 3)] == [
-        (8, 0, 1), (7, 0, 2), (7, 0, 3)]
+        (8, 0, 1),
+        (7, 0, 2),
+        (7, 0, 3),
+    ]
 
 
 def test_67_restraint_lets_the_sword_through_below_half():
@@ -52,7 +54,11 @@ def test_68_delay_sword_holds_the_next_sword_until_its_period_ends():
     # turn 2 the period sword vanishes (x ≤ T). Turn 3: 熱 (ATK 1), 護 (DEF 3).
     r = fight("10/0/0/2/遅.2熱護", "50/0/0/0/")
     assert [(st(r, t, 0).atk, st(r, t, 0).df) for t in (0, 1, 2, 3)] == [
-        (0, 0), (0, 1), (0, 2), (1, 3)]
+        (0, 0),
+        (0, 1),
+        (0, 2),
+        (1, 3),
+    ]
     assert st(r, 2, 0).swords == ("熱", "護")
     assert ("sword", 0, 0, "expired", "遅.2", None) in kinds(r, "sword")
 
@@ -212,7 +218,13 @@ def test_82_to_99_build_swords_build_their_printed_swordmaster(code):
     r = fight(f"10/0/0/1/{code}", "50/0/0/0/")
     new, me = after(r, 0)[0][:2]
     assert (new.name, new.max_hp, new.atk, new.df, new.spd, new.swords) == (
-        name, hp, atk, df, spd, swords)
+        name,
+        hp,
+        atk,
+        df,
+        spd,
+        swords,
+    )
     assert new.hp == hp and not new.base and me.name == "A"
 
 
@@ -237,7 +249,9 @@ def test_81_reverb_sword_builds_the_enemys_registered_spec():
     r = fight("10/0/0/1/反", "20/3/0/0/斬")
     party = after(r, 0)[0]
     assert [(x.name, x.hp, x.atk, x.swords) for x in party] == [
-        ("B", 20, 3, ("斬",)), ("A", 10, 0, ())]
+        ("B", 20, 3, ("斬",)),
+        ("A", 10, 0, ()),
+    ]
 
 
 def test_83_spirit_sword_doubles_the_party_until_the_cap():

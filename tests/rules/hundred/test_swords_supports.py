@@ -162,7 +162,11 @@ def test_65_dragon_sword_doubles_the_values():
     # turn 10: AP 2 (竜, 詠), no skip; turn 11: AP = SPD 4: 詠 and three skips
     assert [e[0] for e in flat(turn_events(r, 10)) if e[0] in ("act", "skip")] == ["act", "act"]
     assert [e[0] for e in flat(turn_events(r, 11)) if e[0] in ("act", "skip")] == [
-        "act", "skip", "skip", "skip"]
+        "act",
+        "skip",
+        "skip",
+        "skip",
+    ]
 
 
 def test_whole_support_targets_every_ally():
@@ -171,4 +175,8 @@ def test_whole_support_targets_every_ally():
     r = fight("20/0/0/2/泡散熱", "50/0/0/0/")
     party = after(r, 2)[0]
     assert [(x.name, x.atk) for x in party] == [
-        ("バブリア", 1), ("バブリア", 1), ("バブリア", 1), ("A", 1)]
+        ("バブリア", 1),
+        ("バブリア", 1),
+        ("バブリア", 1),
+        ("A", 1),
+    ]

@@ -100,20 +100,23 @@ def check(g: Golden) -> str | None:
                 have = got["final"][side][0]
                 for f, v in fields.items():
                     if have.get(f) != v:
-                        return (f"{g.path.name}: final.{side}.{f} is {have.get(f)!r}, "
-                                f"expected {v!r}")
+                        return f"{g.path.name}: final.{side}.{f} is {have.get(f)!r}, expected {v!r}"
         elif got.get(key) != value:
-            return f"{g.path.name}: {key} is {json.dumps(got.get(key), ensure_ascii=False)}, " \
-                   f"expected {json.dumps(value, ensure_ascii=False)}"
+            return (
+                f"{g.path.name}: {key} is {json.dumps(got.get(key), ensure_ascii=False)}, "
+                f"expected {json.dumps(value, ensure_ascii=False)}"
+            )
     lines = event_lines(result)
     at = 0
     for k, want_line in enumerate(g.sections.get("events", []), start=1):
         try:
             at = lines.index(want_line.strip(), at) + 1
         except ValueError:
-            near = "\n    ".join(lines[max(0, at - 3):at + 12])
-            return (f"{g.path.name}: key event {k} not found after battle line {at}:\n"
-                    f"  expected {want_line.strip()}\n  the battle goes on with:\n    {near}")
+            near = "\n    ".join(lines[max(0, at - 3) : at + 12])
+            return (
+                f"{g.path.name}: key event {k} not found after battle line {at}:\n"
+                f"  expected {want_line.strip()}\n  the battle goes on with:\n    {near}"
+            )
     return None
 
 

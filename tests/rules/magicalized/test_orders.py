@@ -9,9 +9,15 @@ from hypothesis import strategies as st
 
 from app.rules.amaryllis.problems import Problem
 from app.rules.magicalized.orders import (
-    MAX_PROBLEMS, MAX_RULES, is_orders_text, parse_orders, parse_revision, read_play, read_rule,
+    MAX_PROBLEMS,
+    MAX_RULES,
+    is_orders_text,
+    parse_orders,
+    parse_revision,
+    read_play,
+    read_rule,
 )
-from app.rules.magicalized.plays import Cond, Event, Pos, PlaySpec, Ref, Value
+from app.rules.magicalized.plays import Cond, Event, PlaySpec, Pos, Ref, Value
 from app.rules.magicalized.problems import localize
 from app.rules.magicalized.ruleset import MargaretMagicalized
 from tests.rules.magicalized.strategies import orders_texts
@@ -35,8 +41,12 @@ END
 def _rules(text: str) -> list[tuple[Event, tuple[Cond, ...], PlaySpec, bool]]:
     r = parse_orders(text)
     assert r.ok and r.orders is not None, [(p.code, p.line, p.message) for p in r.problems]
-    return [(x.event, x.conds, x.play, x.once) for s in r.orders.sections
-            for v in s.orders.versions for x in v.rules]
+    return [
+        (x.event, x.conds, x.play, x.once)
+        for s in r.orders.sections
+        for v in s.orders.versions
+        for x in v.rules
+    ]
 
 
 def test_the_example_of_section_4_2() -> None:
@@ -49,14 +59,30 @@ def test_the_example_of_section_4_2() -> None:
     assert _rules(EXAMPLE) == [
         (Event("enemy", "ACT", "死"), (), PlaySpec("無", ref=Ref("enemy", "this")), False),
         (Event("enemy", "CARD", what="無"), (Cond("targets", side="my"),), PlaySpec("覆"), False),
-        (Event("my", "ACT", "重"), (Cond("has", side="enemy", name="reflect"),),
-         PlaySpec("闇", ref=Ref("my", "this"), enchant="unseen"), False),
-        (Event("enemy", "HIT"), (Cond("cmp", op=">=", a=Value("damage"), b=Value("int", 4)),),
-         PlaySpec("燃"), False),
-        (Event("my", "HIT"), (Cond("cmp", op=">=", a=Value("damage"), b=Value("int", 5)),),
-         PlaySpec("凍"), True),
-        (Event("enemy", "CARD", what="無"), (Cond("used", side="enemy", name="無"),),
-         PlaySpec("策", side="enemy", target="無"), False),
+        (
+            Event("my", "ACT", "重"),
+            (Cond("has", side="enemy", name="reflect"),),
+            PlaySpec("闇", ref=Ref("my", "this"), enchant="unseen"),
+            False,
+        ),
+        (
+            Event("enemy", "HIT"),
+            (Cond("cmp", op=">=", a=Value("damage"), b=Value("int", 4)),),
+            PlaySpec("燃"),
+            False,
+        ),
+        (
+            Event("my", "HIT"),
+            (Cond("cmp", op=">=", a=Value("damage"), b=Value("int", 5)),),
+            PlaySpec("凍"),
+            True,
+        ),
+        (
+            Event("enemy", "CARD", what="無"),
+            (Cond("used", side="enemy", name="無"),),
+            PlaySpec("策", side="enemy", target="無"),
+            False,
+        ),
     ]
     # offline, the only section serves even though it is a VS one (G60)
     assert r.orders.offline() == section.orders
@@ -83,10 +109,12 @@ def test_japanese_aliases_read_as_the_english_keywords() -> None:
 
 
 def test_postfix_and_prefix_negation_and_more_japanese() -> None:
-    assert _rules("HAND 燃×7\n命令\n時 敵 命中 もし 敵 状態 反射 でない かつ 先導 使う 燃\n終わり")[0][1] == (
-        Cond("has", side="enemy", name="reflect", negate=True), Cond("lead"))
+    assert _rules("HAND 燃×7\n命令\n時 敵 命中 もし 敵 状態 反射 でない かつ 先導 使う 燃\n終わり")[
+        0
+    ][1] == (Cond("has", side="enemy", name="reflect", negate=True), Cond("lead"))
     assert _rules("HAND 燃×7\nORDERS\nON enemy HIT IF NOT NOT lead PLAY 燃\nEND")[0][1] == (
-        Cond("lead"),)
+        Cond("lead"),
+    )
     # 命令 第5ターンから = ORDERS FROM TURN 5
     r = parse_orders("HAND 燃×7\n命令\n終わり\n命令 第5ターンから\n時 敵 命中 使う 燃\n終わり")
     assert r.ok and r.orders is not None
@@ -95,16 +123,27 @@ def test_postfix_and_prefix_negation_and_more_japanese() -> None:
 
 def test_every_play_schema_and_its_canonical_text() -> None:
     cases = {
-        "燃": "燃", "凍れる世界": "凍", "星": "星", "undo": "覆",
-        "無 enemy 死#2": "無 enemy 死#2", "無 my @3": "無 my @3", "無 敵 デ": "無 enemy 死",
-        "闇 my 斬 毒与え": "闇 my 斬 poisoning", "darkrite my THIS stunning": "闇 my THIS stunning",
-        "赤 my 衝 AT FRONT": "赤 my 衝 AT FRONT", "緑 enemy 重 AT 2": "緑 enemy 重 AT 2",
+        "燃": "燃",
+        "凍れる世界": "凍",
+        "星": "星",
+        "undo": "覆",
+        "無 enemy 死#2": "無 enemy 死#2",
+        "無 my @3": "無 my @3",
+        "無 敵 デ": "無 enemy 死",
+        "闇 my 斬 毒与え": "闇 my 斬 poisoning",
+        "darkrite my THIS stunning": "闇 my THIS stunning",
+        "赤 my 衝 AT FRONT": "赤 my 衝 AT FRONT",
+        "緑 enemy 重 AT 2": "緑 enemy 重 AT 2",
         "白 my 回 AT BEFORE my 斬": "白 my 回 AT BEFORE my 斬",
-        "青 my 導 AT AFTER my @1": "青 my 導 AT AFTER my @1", "黒 my 死 AT END": "黒 my 死 AT END",
-        "黄 DISCARD 燃 my 押 AT 1": "黄 DISCARD 燃 my 押 AT 1", "愛 my": "愛 my", "知 enemy": "知 enemy",
+        "青 my 導 AT AFTER my @1": "青 my 導 AT AFTER my @1",
+        "黒 my 死 AT END": "黒 my 死 AT END",
+        "黄 DISCARD 燃 my 押 AT 1": "黄 DISCARD 燃 my 押 AT 1",
+        "愛 my": "愛 my",
+        "知 enemy": "知 enemy",
         "心 my ORDER 斬 衝 斬": "心 my ORDER 斬 衝 斬",
         "払 enemy 反射 ALL シールド 2 Stun": "払 enemy Reflect ALL Shield 2 Stun",
-        "策 enemy 無": "策 enemy 無", "虹 DISCARD 燃 AS 無 enemy THIS": "虹 DISCARD 燃 AS 無 enemy THIS",
+        "策 enemy 無": "策 enemy 無",
+        "虹 DISCARD 燃 AS 無 enemy THIS": "虹 DISCARD 燃 AS 無 enemy THIS",
         "虹 DISCARD 燃 AS 虹 DISCARD 凍 AS 策 my 虹": "虹 DISCARD 燃 AS 虹 DISCARD 凍 AS 策 my 虹",
     }
     for text, canonical in cases.items():
@@ -141,12 +180,63 @@ def test_the_parser_never_raises(text: str) -> None:
 
 
 @settings(max_examples=200, deadline=None)
-@given(st.lists(st.sampled_from(
-    ["ON", "IF", "AND", "NOT", "PLAY", "ONCE", "my", "enemy", "any", "ACT", "HIT", "CARD", "EFFECT",
-     "REFLECT", "DEATH", "VANISH", "damage", ">=", "=", "4", "turn", "hp", "燃", "無", "虹",
-     "DISCARD", "AS", "THIS", "AT", "END", "FRONT", "BEFORE", "斬", "毒", "反射", "stack", "has",
-     "empty", "targets", "lead", "critical", "holds", "used", "hand", "#2", "@1", "払", "ALL"]),
-    max_size=25))
+@given(
+    st.lists(
+        st.sampled_from(
+            [
+                "ON",
+                "IF",
+                "AND",
+                "NOT",
+                "PLAY",
+                "ONCE",
+                "my",
+                "enemy",
+                "any",
+                "ACT",
+                "HIT",
+                "CARD",
+                "EFFECT",
+                "REFLECT",
+                "DEATH",
+                "VANISH",
+                "damage",
+                ">=",
+                "=",
+                "4",
+                "turn",
+                "hp",
+                "燃",
+                "無",
+                "虹",
+                "DISCARD",
+                "AS",
+                "THIS",
+                "AT",
+                "END",
+                "FRONT",
+                "BEFORE",
+                "斬",
+                "毒",
+                "反射",
+                "stack",
+                "has",
+                "empty",
+                "targets",
+                "lead",
+                "critical",
+                "holds",
+                "used",
+                "hand",
+                "#2",
+                "@1",
+                "払",
+                "ALL",
+            ]
+        ),
+        max_size=25,
+    )
+)
 def test_rule_word_salad_never_raises(words: list[str]) -> None:
     r = parse_orders("HAND 燃×7\nORDERS\n" + " ".join(words) + "\nEND\n")
     assert r.ok or r.errors
@@ -178,8 +268,11 @@ ERRORS = [
     (H + "ORDERS\nEND\nDEFAULT\n" + H + "ORDERS\nEND", "default-twice", 4),
     ("VS a\n" + H + "ORDERS\nEND\nVS a\n" + H + "ORDERS\nEND", "vs-twice", 5),
     (H + "ORDERS\n" + "ON enemy HIT PLAY 燃\n" * (MAX_RULES + 1) + "END", "too-many-rules", 43),
-    (H + "ORDERS\nON enemy HIT IF " + "turn > 1 AND " * 20 + "lead PLAY 燃\nEND",
-     "rule-too-long", 3),
+    (
+        H + "ORDERS\nON enemy HIT IF " + "turn > 1 AND " * 20 + "lead PLAY 燃\nEND",
+        "rule-too-long",
+        3,
+    ),
     (H + "ORDERS\nON foe HIT PLAY 燃\nEND", "rule-syntax", 3),
     (H + "ORDERS\nWHEN enemy HIT PLAY 燃\nEND", "rule-syntax", 3),
     (H + "ORDERS\nON enemy HIT 燃\nEND", "rule-syntax", 3),
@@ -208,10 +301,12 @@ ERRORS = [
 ]
 
 
-@pytest.mark.parametrize(("text", "code", "line"), ERRORS, ids=[f"{c}-{i}" for i, (_, c, _) in
-                                                               enumerate(ERRORS)])
+@pytest.mark.parametrize(
+    ("text", "code", "line"), ERRORS, ids=[f"{c}-{i}" for i, (_, c, _) in enumerate(ERRORS)]
+)
 def test_each_error_names_its_line_quotes_it_and_gives_the_fix_in_both_languages(
-        text: str, code: str, line: int | None) -> None:
+    text: str, code: str, line: int | None
+) -> None:
     r = parse_orders(text)
     assert r.orders is None
     found = [p for p in r.errors if p.code == code]
@@ -256,8 +351,10 @@ def test_warnings_do_not_reject_the_orders(text: str, code: str, line: int | Non
 
 
 def test_sections_default_and_vs() -> None:
-    text = ("HAND 燃×7\nORDERS\nON enemy HIT PLAY 燃\nEND\n"      # before any header: DEFAULT
-            "VS ヤミ\nHAND 凍×7\nORDERS\nON my HIT PLAY 凍\nEND\n")
+    text = (
+        "HAND 燃×7\nORDERS\nON enemy HIT PLAY 燃\nEND\n"  # before any header: DEFAULT
+        "VS ヤミ\nHAND 凍×7\nORDERS\nON my HIT PLAY 凍\nEND\n"
+    )
     r = parse_orders(text)
     assert r.ok and r.orders is not None
     assert [s.vs for s in r.orders.sections] == [None, "ヤミ"]
@@ -280,8 +377,11 @@ def test_revisions_at_a_checkpoint() -> None:
     assert ok.orders.hand == base.hand  # the hand is fixed
     early = RS.revise_orders(base, "ORDERS FROM TURN 4\nEND\n", from_turn=6)
     assert not early.ok and early.errors[0].code == "revision-too-early"
-    for text, code in (("HAND 燃×7\nORDERS FROM TURN 6\nEND", "revision-header"),
-                       ("ORDERS\nEND", "revision-needs-from"), ("", "revision-needs-from")):
+    for text, code in (
+        ("HAND 燃×7\nORDERS FROM TURN 6\nEND", "revision-header"),
+        ("ORDERS\nEND", "revision-needs-from"),
+        ("", "revision-needs-from"),
+    ):
         r = RS.revise_orders(base, text, from_turn=6)
         assert not r.ok and code in [p.code for p in r.errors]
     versions, problems, _ = parse_revision("ORDERS FROM TURN 3\nEND\nORDERS FROM TURN 9\nEND")

@@ -28,8 +28,7 @@ from app.rules.margaret.model import Sword, Swordmaster
 from tests.rules.magicalized.strategies import side_orders, swordmasters
 
 RS = MargaretMagicalized()
-SLOW = dict(deadline=None, suppress_health_check=[HealthCheck.too_slow,
-                                                   HealthCheck.data_too_large])
+SLOW = dict(deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 
 
 def _no_sizes(events: tuple[Any, ...]) -> list[Any]:
@@ -43,12 +42,15 @@ NEVER = SideOrders(("燃",) * 3 + ("無",) * 4, ())
 
 @settings(max_examples=150, **SLOW)
 @given(swordmasters(), swordmasters(), st.integers(0, 1))
-def test_all_pass_orders_are_the_battle_without_cards(a: Swordmaster, b: Swordmaster,
-                                                      lead: int) -> None:
+def test_all_pass_orders_are_the_battle_without_cards(
+    a: Swordmaster, b: Swordmaster, lead: int
+) -> None:
     bare = RS.fight(a, b, BattleInputs(lead=lead))
     # orders whose rules never fire: the decider is asked at every opportunity and passes
-    text = ("HAND 燃×3、無×4\nORDERS\nON any ACT IF turn > 30 PLAY 燃\n"
-            "ON any HIT IF damage > 1000 PLAY 燃\nON enemy CARD 燃 PLAY 無 enemy THIS\nEND\n")
+    text = (
+        "HAND 燃×3、無×4\nORDERS\nON any ACT IF turn > 30 PLAY 燃\n"
+        "ON any HIT IF damage > 1000 PLAY 燃\nON enemy CARD 燃 PLAY 無 enemy THIS\nEND\n"
+    )
     never = parse_orders(text).orders
     assert never is not None
     o = never.offline()
@@ -56,15 +58,20 @@ def test_all_pass_orders_are_the_battle_without_cards(a: Swordmaster, b: Swordma
     silent = RS.fight_with(a, b, (NEVER.hand, NEVER.hand), (AllPass(), AllPass()), lead=lead)
     for r in (asked, silent):
         assert r.cards == () and r.windows == bare.windows
-        assert (r.winner, r.reason, r.turns, r.final) == (bare.winner, bare.reason, bare.turns,
-                                                          bare.final)
+        assert (r.winner, r.reason, r.turns, r.final) == (
+            bare.winner,
+            bare.reason,
+            bare.turns,
+            bare.final,
+        )
         assert _no_sizes(r.events) == _no_sizes(bare.events)
 
 
 @settings(max_examples=150, **SLOW)
 @given(swordmasters(), swordmasters(), side_orders(), side_orders(), st.integers(0, 1))
-def test_mirror_sides_and_lead_swapped(a: Swordmaster, b: Swordmaster, oa: SideOrders,
-                                       ob: SideOrders, lead: int) -> None:
+def test_mirror_sides_and_lead_swapped(
+    a: Swordmaster, b: Swordmaster, oa: SideOrders, ob: SideOrders, lead: int
+) -> None:
     r = RS.fight(a, b, BattleInputs((oa, ob), lead))
     m = RS.fight(b, a, BattleInputs((ob, oa), 1 - lead))
     assert m.winner == (None if r.winner is None else 1 - r.winner)
@@ -77,7 +84,8 @@ def test_mirror_sides_and_lead_swapped(a: Swordmaster, b: Swordmaster, oa: SideO
 @settings(max_examples=300, **SLOW)
 @given(swordmasters(), swordmasters(), side_orders(), side_orders(), st.integers(0, 1))
 def test_random_sheets_and_orders_never_raise_and_always_end(
-        a: Swordmaster, b: Swordmaster, oa: SideOrders, ob: SideOrders, lead: int) -> None:
+    a: Swordmaster, b: Swordmaster, oa: SideOrders, ob: SideOrders, lead: int
+) -> None:
     r = RS.fight(a, b, BattleInputs((oa, ob), lead))
     assert r.reason in TERMINATIONS and r.by in ("death", "overkill", "hp")
     assert (r.winner is None) == (r.reason == "draw")
@@ -86,8 +94,17 @@ def test_random_sheets_and_orders_never_raise_and_always_end(
     for c in r.cards:
         assert c.result in ("resolved", "target gone", "countered", "forbidden")
     data = RS.public_json(r, events=True)
-    assert set(data) >= {"winner", "reason", "turns", "final", "by", "cards", "hands", "bans",
-                         "lead"}
+    assert set(data) >= {
+        "winner",
+        "reason",
+        "turns",
+        "final",
+        "by",
+        "cards",
+        "hands",
+        "bans",
+        "lead",
+    }
     assert RS.fight(a, b, BattleInputs((oa, ob), lead), log=False) == r
 
 
@@ -118,28 +135,37 @@ class _Recorder:
         self.passive = inner.passive
         self.seen: list[tuple[Any, ...]] = []
 
-    def decide(self, side: int, window: WindowView, state: PublicState,
-               hand: tuple[str, ...]) -> Play | None:
+    def decide(
+        self, side: int, window: WindowView, state: PublicState, hand: tuple[str, ...]
+    ) -> Play | None:
         d = self.inner.decide(side, window, state, hand)
         b_played = any(rec[1] == 1 for rec in state.snapshot()[-1])
-        self.seen.append((b_played, window.snapshot(), state.snapshot(), hand,
-                          None if d is None else d.spec.text()))
+        self.seen.append(
+            (
+                b_played,
+                window.snapshot(),
+                state.snapshot(),
+                hand,
+                None if d is None else d.spec.text(),
+            )
+        )
         return d
 
 
 @settings(max_examples=200, **SLOW)
-@given(swordmasters(), swordmasters(), side_orders(), side_orders(), side_orders(),
-       st.integers(0, 1))
+@given(
+    swordmasters(), swordmasters(), side_orders(), side_orders(), side_orders(), st.integers(0, 1)
+)
 def test_secrecy_a_sees_and_decides_the_same_whatever_b_hides(
-        a: Swordmaster, b: Swordmaster, oa: SideOrders, ob1: SideOrders, ob2: SideOrders,
-        lead: int) -> None:
+    a: Swordmaster, b: Swordmaster, oa: SideOrders, ob1: SideOrders, ob2: SideOrders, lead: int
+) -> None:
     runs = []
     for ob in (ob1, ob2):
         rec = _Recorder(StandingOrders(oa))
         RS.fight_with(a, b, (oa.hand, ob.hand), (rec, StandingOrders(ob)), lead=lead)
         runs.append(rec.seen)
     first, second = runs
-    for x, y in zip(first, second):
+    for x, y in zip(first, second, strict=False):
         if x[0] or y[0]:  # B has played a card in one of the battles: from here they may differ
             break
         assert x == y
@@ -173,14 +199,33 @@ def test_secrecy_b_holding_cards_that_it_never_plays_changes_nothing_for_a() -> 
 
 # -- the same battles as Margaret Hundred without cards -------------------------------------------
 
-_TO_HUNDRED = {"斬": "斬", "衝": "衝", "毒": "毒", "絶": "絶", "魔": "魔", "死": "デ", "熱": "熱",
-               "護": "護", "速": "速", "盾": "楯", "命": "命", "鏡": "鏡", "導": "導"}
+_TO_HUNDRED = {
+    "斬": "斬",
+    "衝": "衝",
+    "毒": "毒",
+    "絶": "絶",
+    "魔": "魔",
+    "死": "デ",
+    "熱": "熱",
+    "護": "護",
+    "速": "速",
+    "盾": "楯",
+    "命": "命",
+    "鏡": "鏡",
+    "導": "導",
+}
 
 
 def _hundred(m: Swordmaster) -> Swordmaster:
-    return Swordmaster(m.name, m.hp, m.atk, m.defense, m.spd, m.skill,
-                       tuple(Sword(_TO_HUNDRED[s.code], 0 if s.code == "導" else None)
-                             for s in m.swords))
+    return Swordmaster(
+        m.name,
+        m.hp,
+        m.atk,
+        m.defense,
+        m.spd,
+        m.skill,
+        tuple(Sword(_TO_HUNDRED[s.code], 0 if s.code == "導" else None) for s in m.swords),
+    )
 
 
 def test_without_cards_the_hundred_engine_agrees_on_the_shared_swords() -> None:
@@ -196,4 +241,9 @@ def test_without_cards_the_hundred_engine_agrees_on_the_shared_swords() -> None:
         r = RS.battle(a, b, log=False)
         h = hundred_battle(_hundred(a), _hundred(b), log=False)
         assert (r.winner, r.reason, r.turns, r.final[0].hp, r.final[1].hp) == (
-            h.winner, h.reason, h.turns, h.final[0][0].hp, h.final[1][0].hp), (a, b)
+            h.winner,
+            h.reason,
+            h.turns,
+            h.final[0][0].hp,
+            h.final[1][0].hp,
+        ), (a, b)

@@ -36,19 +36,23 @@ def test_the_example_of_section_4_1_in_both_forms_and_languages() -> None:
     assert "合計10点／途心10" in RS.format_costs(m, "ja")
 
 
-@pytest.mark.parametrize(("text", "codes"), [
-    ("10/1/0/3/滅死速盾/X", ["list2-sword"]),
-    ("X：10/1/0/3/魂の剣、押分剣", ["list2-sword", "list2-sword"]),
-    ("10/1/0/3/高死速/X", ["no-swift-sword"]),
-    ("10/1/0/3/回3死/X", ["takes-no-n"]),
-    ("X：10/1/0/3/回復剣3、デス剣", ["takes-no-n"]),
-    ("X: 10/1/0/3/Heal Sword 2, Death Sword", ["takes-no-n"]),
-    ("10/1/0/3/導0死/X", ["takes-no-n"]),
-    ("10/1/0/3/連死/X", ["unknown-code"]),
-    ("15/1/0/3/導死速盾/X", ["bonus-over"]),
-])
-def test_refused_sheets_name_the_line_and_the_fix_in_both_languages(text: str,
-                                                                  codes: list[str]) -> None:
+@pytest.mark.parametrize(
+    ("text", "codes"),
+    [
+        ("10/1/0/3/滅死速盾/X", ["list2-sword"]),
+        ("X：10/1/0/3/魂の剣、押分剣", ["list2-sword", "list2-sword"]),
+        ("10/1/0/3/高死速/X", ["no-swift-sword"]),
+        ("10/1/0/3/回3死/X", ["takes-no-n"]),
+        ("X：10/1/0/3/回復剣3、デス剣", ["takes-no-n"]),
+        ("X: 10/1/0/3/Heal Sword 2, Death Sword", ["takes-no-n"]),
+        ("10/1/0/3/導0死/X", ["takes-no-n"]),
+        ("10/1/0/3/連死/X", ["unknown-code"]),
+        ("15/1/0/3/導死速盾/X", ["bonus-over"]),
+    ],
+)
+def test_refused_sheets_name_the_line_and_the_fix_in_both_languages(
+    text: str, codes: list[str]
+) -> None:
     s = RS.parse_sheet(text)
     assert not s.ok and s.entry is None
     assert [p.code for p in s.errors] == codes

@@ -34,12 +34,16 @@ def check(g: Golden) -> str | None:
         return f"{g.path.name}: a sheet does not parse: {[p.message for p in a.errors + b.errors]}"
     r = MARGARET.battle(a.entry, b.entry)
     got = [line for e in r.events for line in describe(e)]
-    for i, (want, have) in enumerate(zip(g.events, got)):
+    for i, (want, have) in enumerate(zip(g.events, got, strict=False)):
         if want != have:
-            return f"{g.path.name}: event line {i + 1} differs:\n  expected {want}\n  got      {have}"
+            return (
+                f"{g.path.name}: event line {i + 1} differs:\n  expected {want}\n  got      {have}"
+            )
     if len(got) != len(g.events):
-        extra = (got[len(g.events):] or g.events[len(got):])[0]
-        return f"{g.path.name}: {len(got)} event lines, expected {len(g.events)}; first extra: {extra}"
+        extra = (got[len(g.events) :] or g.events[len(got) :])[0]
+        return (
+            f"{g.path.name}: {len(got)} event lines, expected {len(g.events)}; first extra: {extra}"
+        )
     result = describe_result(MARGARET.result_json(r, events=False))
     if result != g.result:
         return f"{g.path.name}: result {result!r}, expected {g.result!r}"

@@ -64,7 +64,10 @@ def test_report_in_english_names_the_swords_in_english() -> None:
     text = render_battle(a, b, M.battle(a, b), lang="en", ruleset=M)
     assert text.startswith("Ruleset: Margaret (15 swords)\n")
     assert "鏡使い: 10/2/0/2/Shield Sword, Mirror Sword, Life Sword, Venom Sword" in text
-    assert "毒師 attacks 鏡使い with Slash Sword => reflected by 鏡使い => 2 damage to 毒師 => HP 8" in text
+    assert (
+        "毒師 attacks 鏡使い with Slash Sword => reflected by 鏡使い => 2 damage to 毒師 => HP 8"
+        in text
+    )
     assert "鏡使い: 7/2/0/2/Shield Sword, Venom Sword <Life><Guard><Poison>" in text
     assert "鏡使い's Life triggers => 鏡使い revives => HP 1 (Life is used up)" in text
     assert "毒師 wins\n(turn 5: 鏡使い died)\n" in text
@@ -77,7 +80,9 @@ def test_the_death_check_after_turn_0_is_told_in_turn_0() -> None:
     report = M.report(a, b, r, lang="ja")
     assert [t.turn for t in report.turns] == [0]
     assert [line.text for line in report.turns[0].lines][-2:] == [
-        "しゃるる死亡　（ＨＰ－５）", "コウ死亡　（ＨＰ－１）"]
+        "しゃるる死亡　（ＨＰ－５）",
+        "コウ死亡　（ＨＰ－１）",
+    ]
     assert report.explanation == ("（第０ターン、両者死亡。ＨＰ比較　しゃるる－５、コウ－１）",)
     assert report.outcome.turns == 0 and report.outcome.termination == "overkill"
     text = render_battle(a, b, r, lang="en", ruleset=M)
@@ -104,11 +109,22 @@ def test_battle_json_follows_margaret_md_section_7() -> None:
     (fa,), (fb,) = data["final"]["A"], data["final"]["B"]
     assert list(fa)[:6] == ["name", "hp", "max_hp", "mp", "alive", "exited"]
     assert (fa["name"], fa["hp"], fa["max_hp"], fa["mp"], fa["alive"], fa["exited"]) == (
-        "あいざわ", 0, 15, 0, False, True)
+        "あいざわ",
+        0,
+        15,
+        0,
+        False,
+        True,
+    )
     assert fa["swords"] == ["斬", "デ"] and fb["swords"] == [] and fb["hp"] == 40
     attack = next(e for e in data["events"] if e["type"] == "attack")
     assert attack["sword"] == "斬" and attack["action"] == "斬撃剣"
     a, b = _golden("01")
     data = M.result_json(M.battle(a, b), events=False)
-    assert (data["winner"], data["reason"], data["turns"], data["by"]) == ("B", "overkill", 0, "overkill")
+    assert (data["winner"], data["reason"], data["turns"], data["by"]) == (
+        "B",
+        "overkill",
+        0,
+        "overkill",
+    )
     assert "events" not in data

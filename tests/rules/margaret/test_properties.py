@@ -10,9 +10,9 @@ from hypothesis import strategies as st
 
 from app.rules import find_ruleset
 from app.rules.amaryllis.events import Reason
+from app.rules.base import TERMINATIONS
 from app.rules.margaret import BASIC, Swordmaster
 from app.rules.margaret.notation import format_swordmaster
-from app.rules.base import TERMINATIONS
 from tests.rules.margaret.strategies import swordmasters
 from tests.rules.test_engine_properties import SWAP, canonical, mirror
 
@@ -46,7 +46,7 @@ def amaryllis_sheet(m: Swordmaster) -> str:
     lines = [f"{m.name}：{stats}" + ("／" + "、".join(names) if names else "")]
     if m.skill_explicit:
         lines.append(f"技術{m.skill}")
-    for sword, name in dict(zip(m.swords, names)).items():
+    for sword, name in dict(zip(m.swords, names, strict=False)).items():
         if sword.code == "回":
             n = sword.n or 1
             definition = "ＨＰ回復＜リミテッド＞" + (f"＜遅延起動{n}＞" if n >= 2 else "")
@@ -58,18 +58,21 @@ def amaryllis_sheet(m: Swordmaster) -> str:
 
 def texts(m: Swordmaster) -> list[str]:
     """``m`` in every notation: full (ja and en names) and compact."""
-    return [format_swordmaster(m, BASIC, lang, notation)
-            for lang, notation in (("ja", "full"), ("en", "full"), ("ja", "compact"))]
+    return [
+        format_swordmaster(m, BASIC, lang, notation)
+        for lang, notation in (("ja", "full"), ("en", "full"), ("ja", "compact"))
+    ]
 
 
 @settings(max_examples=300, deadline=None)
 @given(swordmasters(), swordmasters())
-def test_both_notations_fight_the_battle_of_the_amaryllis_sheet(a: Swordmaster,
-                                                                b: Swordmaster) -> None:
+def test_both_notations_fight_the_battle_of_the_amaryllis_sheet(
+    a: Swordmaster, b: Swordmaster
+) -> None:
     ua, ub = (A.parse_sheet(amaryllis_sheet(m)) for m in (a, b))
     assert ua.ok and ub.ok, A.format_problems(ua.errors + ub.errors, "en")  # every cost is 1
     want = A.battle(ua.entry, ub.entry)
-    for ta, tb in zip(texts(a), texts(b)):
+    for ta, tb in zip(texts(a), texts(b), strict=False):
         sa, sb = M.parse_sheet(ta), M.parse_sheet(tb)
         assert sa.ok and sb.ok and sa.entry == a and sb.entry == b
         got = M.battle(sa.entry, sb.entry)
@@ -78,7 +81,10 @@ def test_both_notations_fight_the_battle_of_the_amaryllis_sheet(a: Swordmaster,
         data = M.result_json(got, events=False)
         turns = 0 if want.ended_at == "start" else want.turns
         assert (data["winner"], data["reason"], data["turns"]) == (
-            A.result_json(want)["winner"], want.reason.value, turns)
+            A.result_json(want)["winner"],
+            want.reason.value,
+            turns,
+        )
 
 
 @settings(max_examples=200, deadline=None)
@@ -99,7 +105,8 @@ def test_parse_format_round_trip_in_both_notations(m: Swordmaster) -> None:
             sheet = M.parse_sheet(text)
             assert sheet.ok and sheet.entry == m, (text, M.format_problems(sheet.problems, "en"))
             assert M.format_sheet(sheet.entry, lang) == M.format_sheet(
-                M.parse_sheet(M.format_sheet(sheet.entry, lang)).entry, lang)
+                M.parse_sheet(M.format_sheet(sheet.entry, lang)).entry, lang
+            )
             assert not any(p.code == "unknown-sword" for p in sheet.problems)
 
 
@@ -117,8 +124,7 @@ def test_battle_is_mirror_symmetric(a: Swordmaster, b: Swordmaster) -> None:
 
 @settings(max_examples=300, deadline=None)
 @given(swordmasters(named=False), swordmasters(named=False))
-def test_results_use_the_family_vocabulary_and_never_raise(a: Swordmaster,
-                                                           b: Swordmaster) -> None:
+def test_results_use_the_family_vocabulary_and_never_raise(a: Swordmaster, b: Swordmaster) -> None:
     r = M.battle(a, b)
     data = M.result_json(r)
     assert data["reason"] in TERMINATIONS and data["reason"] != "push"
@@ -134,8 +140,10 @@ def test_results_use_the_family_vocabulary_and_never_raise(a: Swordmaster,
     assert fast == r and fast.events == ()
     o = M.outcome(fast)
     assert M.winner_and_margin(fast) == (o.winner, o.margin)
-    assert data["final"] == {"A": [f.to_json() for f in o.final[0]],
-                             "B": [f.to_json() for f in o.final[1]]}
+    assert data["final"] == {
+        "A": [f.to_json() for f in o.final[0]],
+        "B": [f.to_json() for f in o.final[1]],
+    }
     assert (data["turns"], data["by"], data["reason"]) == (o.turns, o.by, o.termination)
     for lang in ("ja", "en"):
         report = M.report(a, b, r, lang=lang)

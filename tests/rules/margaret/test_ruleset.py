@@ -28,10 +28,13 @@ def test_registered_once_with_its_aliases() -> None:
 def test_the_record_names_pool_budget_party_and_mp() -> None:
     ja, en = M.describe("ja"), M.describe("en")
     assert "斬 高 重 衝 毒 絶 魔 デ 熱 護 速 盾 鏡 命 回N" in ja[1] and "１０点" in ja[2]
-    assert en == ["Ruleset: Margaret (15 swords)",
-                  "pool: the 15 basic swords (斬 高 重 衝 毒 絶 魔 デ 熱 護 速 盾 鏡 命 回N)",
-                  "budget: 10 points (HP x5, ATK, DEF, SPD, 1 per sword)",
-                  "one swordmaster a side", "MP costs: none"]
+    assert en == [
+        "Ruleset: Margaret (15 swords)",
+        "pool: the 15 basic swords (斬 高 重 衝 毒 絶 魔 デ 熱 護 速 盾 鏡 命 回N)",
+        "budget: 10 points (HP x5, ATK, DEF, SPD, 1 per sword)",
+        "one swordmaster a side",
+        "MP costs: none",
+    ]
 
 
 def test_the_sword_table_is_data() -> None:
@@ -61,7 +64,13 @@ def test_outcome_round_trips_and_matches_the_json() -> None:
     b = M.parse_sheet("40/0/0/1/デ/るーしえ君").entry
     r = M.battle(a, b)
     out = M.outcome(r)
-    assert (out.winner, out.termination, out.turns, out.by, out.margin) == (1, "death", 6, "death", -40)
+    assert (out.winner, out.termination, out.turns, out.by, out.margin) == (
+        1,
+        "death",
+        6,
+        "death",
+        -40,
+    )
     assert Outcome.from_json(json.loads(json.dumps(out.to_json()))) == out
     data = M.result_json(r, events=False)
     assert data["final"]["A"] == [f.to_json() for f in out.final[0]]
