@@ -119,7 +119,7 @@ class League(Base):
         String(32), default=DEFAULT_FORMAT, server_default=DEFAULT_FORMAT
     )
     format_options: Mapped[dict] = mapped_column(JSON, default=dict, server_default="{}")
-    format_state: Mapped[dict | None] = mapped_column(JSON)
+    format_state: Mapped[dict | None] = mapped_column(JSON, deferred=True)  # read when used
     created_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     entries: Mapped[list[Entry]] = relationship(back_populates="league", order_by="Entry.id")
     rounds: Mapped[list[Round]] = relationship(back_populates="league", order_by="Round.number")
