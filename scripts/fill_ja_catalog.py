@@ -486,7 +486,7 @@ JA.update(
         "mail own": "メール設定 自分",
         'no more league mail, only replies (same as "mail none")': "リーグのメールを止め、返信だけにする（「メール設定 なし」と同じ）",
         "nothing but replies to your own mails (results stay on the web)": "あなたのメールへの返信だけ（結果はウェブで見られます）",
-        "only your own battles (reports or digests), no standings": "自分の対戦だけ（報告またはまとめメール）、順位表なし",
+        "only your own battles (reports or digests) and your pairings when entries close; no standings": "自分の対戦（報告またはまとめメール）とエントリー締切時の組み合わせだけ、順位表なし",
         "the full logs of your own battles of a round (default: the last one)": "ある回戦のあなたの対戦の全ログ（省略時は最後の回戦）",
         "vs %(unit)s (%(player)s)": "対 %(unit)s（%(player)s）",
         'what the server mails you: all (reports and standings), own (only your battles), none (only replies); "mail logs always" puts the logs in digests': "サーバが送るメール：全部（報告と順位表）、自分（自分の対戦だけ）、なし（返信だけ）。"

@@ -303,7 +303,8 @@ class LeagueMail:
         skip_entries: frozenset[int] = frozenset(),
     ) -> int:
         """Queue the standings after ``round_number`` to every seated active player whose
-        preference asks for them (:func:`wants` ``league``), but those of ``skip_entries``
+        preference asks for them (:func:`wants` ``league``; round 0, the closing of entries
+        with the player's first pairing, ``own``), but those of ``skip_entries``
         (they had the standings in their digest), (dedupe
         key ``standings:<league id>:<round>:<player id><key_suffix>``), threaded under the mail
         that entered the player's active sheet; a non-empty ``key_suffix`` (a resend) marks the
@@ -323,7 +324,9 @@ class LeagueMail:
         groups: dict[tuple[str, str], list[Copy]] = {}
         for row in ctx.rows:
             player = cast.players[row.player_id]
-            if not wants(player.mail_pref, "league") or row.entry_id in skip_entries:
+            # round 0 (entries closed: the player's first pairing) is about their own entry
+            about = "own" if round_number == 0 else "league"
+            if not wants(player.mail_pref, about) or row.entry_id in skip_entries:
                 continue
             lang = player.lang if player.lang in ("ja", "en") else "ja"
             sheet_id = active_sheet_of.get(row.entry_id)

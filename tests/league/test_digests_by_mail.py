@@ -53,6 +53,7 @@ class Run:
     domain: str
     base: str
     replies: dict[str, Any] = field(default_factory=dict)
+    closed: list[Any] = field(default_factory=list)  # mailed when entries closed
 
     def address(self, k: int, league: str = LEAGUE) -> str:
         return f"p{k}.{league}@example.org"
@@ -143,7 +144,7 @@ def run(dovecot: Any, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Run]
                     svc.close_entries(
                         s, svc.get_league(s, name), now=DEADLINE, mail=LeagueMail.of(settings)
                     )
-            r.send([], DEADLINE)
+            r.closed = r.send([], DEADLINE)
             yield r
             factory.kw["bind"].dispose()
     finally:
@@ -327,6 +328,15 @@ def test_list_unsubscribe_mailto_sets_none_and_confirms(run: Run, update1: list[
         re.search(r"Round 2: your 11 battles|第2回戦：あなたの11戦", str(m.parsed()["Subject"]))
         for m in update2
     )
+
+
+def test_own_gets_its_first_pairing_when_entries_close(run: Run) -> None:
+    """The mail that entries closed carries the player's first pairing: about their own entry,
+    so "own" gets it; "unsubscribe" does not."""
+    got = {k: _to(run.closed, run.address(k, RR)) for k in range(1, 5)}
+    assert len(got[1]) == 1 and "round 1" in text(got[1][0]).lower()
+    assert got[2] == []
+    assert all(len(got[k]) == 1 for k in (3, 4))
 
 
 def test_a_round_robin_keeps_a_report_a_battle_by_preference(run: Run) -> None:
