@@ -198,7 +198,7 @@ JA.update(
         "both alive after turn 20; %(unit)s had the higher HP": "２０ターン終了時に両者生存、ＨＰの高い%(unit)sの勝ち",
         "equal HP at the end": "最終ＨＰが同じ",
         "%(verdict)s — %(why)s %(detail)s": "%(verdict)s — %(why)s%(detail)s",
-        "(turn %(turns)s; final HP %(a)s to %(b)s).": "（%(turns)sターン目、最終ＨＰ %(a)s 対 %(b)s）。",
+        "(turn %(turns)s; final HP: %(unit_a)s %(a)s, %(unit_b)s %(b)s).": "（%(turns)sターン目、最終ＨＰ：%(unit_a)s %(a)s、%(unit_b)s %(b)s）。",
         "League %(league)s, round %(round)s, board %(board)s: %(unit_a)s (%(player_a)s) vs %(unit_b)s (%(player_b)s)": "リーグ %(league)s 第%(round)s回戦 第%(board)s試合：%(unit_a)s（%(player_a)s） 対 %(unit_b)s（%(player_b)s）",
         "Note: %(note)s": "注意：%(note)s",
         "League %(league)s did not take place: when entries closed it had 1 entry with a valid sheet, and a league needs at least two. No round was played (entry: %(name)s, %(unit)s).": "リーグ %(league)s は開催されませんでした。エントリー締切の時点で有効なシートの参加者が1名で、リーグには2名以上が必要です。対戦は行われていません（エントリー：%(name)s（%(unit)s））。",

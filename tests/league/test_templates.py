@@ -103,6 +103,10 @@ def test_league_battle_templates_render(lang: str, side: str, winner: str, reaso
     assert "LOG <here>" in text and "LOG &lt;here&gt;" in html
     if winner:
         assert winner in text
+    for part in (text, html):  # the final HP named by unit, not in board order alone
+        assert (
+            "final HP: グリスク -1, ヌト 1" if lang == "en" else "最終ＨＰ：グリスク -1、ヌト 1"
+        ) in part
     subj = subject(ctx, lang)
     assert subj.startswith("[Cup] ") and "グリスク vs ヌト" in subj
 
