@@ -148,6 +148,8 @@ class TestReply:
 
     Attributes:
         reports: the battle reports (text), one per opponent.
+        summary: one line per battle, in the order of ``reports``: who fought whom, the
+            verdict and the last turn (``Bolt vs ヌト: ヌト wins (turn 6)``).
         samples: the opponents were the sample units (the mail held one sheet).
         bad: the sheets that cannot fight (:class:`BadSheet`); no battle when not empty.
         extra: sheets of the mail past the first two, not read.
@@ -158,6 +160,7 @@ class TestReply:
     """
 
     reports: list[str] = field(default_factory=list)
+    summary: list[str] = field(default_factory=list)
     samples: bool = False
     bad: list[BadSheet] = field(default_factory=list)
     extra: int = 0

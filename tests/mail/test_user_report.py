@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import email
 import email.policy
+import re
 
 import pytest
 from sqlalchemy import select
@@ -394,3 +395,19 @@ def test_organizer_opens_a_league_of_another_format_by_mail(db_url, factory) -> 
     with factory() as s:
         got = {lg.name: (lg.format, lg.format_options) for lg in s.scalars(select(League))}
     assert got == {"sw": ("swiss", {"rounds": 5}), "hill": ("hill", {"size": 20})}
+
+
+def test_a_test_battle_reply_opens_with_one_line_per_battle(db_url, factory) -> None:
+    """A test against the sample units answers with every battle's verdict at the top (the
+    logs below run to hundreds of lines): one line per sample, each naming both units."""
+    from app.mail.sheets import rules, sample_units
+
+    settings = make_settings(db_url)
+    body = "Bolt: 10/2/2/2/Spark, Spark\n- Spark (1): Direct Attack\n"
+    rid = store(factory, mail_from("a@example.com", "test", body, 1))
+    process_pending(settings, factory, now=NOW)
+    text = outcome(factory, rid)[1]
+    head = text.split("=" * 40, 1)[0]
+    lines = [ln.strip() for ln in head.splitlines() if ln.strip().startswith("Bolt vs ")]
+    assert len(lines) == len(sample_units(rules(None))), head
+    assert all(re.search(r": (.+ wins|Draw) \(turn \d+\)$", ln) for ln in lines), lines

@@ -424,7 +424,7 @@ def cmd_test(ctx: MailContext, cmd: Command) -> None:
             if res.ok and _entry(res) is not None
         ]
     me = _entry(parsed[0])
-    texts, htmls = [], []
+    texts, htmls, summary = [], [], []
     for other in opponents:
         if mine is not None:  # the sender's orders against an opponent without cards
             from app.rules.base import BattleInputs
@@ -439,12 +439,19 @@ def cmd_test(ctx: MailContext, cmd: Command) -> None:
             result = r.battle(me, other, log=True)
             report = r.report(me, other, result, lang=ctx.lang)
         title = ctx.gettext("%(a)s vs %(b)s") % {"a": r.label(me), "b": r.label(other)}
+        verdict = (
+            ctx.gettext("%(unit)s wins") % {"unit": r.label(me if result.winner == 0 else other)}
+            if result.winner is not None
+            else ctx.gettext("Draw")
+        )
+        summary.append(f"{title}: {verdict} ({ctx.gettext('turn %(n)s') % {'n': result.turns}})")
         texts.append(render_report(report, fmt="text", title=title))
         htmls.append(render_report(report, fmt="html", title=title))
     ctx.out.html = "\n<hr>\n".join(htmls)
     ctx.reply(
         "test",
         reports=texts,
+        summary=summary,
         samples=len(parsed) < 2,
         bad=[],
         extra=extra,
