@@ -10,6 +10,7 @@ from babel.messages.pofile import read_po, write_po
 PO = Path(__file__).resolve().parents[1] / "templates/locale/ja/LC_MESSAGES/messages.po"
 
 JA: dict[str | tuple[str, str], str | tuple[str, ...]] = {
+    "%(title)s: %(verdict)s (turn %(turn)s)": "%(title)s：%(verdict)s（%(turn)sターン目）",
     "VS %(name)s: no other unit in this league has that name now; the section is used only against a unit of exactly that name.": "VS %(name)s：このリーグには今その名前のユニットがありません。このセクションは名前が完全に一致するユニットとの対戦にだけ使われます。",
     "%(done)s of %(total)s battles fought.": "%(total)s戦中%(done)s戦終了。",
     "%(done)s of %(total)s played": "全%(total)s回戦中%(done)s回戦終了",

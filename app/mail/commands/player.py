@@ -444,7 +444,10 @@ def cmd_test(ctx: MailContext, cmd: Command) -> None:
             if result.winner is not None
             else ctx.gettext("Draw")
         )
-        summary.append(f"{title}: {verdict} ({ctx.gettext('turn %(n)s') % {'n': result.turns}})")
+        summary.append(
+            ctx.gettext("%(title)s: %(verdict)s (turn %(turn)s)")
+            % {"title": title, "verdict": verdict, "turn": result.turns}
+        )
         texts.append(render_report(report, fmt="text", title=title))
         htmls.append(render_report(report, fmt="html", title=title))
     ctx.out.html = "\n<hr>\n".join(htmls)
