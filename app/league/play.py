@@ -335,26 +335,7 @@ def _prepare_rounds(
         pending: dict[int, list[Board]] = {rnd.id: [] for rnd in todo}
         expected: dict[int, tuple[str, int | None]] = {}
         for round_id, state, until, *row in session.execute(
-            select(
-                Battle.round_id,
-                Battle.state,
-                Battle.stop_until,
-                Battle.id,
-                Battle.board,
-                Battle.entry_a_id,
-                Battle.entry_b_id,
-                Battle.sheet_a_id,
-                Battle.sheet_b_id,
-                Battle.winner,
-                Battle.reason,
-                Battle.turns,
-                Battle.hp_a,
-                Battle.hp_b,
-                Battle.engine_version,
-                Battle.margin,
-                Battle.inputs,
-                Battle.stop_turn,
-            )
+            select(Battle.round_id, Battle.state, Battle.stop_until, *_BOARD_COLUMNS)
             .where(Battle.round_id.in_(list(pending)), Battle.state.in_(states))
             .order_by(Battle.round_id, Battle.board)
         ).all():
@@ -517,6 +498,7 @@ def sharing(factory: sessionmaker[Session]) -> bool:
     )
 
 
+#: a battle's columns as a :class:`Board` reads them (prepared rounds and claimed chunks alike)
 _BOARD_COLUMNS = (
     Battle.id,
     Battle.board,
