@@ -206,12 +206,14 @@ def test_two_serves_share_a_round_and_match_one_uninterrupted_run(
                 procs[live],
                 logs[live],
             )
-            fought_at = {
-                t
-                for (t,) in engine.connect().execute(
-                    select(Battle.fought_at).where(Battle.entry_b_id.is_not(None))
-                )
-            }
+            with engine.connect() as c:  # closed here: a connection left to the garbage
+                # collector would be reset after DROP DATABASE … WITH (FORCE) and log an ERROR
+                fought_at = {
+                    t
+                    for (t,) in c.execute(
+                        select(Battle.fought_at).where(Battle.entry_b_id.is_not(None))
+                    )
+                }
         finally:
             for proc in procs:
                 if proc.poll() is None:
