@@ -88,7 +88,8 @@ class Player(Base):
 
 
 class League(Base):
-    """A round-robin league. ``state``: open -> closed -> running -> finished."""
+    """A league of any format (``format``, ``format_options``; a format that keeps a state has it
+    in ``format_state``). ``state``: open -> closed -> running -> finished."""
 
     __tablename__ = "leagues"
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
@@ -120,9 +121,19 @@ class League(Base):
     )
     format_options: Mapped[dict] = mapped_column(JSON, default=dict, server_default="{}")
     format_state: Mapped[dict | None] = mapped_column(JSON, deferred=True)  # read when used
+    # a random token written with each new format_state (``app.league.formats.remember_state``)
+    # so a process that keeps the parsed state knows it is current without reading the JSON;
+    # assigning format_state any other way clears it (the listener below)
+    format_state_stamp: Mapped[str | None] = mapped_column(String(32))
     created_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     entries: Mapped[list[Entry]] = relationship(back_populates="league", order_by="Entry.id")
     rounds: Mapped[list[Round]] = relationship(back_populates="league", order_by="Round.number")
+
+    @validates("format_state")
+    def _unstamp(self, _key: str, value: dict | None) -> dict | None:
+        # a new state is unstamped until its writer stamps it (remember_state, just after)
+        self.format_state_stamp = None
+        return value
 
 
 class Entry(Base):

@@ -232,7 +232,9 @@ def arrive(
     from app.league.ratings import rate_round
 
     rate_round(session, league, rnd)
-    return _arrival(session, league, entry, number, update, battle_rows, results, now, mail)
+    # every entry of the challenge just fought with its active sheet: its public unit now
+    fought = {eid: sv.unit_name for eid, sv in sheets.items()}
+    return _arrival(session, league, entry, number, update, battle_rows, results, fought, now, mail)
 
 
 def _arrival(
@@ -243,10 +245,13 @@ def _arrival(
     update: Any,
     battle_rows: list[Battle],
     results: dict[int, Result],
+    fought: dict[int, str],
     now: dt.datetime,
     mail: Notices | None,
 ) -> Arrival:
-    """The reply's view of an applied arrival; the pushed-off members are told."""
+    """The reply's view of an applied arrival; the pushed-off members are told. ``fought``:
+    entry id → the unit it fought this arrival with (its public unit from now on,
+    ``app.league.standings.public_units``); others are looked up."""
     fmt = format_of(league)
     everyone = {
         entry.id,
@@ -255,7 +260,7 @@ def _arrival(
         *(b.entry_b_id for b in battle_rows if b.entry_b_id is not None),
     }
     names = entry_names(session, everyone)
-    units = public_units(session, league.id, everyone)
+    units = {**public_units(session, league.id, everyone - fought.keys()), **fought}
     lines = []
     for b in battle_rows:
         if b.entry_b_id is None:

@@ -25,8 +25,7 @@ Mapping of rows to the format's values:
 from __future__ import annotations
 
 import datetime as dt
-import hashlib
-import json
+import uuid
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -228,44 +227,43 @@ class _Row:
     hp_b: int | None
 
 
-#: the last kept states read, by (league id, digest of the stored JSON): reading a hill's state
-#: recomputes every member's totals (~20,000 results on a hill of 200), so a process that
-#: answers one arrival after another reuses the state it made. The digest is of the very JSON in
-#: the row, so a state another process stored (or a rolled-back one) is never mistaken.
+#: the last kept states read or written, by (league id, ``leagues.format_state_stamp``): reading
+#: a hill's state decodes its JSON and recomputes every member's totals (~20,000 results on a
+#: hill of 200), so a process that answers one arrival after another reuses the state it made.
+#: A stamp is a fresh random token each time a state is stored (:func:`remember_state`), so a
+#: state another process stored (a new stamp) or a rolled-back one (the old stamp stays in the
+#: row) is never mistaken; an unstamped row is read each time.
 _STATES: dict[tuple[int, str], Any] = {}
-
-
-def _digest(data: Any) -> str:
-    return hashlib.sha256(
-        json.dumps(data, sort_keys=True, separators=(",", ":")).encode()
-    ).hexdigest()
 
 
 def state_of(league: League, fmt: Format | None = None) -> Any:
     """The league's kept format state (``Format.load_state`` of ``leagues.format_state``;
-    ``None`` for a format that keeps none)."""
+    ``None`` for a format that keeps none). A state this process stored or read under the row's
+    ``format_state_stamp`` is reused without reading the JSON."""
     fmt = fmt or format_of(league)
     if not fmt.keeps_state:
         return None
-    data = league.format_state or None
-    if data is None:
-        return fmt.load_state(None)
-    key = (league.id, _digest(data))
-    state = _STATES.get(key)
-    if state is None:
-        state = fmt.load_state(data)
-        remember_state(league, state, fmt)
+    stamp = league.format_state_stamp
+    if stamp is not None and (league.id, stamp) in _STATES:
+        return _STATES[(league.id, stamp)]
+    state = fmt.load_state(league.format_state or None)
+    if stamp is not None:
+        _keep(league.id, stamp, state)
     return state
 
 
-def remember_state(league: League, state: Any, fmt: Format) -> None:
-    """Store ``state`` as the league's kept state (``leagues.format_state``) and keep it
-    parsed for this process."""
-    data = fmt.state_json(state)
-    league.format_state = data
+def _keep(league_id: int, stamp: str, state: Any) -> None:
     if len(_STATES) > 8:
         _STATES.clear()
-    _STATES[(league.id, _digest(data))] = state
+    _STATES[(league_id, stamp)] = state
+
+
+def remember_state(league: League, state: Any, fmt: Format) -> None:
+    """Store ``state`` as the league's kept state (``leagues.format_state``) under a new
+    ``format_state_stamp`` and keep it parsed for this process."""
+    league.format_state = fmt.state_json(state)  # clears the stamp (League._unstamp)
+    league.format_state_stamp = stamp = uuid.uuid4().hex
+    _keep(league.id, stamp, state)
 
 
 def leave(league: League, entry: Any) -> None:
