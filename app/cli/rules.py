@@ -132,12 +132,22 @@ def pick_ruleset(
         raise click.BadParameter(
             "no ruleset takes these options; name it with --ruleset", param_hint="--option"
         )
-    votes = [sum(1 for t in texts if rs.recognizes(rs.sheet_text(t).text)) for rs in rulesets]
+    votes = [0] * len(rulesets)
+    for done, t in enumerate(texts, start=1):
+        for i, rs in enumerate(rulesets):
+            votes[i] += rs.recognizes(rs.sheet_text(t).text)
+        # the count stops once the leader is further ahead than the texts left can close: the
+        # full count would pick the same ruleset (half the reading, for a folder of one game)
+        first, second = sorted(votes, reverse=True)[:2] if len(votes) > 1 else (votes[0], -1)
+        if first - second > len(texts) - done:
+            break
     # among the rulesets that recognize as many sheets, the one that reads the most of them
     # without an error (a Hundred sheet that uses one basic sword looks like Margaret too)
+    # (counted only when several share the most votes: it decides nothing otherwise)
+    tied = [i for i, v in enumerate(votes) if v and v == max(votes)]
     valid = [
         sum(1 for t in texts if rs.recognizes(rs.sheet_text(t).text) and rs.read_sheet(t).ok)
-        if votes[i]
+        if len(tied) > 1 and i in tied
         else 0
         for i, rs in enumerate(rulesets)
     ]

@@ -268,6 +268,7 @@ def run_format(
     )
     fighter = _Fighter(field.ruleset, field.entries, jobs, battles_out is not None, field)
     first = True
+    pending: list[str] = []  # encoded battles not written yet (written a round at a time)
     stop = ""
     try:
         while True:
@@ -311,10 +312,11 @@ def run_format(
                     if held is not None:
                         held.append(((first_a, first_b), row))
                         continue
-                    if not first:
-                        battles_out.write(",\n")
-                    first = False
-                    battles_out.write(json.dumps(row, ensure_ascii=False))
+                    pending.append(_encode(row))
+                    if len(pending) >= _WRITE_EVERY:
+                        first = _write(battles_out, pending, first)
+            if battles_out is not None:
+                first = _write(battles_out, pending, first)
             rnd = answer.to_round(results)
             history.append(rnd)
             if fmt.fights_on_entry:  # an arrival: the format updates its kept state
@@ -329,12 +331,28 @@ def run_format(
         fighter.close()
     if held is not None and battles_out is not None:  # G61's order: the pairs of the files
         battles_out.write(
-            ",\n".join(
-                json.dumps(row, ensure_ascii=False)
-                for _pair, row in sorted(held, key=lambda x: x[0])
-            )
+            ",\n".join(_encode(row) for _pair, row in sorted(held, key=lambda x: x[0]))
         )
     return FormatRun(history, fmt.standings(ids, history, state=state), stop, pushed)
+
+
+#: one encoder for every battle (``json.dumps`` with options builds a new one per call)
+_encode = json.JSONEncoder(ensure_ascii=False).encode
+
+#: battles encoded before they are written (besides at the end of each round): one write per
+#: thousand battles, not two per battle (each a system call when stdout is unbuffered, as under
+#: ``PYTHONUNBUFFERED``), and at most about half a megabyte held
+_WRITE_EVERY = 1000
+
+
+def _write(out: IO[str], pending: list[str], first: bool) -> bool:
+    """Write the ``pending`` battles to ``out`` (``,\n`` between battles; ``first``: none has
+    been written yet) and empty the list; returns the new ``first``."""
+    if not pending:
+        return first
+    out.write(("" if first else ",\n") + ",\n".join(pending))
+    pending.clear()
+    return False
 
 
 #: why a tournament stopped, in words (``FormatRun.stop``: ``Finished``/``NotYet`` codes)

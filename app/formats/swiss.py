@@ -40,9 +40,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from fractions import Fraction
 from math import lcm
-from typing import ClassVar
-
-import networkx as nx
+from typing import TYPE_CHECKING, ClassVar
 
 from app.formats.base import (
     REQUIRED,
@@ -64,6 +62,9 @@ from app.formats.base import (
     tiebreaks_parser,
 )
 from app.formats.tiebreaks import TIEBREAKS, ScoreTable, rank, tiebreak_titles
+
+if TYPE_CHECKING:
+    import networkx as nx
 
 #: the Dutch deviation (in places) of a candidate pair within a score group
 WINDOW = 8
@@ -341,6 +342,8 @@ def pair_round(
     c_score = c_float * base**4 if any_float else c_float  # more than any sum of both
     c_bye = (n // 2 + 1) * c_score * (max_diff + 1)
     big = c_bye * n + c_score * max_diff + c_score + 1
+
+    import networkx as nx  # here, not at the top: loading it costs every process ~0.15 s
 
     def solve(window: int | None) -> tuple[list[tuple[int, int | None]], int | None] | None:
         graph: nx.Graph[int] = nx.Graph()
