@@ -215,7 +215,12 @@ class Battle(Base):
     """
 
     __tablename__ = "battles"
-    __table_args__ = (UniqueConstraint("round_id", "board"),)
+    __table_args__ = (
+        UniqueConstraint("round_id", "board"),
+        # a round's pending (or paused) battles in board order without reading its done ones:
+        # claimed chunks of a shared round, "is any battle left?" (migration 0017)
+        Index("ix_battles_round_state_board", "round_id", "state", "board"),
+    )
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     round_id: Mapped[int] = mapped_column(ForeignKey("rounds.id"))
     board: Mapped[int] = mapped_column(Integer)

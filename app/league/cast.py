@@ -106,6 +106,27 @@ class Board:
         )
 
 
+#: a battle's columns in :class:`Board`'s field order: ``Board(*row)`` of a row selected with
+#: them (no ORM object, and not the stored outcome: a big round has half a million battles)
+BOARD_COLUMNS = (
+    Battle.id,
+    Battle.board,
+    Battle.entry_a_id,
+    Battle.entry_b_id,
+    Battle.sheet_a_id,
+    Battle.sheet_b_id,
+    Battle.winner,
+    Battle.reason,
+    Battle.turns,
+    Battle.hp_a,
+    Battle.hp_b,
+    Battle.engine_version,
+    Battle.margin,
+    Battle.inputs,
+    Battle.stop_turn,
+)
+
+
 #: seconds a battle stopped at a checkpoint waits for both players' READY when the league has no
 #: round interval (``rules/margaret-magicalized.md`` §3.2: "three weeks at 24 h")
 CHECKPOINT_WAIT_S = 24 * 3600

@@ -35,7 +35,7 @@ from app.db.models import (
 )
 from app.db.session import bulk_update, transaction
 from app.league.battles import battle_values
-from app.league.cast import CHECKPOINT_WAIT_S, Board, Cast, load_cast, lock_league
+from app.league.cast import BOARD_COLUMNS, CHECKPOINT_WAIT_S, Board, Cast, load_cast, lock_league
 from app.league.entries import get_league
 from app.league.errors import BadState
 from app.league.formats import HistoryCache
@@ -335,7 +335,7 @@ def _prepare_rounds(
         pending: dict[int, list[Board]] = {rnd.id: [] for rnd in todo}
         expected: dict[int, tuple[str, int | None]] = {}
         for round_id, state, until, *row in session.execute(
-            select(Battle.round_id, Battle.state, Battle.stop_until, *_BOARD_COLUMNS)
+            select(Battle.round_id, Battle.state, Battle.stop_until, *BOARD_COLUMNS)
             .where(Battle.round_id.in_(list(pending)), Battle.state.in_(states))
             .order_by(Battle.round_id, Battle.board)
         ).all():
@@ -413,15 +413,18 @@ def _refresh_sheets(
     rewritten), take each side's active sheet now."""
     from app.db.models import SheetVersion
 
-    q = select(Battle).where(Battle.state == "pending")
+    b = Battle
+    q = select(b.id, b.entry_a_id, b.entry_b_id, b.sheet_a_id, b.sheet_b_id).where(
+        b.state == "pending"
+    )
     if round_id is not None:
-        q = q.where(Battle.round_id == round_id)
+        q = q.where(b.round_id == round_id)
     if league_id is not None:
-        q = q.where(Battle.round_id.in_(select(Round.id).where(Round.league_id == league_id)))
+        q = q.where(b.round_id.in_(select(Round.id).where(Round.league_id == league_id)))
     if entries is not None:
-        q = q.where(Battle.entry_a_id.in_(entries) | Battle.entry_b_id.in_(entries))
-    rows = list(session.scalars(q))
-    eids = {e for b in rows for e in (b.entry_a_id, b.entry_b_id) if e is not None}
+        q = q.where(b.entry_a_id.in_(entries) | b.entry_b_id.in_(entries))
+    rows = session.execute(q).all()  # columns, not objects: a big round has 499,500 of them
+    eids = {e for r in rows for e in (r.entry_a_id, r.entry_b_id) if e is not None}
     if not eids:
         return
     active = {
@@ -432,10 +435,16 @@ def _refresh_sheets(
             )
         )
     }
-    for b in rows:
-        b.sheet_a_id = active.get(b.entry_a_id, b.sheet_a_id)
-        if b.entry_b_id is not None:
-            b.sheet_b_id = active.get(b.entry_b_id, b.sheet_b_id)
+    changed = []
+    for r in rows:
+        a = active.get(r.entry_a_id, r.sheet_a_id)
+        bb = r.sheet_b_id if r.entry_b_id is None else active.get(r.entry_b_id, r.sheet_b_id)
+        if (a, bb) != (r.sheet_a_id, r.sheet_b_id):
+            changed.append({"id": r.id, "sheet_a_id": a, "sheet_b_id": bb})
+    if changed:  # ORM bulk UPDATE by primary key; loaded objects are refreshed from the rows
+        session.execute(update(Battle), changed)
+        for obj in [o for o in session.identity_map.values() if isinstance(o, Battle)]:
+            session.expire(obj, ["sheet_a_id", "sheet_b_id"])
     session.flush()
 
 
@@ -498,26 +507,6 @@ def sharing(factory: sessionmaker[Session]) -> bool:
     )
 
 
-#: a battle's columns as a :class:`Board` reads them (prepared rounds and claimed chunks alike)
-_BOARD_COLUMNS = (
-    Battle.id,
-    Battle.board,
-    Battle.entry_a_id,
-    Battle.entry_b_id,
-    Battle.sheet_a_id,
-    Battle.sheet_b_id,
-    Battle.winner,
-    Battle.reason,
-    Battle.turns,
-    Battle.hp_a,
-    Battle.hp_b,
-    Battle.engine_version,
-    Battle.margin,
-    Battle.inputs,
-    Battle.stop_turn,
-)
-
-
 def _claim(
     factory: sessionmaker[Session], round_id: int, size: int
 ) -> tuple[list[Board], int, bool]:
@@ -525,8 +514,11 @@ def _claim(
     order: those nobody claimed and those whose claim may be taken over (an expired claim, or
     one of a dead process of this host: ``app.db.leases.lease_over``), picked with
     ``FOR UPDATE SKIP LOCKED`` and marked ``claim_owner``/``claim_until``
-    (:data:`CLAIM_S`) in one transaction. Returns ``(boards claimed, pending battles of the
-    round before the claim, round done)``."""
+    (:data:`CLAIM_S`) in one transaction. Claims that ended are looked at only once no
+    unclaimed battle is left (each look reads every pending battle of the round). Returns
+    ``(boards claimed, pending battles of the round before the claim, round done)``: the count
+    only when nothing unclaimed was left, else at least the boards claimed (the caller asks
+    only whether it is 0)."""
     from app.db.leases import lease_over, owner_id
 
     me, at = owner_id(), dt.datetime.now(dt.timezone.utc)
@@ -534,24 +526,32 @@ def _claim(
         state = session.scalar(select(Round.state).where(Round.id == round_id))
         if state is None or state == "done":
             return [], 0, True
-        pending = Battle.round_id.in_([round_id]) & (Battle.state == "pending")
-        left = session.scalar(select(func.count()).select_from(Battle).where(pending)) or 0
-        owners = session.execute(
-            select(Battle.claim_owner, func.max(Battle.claim_until))
-            .where(pending, Battle.claim_owner.is_not(None))
-            .group_by(Battle.claim_owner)
-        ).all()
-        free = [o for o, until in owners if o != me and lease_over(o, until, at)]
-        cond: Any = Battle.claim_owner.is_(None)
-        if free:
-            cond = cond | Battle.claim_owner.in_(free)
-        rows = session.execute(
-            select(*_BOARD_COLUMNS)
-            .where(pending, cond)
-            .order_by(Battle.board)
-            .limit(size)
-            .with_for_update(skip_locked=True)
-        ).all()
+        pending = (Battle.round_id == round_id) & (Battle.state == "pending")
+
+        def pick(cond: Any) -> list[Any]:
+            # the index (round_id, state, board) walks the pending battles in board order
+            return list(
+                session.execute(
+                    select(*BOARD_COLUMNS)
+                    .where(pending, cond)
+                    .order_by(Battle.board)
+                    .limit(size)
+                    .with_for_update(skip_locked=True)
+                ).all()
+            )
+
+        rows = pick(Battle.claim_owner.is_(None))
+        left = 0
+        if not rows:  # the unclaimed are gone: take over claims that ended, count the rest
+            owners = session.execute(
+                select(Battle.claim_owner, func.max(Battle.claim_until))
+                .where(pending, Battle.claim_owner.is_not(None))
+                .group_by(Battle.claim_owner)
+            ).all()
+            free = [o for o, until in owners if o != me and lease_over(o, until, at)]
+            if free:
+                rows = pick(Battle.claim_owner.in_(free))
+            left = session.scalar(select(func.count()).select_from(Battle).where(pending)) or 0
         if rows:
             until = at + dt.timedelta(seconds=_env_int("AMARYLLIS_LEAGUE_CLAIM_S", CLAIM_S, 1))
             session.execute(
@@ -560,6 +560,7 @@ def _claim(
                 .values(claim_owner=me, claim_until=until)
                 .execution_options(synchronize_session=False)
             )
+            left = max(left, len(rows))
     return [Board(*r) for r in rows], int(left), False
 
 
@@ -603,8 +604,7 @@ def _store_shared(
         if results:
             _apply(session, mail, results, now, counter)
         _renew_play(session, prep.league_id)  # the lease holder's play lease (else a no-op)
-        left, paused = _pending(session, prep.round_id)
-        if left or paused:
+        if _unfinished(session, prep.round_id):
             return "open"
         _finish_round(session, mail, league, rnd, now, prep.cast, prep.history)
         return "closed"
@@ -641,11 +641,13 @@ def _play_shared(
             )
             or 0
         )
-    batch = _batch_size()  # a set AMARYLLIS_LEAGUE_BATCH is the chunk; else about 12 chunks
+    # a set AMARYLLIS_LEAGUE_BATCH is the chunk; else about 12 chunks, 25 to 1,000 battles
+    # each (a 1,000-entry update: 500 chunks of 1,000, not 4,995 of 100)
+    batch = _batch_size()
     size = (
         batch
         if "AMARYLLIS_LEAGUE_BATCH" in os.environ
-        else max(batch // 4, min(batch, -(-pending // 12)))
+        else max(batch // 4, min(10 * batch, -(-pending // 12)))
     )
     depth = (getattr(pool, "_processes", 1) + 1) if pool is not None else 1
     inflight: deque[Any] = deque()
@@ -752,6 +754,19 @@ def _pending(session: Session, round_id: int) -> tuple[int, int]:
     return int(counts.get("pending", 0)), int(counts.get("paused", 0))
 
 
+def _unfinished(session: Session, round_id: int) -> bool:
+    """Whether a battle of round ``round_id`` is pending or paused: one index probe
+    (``ix_battles_round_state_board``), not a count of them."""
+    return (
+        session.scalar(
+            select(Battle.id)
+            .where(Battle.round_id == round_id, Battle.state.in_(("pending", "paused")))
+            .limit(1)
+        )
+        is not None
+    )
+
+
 def _close_round(
     factory: sessionmaker[Session], mail: Notices | None, prep: _Prepared, now: dt.datetime
 ) -> bool:
@@ -778,6 +793,8 @@ def apply_rewrites(
     if not format_of(league).applies_rewrites:
         return ()
     rules = cast.rules if cast is not None else league_rules(league)
+    if not rules.requests_rewrites:  # no outcome to read (each one a JSON document)
+        return ()
     chosen: dict[int, tuple[Battle, int]] = {}  # entry -> (battle, source sheet id)
     for b in session.scalars(
         select(Battle)

@@ -317,6 +317,10 @@ class LeagueMail:
 
         if cast is None:
             cast = load_cast(session, league)
+        if skip_entries and all(
+            eid in skip_entries for eid, e in cast.entries.items() if e.status == "active"
+        ):
+            return 0  # every player had the standings in a digest: no table to build
         ctx = standings_context(
             session, league, upto_round=round_number, history=history, rewrites=rewrites
         ).with_url(mail_link(self.public_url, league.name))
@@ -629,7 +633,7 @@ class LeagueMail:
         from sqlalchemy import select
 
         from app.db.models import Battle
-        from app.league.cast import Board, load_cast
+        from app.league.cast import BOARD_COLUMNS, Board, load_cast
         from app.league.standings import standings_context
         from app.mail.replies import reply_context
         from app.reports.i18n import gettext
@@ -641,9 +645,9 @@ class LeagueMail:
         if cast is None:
             cast = load_cast(session, league)
         boards = [
-            Board.of(b)
-            for b in session.scalars(
-                select(Battle)
+            Board(*row)
+            for row in session.execute(
+                select(*BOARD_COLUMNS)
                 .where(
                     Battle.round_id == rnd.id,
                     Battle.state == "done",

@@ -551,6 +551,12 @@ class Ruleset(ABC):
         winning (``rules/margaret-hundred.md`` H58). Default: no such effect."""
         return None
 
+    @property
+    def requests_rewrites(self) -> bool:
+        """Whether :meth:`rewrite_request` may ever return a request (the ruleset overrides
+        it): a league skips reading a round's outcomes for requests when it cannot."""
+        return type(self).rewrite_request is not Ruleset.rewrite_request
+
     def without_rewrites(self) -> Ruleset:
         """This ruleset in a league that applies no rewrite (a single round robin, H58): the
         same battles, with a record and outcomes that say so. Default: ``self``."""
