@@ -156,8 +156,15 @@ class Cast:
         from app.league.formats import rules_for
         from app.rules import ruleset
 
+        # built once per (ruleset, options, format): a digest round asks it for every label
+        key = (self.ruleset, id(self.options), id(self.fmt))
+        memo = self.__dict__.get("_rules")
+        if memo is not None and memo[0] == key:
+            return memo[1]
         rs = ruleset(self.ruleset, self.options)
-        return rs if self.fmt is None else rules_for(rs, self.fmt)
+        rs = rs if self.fmt is None else rules_for(rs, self.fmt)
+        self.__dict__["_rules"] = (key, rs)
+        return rs
 
     def label(self, sheet_id: int) -> str:
         """The ruleset's standings label of sheet ``sheet_id``'s entry (``Ruleset.label``)."""

@@ -459,6 +459,37 @@ def describe(league: League, lang: str) -> list[str]:
     return format_of(league).describe(lang if lang in ("ja", "en") else "en")
 
 
+#: a round in which some entry fights more battles than this is mailed as digests (one mail
+#: per player, ``Notices.queue_digests``), not as a report a battle
+DIGEST_AFTER = 3
+
+
+def is_digest_round(fmt: Format | None, fights: Mapping[int, int]) -> bool:
+    """Whether a round whose entries fight ``fights`` battles (entry id → battles, byes not
+    counted) is a digest round: always for a format whose rounds pit every entry against every
+    other (``Format.all_play_all``), else when some entry fights more than
+    :data:`DIGEST_AFTER` battles in it. Such a round is mailed as one digest per player, and
+    its pairings are summed up, not listed, in the standings before it (every entry against
+    every other: up to half a million boards)."""
+    if fmt is not None and fmt.all_play_all:
+        return True
+    return max(fights.values(), default=0) > DIGEST_AFTER
+
+
+def round_fights(session: Session, round_id: int) -> dict[int, int]:
+    """Entry id → battles it fights in round ``round_id`` (byes not counted): two grouped
+    counts, not the boards."""
+    fights: dict[int, int] = {}
+    for side in (Battle.entry_a_id, Battle.entry_b_id):
+        for eid, n in session.execute(
+            select(side, func.count())
+            .where(Battle.round_id == round_id, Battle.entry_b_id.is_not(None))
+            .group_by(side)
+        ):
+            fights[eid] = fights.get(eid, 0) + int(n)
+    return fights
+
+
 def rounds_planned(session: Session, league: League) -> int | None:
     """How many rounds the league will play (``None`` when it depends on results or never
     ends)."""

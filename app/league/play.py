@@ -38,7 +38,7 @@ from app.league.battles import battle_values
 from app.league.cast import BOARD_COLUMNS, CHECKPOINT_WAIT_S, Board, Cast, load_cast, lock_league
 from app.league.entries import get_league
 from app.league.errors import BadState
-from app.league.formats import HistoryCache
+from app.league.formats import HistoryCache, is_digest_round, round_fights
 from app.league.notify import Notices, RewriteNotice
 
 _log = logging.getLogger("amaryllis.league")
@@ -119,28 +119,12 @@ def decision_text(cast: Cast, round_number: int, b: Board, lang: str) -> str:
     )
 
 
-#: a round in which some player fights more battles than this is mailed as digests (one mail
-#: per player, :func:`digest_round`), not as a report a battle
-DIGEST_AFTER = 3
-
-
 def digest_round(session: Session, fmt: Any, round_id: int) -> bool:
     """Whether round ``round_id`` is mailed as digests (``Notices.queue_digests``: one mail
-    per player when the round closes) instead of a report a battle: always for a format whose
-    rounds pit every entry against every other (``Format.all_play_all``), else when some entry
-    fights more than :data:`DIGEST_AFTER` battles in it. A pure function of the round's
-    stored pairings, so a resumed round decides the same."""
-    if fmt is not None and fmt.all_play_all:
-        return True
-    counts: dict[int, int] = {}
-    for a, b in session.execute(
-        select(Battle.entry_a_id, Battle.entry_b_id).where(
-            Battle.round_id == round_id, Battle.entry_b_id.is_not(None)
-        )
-    ):
-        counts[a] = counts.get(a, 0) + 1
-        counts[b] = counts.get(b, 0) + 1
-    return max(counts.values(), default=0) > DIGEST_AFTER
+    per player when the round closes) instead of a report a battle
+    (:func:`app.league.formats.is_digest_round` of the round's stored pairings, so a resumed
+    round decides the same)."""
+    return is_digest_round(fmt, round_fights(session, round_id))
 
 
 def _fight(

@@ -20,7 +20,13 @@ from sqlalchemy.orm import Session
 from app.db.models import Battle, Entry, League, Player, Round, SheetVersion
 from app.formats import Format, Standings
 from app.league import ratings as rt
-from app.league.formats import HistoryCache, format_standings, rounds_planned
+from app.league.formats import (
+    HistoryCache,
+    format_standings,
+    is_digest_round,
+    round_fights,
+    rounds_planned,
+)
 from app.league.notify import RewriteNotice
 from app.league.privacy import public_name
 from app.reports.dates import human_time
@@ -221,7 +227,13 @@ def standings_context(
     # standings resent after later rounds were played still show the pairings that followed N
     nxt = next((r for r in rounds if r.number > after), None)
     pairings: list[PairingView] = []
+    summary: tuple[int, int] | None = None
+    fmt = format_of(league)
     if nxt is not None:
+        fights = round_fights(session, nxt.id)
+        if is_digest_round(fmt, fights):
+            summary = (sum(fights.values()) // 2, max(fights.values(), default=0))
+    if nxt is not None and summary is None:
         boards = list(
             session.execute(
                 select(Battle.board, Battle.entry_a_id, Battle.entry_b_id, Battle.state)
@@ -257,7 +269,6 @@ def standings_context(
         state = "finished"
     else:
         state = league.state if league.state != "finished" else "running"
-    fmt = format_of(league)
     planned = rounds_planned(session, league) if rounds else None
     return StandingsContext(
         league=league.name,
@@ -273,6 +284,7 @@ def standings_context(
             else ""
         ),
         next_pairings=pairings,
+        next_summary=summary,
         disqualified=dq,
         format_titles=dict(fmt.titles),
         format_lines={lang: fmt.describe(lang) for lang in ("ja", "en")},

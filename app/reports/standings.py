@@ -220,7 +220,11 @@ class StandingsContext:
         next_round: the next round number, or ``None`` when none is left.
         next_round_at: when it is scheduled, as ``2026-12-04 01:35 UTC``
             (:func:`app.reports.dates.human_time`), or ``""`` (run by the organizer).
-        next_pairings: the boards of the next round (empty when none is left).
+        next_pairings: the boards of the next round (empty when none is left, and when
+            ``next_summary`` stands for them).
+        next_summary: ``(battles, most battles of one entry)`` of a next round whose pairings
+            are too many to list (a digest round: every entry against every other, up to half
+            a million boards; each player gets their own results in one mail), else ``None``.
         disqualified: names of disqualified players (their games do not count).
         url: the league's page on the web view (``app.reports.links.Links``), or ``""``.
         format_titles: the format's name by language.
@@ -239,6 +243,7 @@ class StandingsContext:
     next_round: int | None = None
     next_round_at: str = ""
     next_pairings: list[PairingView] = field(default_factory=list)
+    next_summary: tuple[int, int] | None = None
     disqualified: list[str] = field(default_factory=list)
     url: str = ""
     format_titles: Mapping[str, str] = field(default_factory=dict)
