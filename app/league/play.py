@@ -375,8 +375,12 @@ def _prepare_rounds(
             rid,
             number,
             cast,
-            [pending[rid][i : i + size] for i in range(0, len(pending[rid]), size)],
-            expected={b.id: expected[b.id] for b in pending[rid]},
+            # a shared round's battles are claimed from the database a chunk at a time: its
+            # boards are not kept (a 1,000-entry update would hold 499,500 of them throughout)
+            []
+            if rid in shared
+            else [pending[rid][i : i + size] for i in range(0, len(pending[rid]), size)],
+            expected={} if rid in shared else {b.id: expected[b.id] for b in pending[rid]},
             digest=digests[rid],
             shared=rid in shared,
         )
