@@ -18,7 +18,7 @@ JA: dict[str | tuple[str, str], str | tuple[str, ...]] = {
         "現在%(num)s件のエントリー。エントリー締切まで参加者は公開されません。",
     ),
     "%(unit)s wins": "%(unit)sの勝利",
-    "%(battles)s battles, at most %(each)s for one entry: too many to list here. Each player gets their own results in one mail.": "全%(battles)s戦、1エントリーあたり最大%(each)s戦：多すぎるためここには載せません。各プレイヤーには自分の結果をまとめたメールが1通届きます。",
+    "%(battles)s battles, up to %(each)s for each entry; after the round each player gets their own results in one mail.": "全%(battles)s戦（1エントリーあたり最大%(each)s戦）。対戦後、各プレイヤーに自分の結果をまとめたメールが1通届きます。",
     "A one-sheet test battle by mail fights these.": "メールの模擬戦（ユニット表1枚）ではこれらと戦います。",
     "A stored sheet can no longer be read, so the log cannot be recomputed. The recorded result stands.": "保存されたユニット表を読めないため、ログを再計算できません。記録された結果が有効です。",
     "After round %(n)s of %(total)s.": "全%(total)s回戦中、第%(n)s回戦終了時点。",
@@ -299,7 +299,7 @@ JA.update(
 JA.update(
     {
         "%(unit)s wins": "%(unit)sの勝利",
-        "%(battles)s battles, at most %(each)s for one entry: too many to list here. Each player gets their own results in one mail.": "全%(battles)s戦、1エントリーあたり最大%(each)s戦：多すぎるためここには載せません。各プレイヤーには自分の結果をまとめたメールが1通届きます。",
+        "%(battles)s battles, up to %(each)s for each entry; after the round each player gets their own results in one mail.": "全%(battles)s戦（1エントリーあたり最大%(each)s戦）。対戦後、各プレイヤーに自分の結果をまとめたメールが1通届きます。",
         ("a report's subject", "draw"): "引き分け",
         ("appended to the subject of a mail sent again", " (resent)"): "（再送）",
         "[%(league)s] Round %(round)s: %(a)s vs %(b)s — %(verdict)s": "[%(league)s] 第%(round)s回戦：%(a)s vs %(b)s — %(verdict)s",

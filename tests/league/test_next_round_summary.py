@@ -40,7 +40,10 @@ def test_the_next_round_is_listed_or_summed_up(factory, fmt, options, digest) ->
         assert ctx.next_summary == (N * (N - 1) // 2, N - 1) and ctx.next_pairings == []
     else:
         assert ctx.next_summary is None and len(ctx.next_pairings) == N // 2
-    for lang, said in (("en", "15 battles, at most 5 for one entry"), ("ja", "全15戦")):
+    for lang, said in (
+        ("en", "15 battles, up to 5 for each entry"),
+        ("ja", "全15戦（1エントリーあたり最大5戦）"),
+    ):
         for kind in ("text", "html"):
             out = render_standings_context(ctx, lang=lang, fmt=kind)
             assert (said in out) is digest, out
