@@ -21,49 +21,29 @@ from __future__ import annotations
 import argparse
 import contextlib
 import datetime as dt
-import os
 import random
 import resource
 import sys
 import tempfile
 import time
-import uuid
 from collections import Counter
-from collections.abc import Iterator
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from sqlalchemy import create_engine, func, select, text  # noqa: E402
+from league import enter_random  # noqa: E402  (benchmarks/league.py)
+from run import scratch_postgres  # noqa: E402  (benchmarks/run.py)
+from sqlalchemy import func, select  # noqa: E402
 from sqlalchemy.engine import make_url  # noqa: E402
 
 from app.config import Settings  # noqa: E402
-from app.db.models import Battle, InboundMessage, OutboxMessage  # noqa: E402
+from app.db.models import Battle, OutboxMessage  # noqa: E402
 from app.db.session import session_factory, transaction  # noqa: E402
 from app.league import service as svc  # noqa: E402
 from app.mail.league_mail import LeagueMail  # noqa: E402
-from app.rules.amaryllis import format_sheet  # noqa: E402
-from app.rules.amaryllis.generate import random_unit  # noqa: E402
 
-PG = os.environ.get(
-    "AMARYLLIS_TEST_POSTGRES_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/test"
-)
 T0 = dt.datetime(2026, 12, 1, 12, 0, tzinfo=dt.timezone.utc)
-
-
-@contextlib.contextmanager
-def _scratch_postgres() -> Iterator[str]:
-    name = f"amaryllis_acc_{uuid.uuid4().hex[:8]}"
-    admin = create_engine(make_url(PG).set(database="postgres"), isolation_level="AUTOCOMMIT")
-    with admin.connect() as c:
-        c.execute(text(f'CREATE DATABASE "{name}"'))
-    try:
-        yield make_url(PG).set(database=name).render_as_string(hide_password=False)
-    finally:
-        with admin.connect() as c:
-            c.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
-        admin.dispose()
 
 
 def run(url: str, n: int, data: Path) -> dict[str, float]:
@@ -85,18 +65,7 @@ def run(url: str, n: int, data: Path) -> dict[str, float]:
             format_options={"updates": 1},
             now=T0,
         )
-        for i in range(n):
-            lang = "ja" if i % 2 else "en"
-            p = svc.get_or_create_player(
-                s, f"p{i}@example.org", display_name=f"Player {i}", lang=lang
-            )
-            mail = InboundMessage(
-                message_key=f"<entry-{i}@example.org>", sender=p.address, subject="entry", raw=b""
-            )
-            s.add(mail)
-            s.flush()
-            sheet = format_sheet(random_unit(rng, f"Unit{i}", lang=lang), lang)
-            assert svc.submit_entry(s, league, p, sheet, inbound_id=mail.id, now=T0).accepted
+        enter_random(s, league, n, rng)
     entries = time.perf_counter() - start
     start = time.perf_counter()
     with transaction(factory) as s:
@@ -132,7 +101,7 @@ def main() -> None:
     ap.add_argument("--database-url", default=None, help="default: a scratch PostgreSQL database")
     args = ap.parse_args()
     with tempfile.TemporaryDirectory() as tmp, contextlib.ExitStack() as stack:
-        url = args.database_url or stack.enter_context(_scratch_postgres())
+        url = args.database_url or stack.enter_context(scratch_postgres())
         figures = run(url, args.entries, Path(tmp))
     print(f"accumulating update, {args.entries} entries, {make_url(url).get_backend_name()}:")
     for key, value in figures.items():

@@ -31,9 +31,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from sqlalchemy import create_engine, func, select, text
 from sqlalchemy.engine import make_url
+from sqlalchemy.orm import Session
 
 from app.config import load_settings
-from app.db.models import Battle, InboundMessage, OutboxBody, OutboxMessage
+from app.db.models import Battle, InboundMessage, League, OutboxBody, OutboxMessage
 from app.db.session import session_factory, transaction
 from app.league import service as svc
 from app.mail.league_mail import LeagueMail
@@ -44,6 +45,23 @@ PG = os.environ.get(
     "AMARYLLIS_TEST_POSTGRES_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/test"
 )
 T0 = dt.datetime(2026, 12, 1, 12, 0, tzinfo=dt.timezone.utc)
+
+
+def enter_random(s: Session, league: League, n: int, rng: random.Random) -> None:
+    """Enter ``n`` players ``p<i>@example.org`` (``Player <i>``, every other one ``ja``) in
+    ``league``, each with a random valid Amaryllis sheet drawn from ``rng`` that arrived in a
+    stored inbound mail ``<entry-<i>@example.org>`` (so reports are threaded); the other
+    league benchmarks (``accumulating.py``, ``shared_round.py``) fill their leagues with it."""
+    for i in range(n):
+        lang = "ja" if i % 2 else "en"
+        p = svc.get_or_create_player(s, f"p{i}@example.org", display_name=f"Player {i}", lang=lang)
+        mail = InboundMessage(
+            message_key=f"<entry-{i}@example.org>", sender=p.address, subject="entry", raw=b""
+        )
+        s.add(mail)
+        s.flush()
+        sheet = format_sheet(random_unit(rng, f"Unit{i}", lang=lang), lang)
+        assert svc.submit_entry(s, league, p, sheet, inbound_id=mail.id, now=T0).accepted
 
 
 def run(url: str, n: int, profile: bool) -> dict[str, float]:
@@ -58,18 +76,7 @@ def run(url: str, n: int, profile: bool) -> dict[str, float]:
     t = time.perf_counter()
     with transaction(factory) as s:
         league = svc.create_league(s, "Bench", entry_deadline=deadline, now=T0)
-        for i in range(n):
-            lang = "ja" if i % 2 else "en"
-            p = svc.get_or_create_player(
-                s, f"p{i}@example.org", display_name=f"Player {i}", lang=lang
-            )
-            mail = InboundMessage(
-                message_key=f"<entry-{i}@example.org>", sender=p.address, subject="entry", raw=b""
-            )
-            s.add(mail)
-            s.flush()
-            sheet = format_sheet(random_unit(rng, f"Unit{i}", lang=lang), lang)
-            assert svc.submit_entry(s, league, p, sheet, inbound_id=mail.id, now=T0).accepted
+        enter_random(s, league, n, rng)
     times["entries"] = time.perf_counter() - t
     t = time.perf_counter()
     with transaction(factory) as s:

@@ -34,15 +34,14 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from league import enter_random  # noqa: E402  (benchmarks/league.py)
 from sqlalchemy import create_engine, func, select, text, update  # noqa: E402
 from sqlalchemy.engine import make_url  # noqa: E402
 from sqlalchemy.pool import NullPool  # noqa: E402
 
-from app.db.models import Battle, InboundMessage, League, Round  # noqa: E402
+from app.db.models import Battle, League, Round  # noqa: E402
 from app.db.session import session_factory, transaction  # noqa: E402
 from app.league import service as svc  # noqa: E402
-from app.rules.amaryllis import format_sheet  # noqa: E402
-from app.rules.amaryllis.generate import random_unit  # noqa: E402
 
 PG = os.environ.get(
     "AMARYLLIS_TEST_POSTGRES_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/test"
@@ -72,18 +71,7 @@ def setup(url: str, n: int) -> None:
             format_options={"updates": 1},
             now=T0,
         )
-        for i in range(n):
-            lang = "ja" if i % 2 else "en"
-            p = svc.get_or_create_player(
-                s, f"p{i}@example.org", display_name=f"Player {i}", lang=lang
-            )
-            mail = InboundMessage(
-                message_key=f"<entry-{i}@example.org>", sender=p.address, subject="entry", raw=b""
-            )
-            s.add(mail)
-            s.flush()
-            sheet = format_sheet(random_unit(rng, f"Unit{i}", lang=lang), lang)
-            assert svc.submit_entry(s, league, p, sheet, inbound_id=mail.id, now=T0).accepted
+        enter_random(s, league, n, rng)
     with transaction(factory) as s:
         svc.close_entries(s, svc.get_league(s, "Big"), now=deadline)
         s.execute(update(Round).values(scheduled_at=LATER))

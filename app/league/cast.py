@@ -5,6 +5,7 @@ rounds and building reports, in this process or in worker processes; and the lea
 from __future__ import annotations
 
 import dataclasses
+import functools
 import re
 from dataclasses import dataclass
 from typing import Any
@@ -149,22 +150,15 @@ class Cast:
     ruleset: str = ""
     options: dict[str, Any] = dataclasses.field(default_factory=dict)
 
-    @property
+    @functools.cached_property  # built once: a digest round asks it for every label
     def rules(self) -> Any:
         """The league's :class:`~app.rules.base.Ruleset` (``ruleset`` with ``options``) as its
         format plays it (``app.league.formats.rules_for``)."""
         from app.league.formats import rules_for
         from app.rules import ruleset
 
-        # built once per (ruleset, options, format): a digest round asks it for every label
-        key = (self.ruleset, id(self.options), id(self.fmt))
-        memo = self.__dict__.get("_rules")
-        if memo is not None and memo[0] == key:
-            return memo[1]
         rs = ruleset(self.ruleset, self.options)
-        rs = rs if self.fmt is None else rules_for(rs, self.fmt)
-        self.__dict__["_rules"] = (key, rs)
-        return rs
+        return rs if self.fmt is None else rules_for(rs, self.fmt)
 
     def label(self, sheet_id: int) -> str:
         """The ruleset's standings label of sheet ``sheet_id``'s entry (``Ruleset.label``)."""

@@ -98,11 +98,7 @@ class NameOutcome:
 def is_free(session: Session, name: str, player: Player | None = None) -> bool:
     """True when no player but ``player`` has ``name`` or a look-alike of it
     (:func:`~app.db.models.display_name_key`)."""
-    key = display_name_key(name)
-    if key is None:
-        return False
-    owner = session.scalar(select(Player.id).where(Player.name_key == key))
-    return owner is None or (player is not None and owner == player.id)
+    return _first_free(session, [name], player) == name
 
 
 def _first_free(session: Session, names: list[str], player: Player | None) -> str:

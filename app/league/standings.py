@@ -11,6 +11,7 @@ fought; before any battle, the sheet the entry was seated with).
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import replace
 from typing import Any
 
@@ -229,11 +230,11 @@ def standings_context(
     pairings: list[PairingView] = []
     summary: tuple[int, int] | None = None
     fmt = format_of(league)
-    if nxt is not None:
+    boards: list[Any] = []
+    fights: dict[int, int] = {}  # battles of each entry in the next round
+    if nxt is not None and fmt.all_play_all:  # a digest round: counted, its boards not read
         fights = round_fights(session, nxt.id)
-        if is_digest_round(fmt, fights):
-            summary = (sum(fights.values()) // 2, max(fights.values(), default=0))
-    if nxt is not None and summary is None:
+    elif nxt is not None:
         boards = list(
             session.execute(
                 select(Battle.board, Battle.entry_a_id, Battle.entry_b_id, Battle.state)
@@ -241,6 +242,10 @@ def standings_context(
                 .order_by(Battle.board)
             )
         )
+        fights = dict(Counter(e for _, a, b, _ in boards if b is not None for e in (a, b)))
+    if nxt is not None and is_digest_round(fmt, fights):
+        summary = (sum(fights.values()) // 2, max(fights.values(), default=0))
+    elif boards:
         ids = {e for _, a, b, _ in boards for e in (a, b) if e is not None}
         names = entry_names(session, ids)
         units = public_units(session, league.id, ids)
